@@ -1,0 +1,7 @@
+"""`python -m ferz`: the same as the `ferz` command."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,140 @@
+"""The `ferz` command line: engine protocols, terminal and browser play, perft, bench, tools."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+DESCRIPTION = """\
+ferz: a chess and chess-variant engine.
+
+With no command, ferz speaks UCI (or xboard/CECP if the first line it reads is `xboard`),
+so a chess GUI can run it as it is."""
+
+
+def _add_variant(parser: argparse.ArgumentParser) -> None:
+    """The --variant option shared by every command that starts a game."""
+    parser.add_argument("--variant", default="chess", help="variant to play (default: chess)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="ferz", description=DESCRIPTION, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--version", action="version", version=f"ferz {_version()}")
+    parser.add_argument(
+        "--variants", metavar="FILE", help="load extra variant definitions (variants.ini format)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    sub.add_parser("uci", help="speak UCI on stdin/stdout")
+    sub.add_parser("xboard", help="speak xboard/CECP v2 on stdin/stdout")
+
+    play = sub.add_parser("play", help="play a game in the terminal")
+    _add_variant(play)
+    play.add_argument("--color", choices=["white", "black", "random"], default="white")
+    play.add_argument("--fen", help="start from this position")
+    play.add_argument("--movetime", type=int, default=1000, help="engine ms per move")
+    play.add_argument("--depth", type=int, help="engine search depth instead of time")
+    play.add_argument("--elo", type=int, help="limit the engine's strength to this Elo")
+
+    web = sub.add_parser("web", help="play and analyse in the browser")
+    web.add_argument("--host", default="127.0.0.1")
+    web.add_argument("--port", type=int, default=8765)
+    web.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    web.add_argument("--db", metavar="PATH", help="SQLite file for games (default: user data dir)")
+
+    perft = sub.add_parser("perft", help="count the leaf nodes of the move tree")
+    perft.add_argument("depth", type=int)
+    perft.add_argument("--fen", help="position (default: the variant's start position)")
+    perft.add_argument("--divide", action="store_true", help="print the count below each move")
+    _add_variant(perft)
+
+    bench = sub.add_parser("bench", help="search a fixed set of positions (the search's signature)")
+    bench.add_argument("depth", type=int, nargs="?", default=None)
+
+    epd = sub.add_parser("epd", help="run a test suite of EPD positions (bm/am)")
+    epd.add_argument("file")
+    epd.add_argument("--movetime", type=int, default=1000, help="ms per position")
+    epd.add_argument("--threads", type=int, default=1)
+    epd.add_argument("--hash", type=int, default=64, help="transposition table MB")
+
+    check = sub.add_parser("check", help="validate a variants.ini file")
+    check.add_argument("file")
+
+    sub.add_parser("variants", help="list the built-in variants")
+    return parser
+
+
+def _version() -> str:
+    """The installed package version."""
+    from . import __version__
+
+    return __version__
+
+
+def _load_variants(path: str | None) -> None:
+    """Load a user variants file before any command runs."""
+    if path:
+        from . import variants
+
+        variants.load_file(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        _load_variants(args.variants)
+        return _dispatch(args)
+    except ValueError as error:
+        print(f"ferz: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Hand the parsed arguments to the module that owns the command."""
+    command = args.command
+    if command in (None, "uci", "xboard"):
+        from .protocol import run
+
+        return run(command)
+    if command == "perft":
+        from .perft import main as perft_main
+
+        return perft_main(args.depth, fen=args.fen, variant=args.variant, divide=args.divide)
+    if command == "bench":
+        from .bench import main as bench_main
+
+        return bench_main(args.depth)
+    if command == "epd":
+        from .epd import main as epd_main
+
+        return epd_main(args.file, movetime=args.movetime, threads=args.threads, hash_mb=args.hash)
+    if command == "play":
+        from .play import main as play_main
+
+        return play_main(args)
+    if command == "web":
+        from .web.server import main as web_main
+
+        return web_main(args)
+    if command == "check":
+        from .variants import check_main
+
+        return check_main(args.file)
+    if command == "variants":
+        from .variants import list_main
+
+        return list_main()
+    raise AssertionError(command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

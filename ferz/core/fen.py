@@ -1,0 +1,295 @@
+"""FEN in the Fairy-Stockfish dialect: parse to a plain Setup and format back.
+
+Supports multi-digit empty runs (`10`), promoted pieces (`+P`), pockets (`[Pp]` or an extra
+rank), and KQkq / X-FEN / Shredder-FEN castling. Errors are ValueErrors naming the field.
+Checks that need attacks (side not to move in check) are done by Position.set_fen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .rules import Rules
+
+FILES = "abcdefghijklmnop"
+
+
+@dataclass
+class Setup:
+    """A position as plain data, independent of the mailbox arrays."""
+
+    pieces: dict[int, int]  # square -> piece code (2 * type + colour)
+    side: int = 0
+    castling: list[int] = field(default_factory=list)  # rook squares that keep a right
+    ep: int = 0
+    halfmove: int = 0
+    fullmove: int = 1
+    hand: dict[int, int] = field(default_factory=dict)  # piece code -> count
+
+
+def _piece_code(rules: Rules, letter: str, promoted: bool) -> int:
+    """Piece code of a FEN letter ('+' prefix for a promoted piece)."""
+    color = 0 if letter.isupper() else 1
+    if promoted:
+        for index, piece in enumerate(rules.pieces, start=1):
+            if piece.demoted == letter.upper() and piece.letter != letter.upper():
+                return 2 * index + color
+        raise ValueError(f"piece placement: '+{letter}' is not a promoted piece in {rules.name}")
+    try:
+        return 2 * rules.piece_index(letter) + color
+    except ValueError:
+        raise ValueError(
+            f"piece placement: unknown piece letter {letter!r} in {rules.name}"
+        ) from None
+
+
+def _parse_hand(rules: Rules, text: str, hand: dict[int, int]) -> None:
+    """Read pocket letters into hand counts."""
+    for char in text:
+        if char == "-":
+            continue
+        if not char.isalpha():
+            raise ValueError(f"pocket: unexpected character {char!r}")
+        code = _piece_code(rules, char, False)
+        hand[code] = hand.get(code, 0) + 1
+
+
+def _parse_placement(rules: Rules, text: str, setup: Setup) -> None:
+    """Read the piece-placement field (and a pocket) into the setup."""
+    pocket = None
+    if "[" in text:
+        if not text.endswith("]"):
+            raise ValueError("piece placement: pocket '[' without closing ']'")
+        text, pocket = text[:-1].split("[", 1)
+    rows = text.split("/")
+    if len(rows) == rules.ranks + 1 and rules.drops and pocket is None:
+        pocket = rows.pop()  # crazyhouse style: the pocket as an extra rank
+    if len(rows) != rules.ranks:
+        raise ValueError(f"piece placement: {len(rows)} ranks, {rules.name} has {rules.ranks}")
+    for row_index, row in enumerate(rows):
+        rank = rules.ranks - 1 - row_index
+        file = 0
+        i = 0
+        while i < len(row):
+            char = row[i]
+            if char.isdigit():
+                j = i
+                while j < len(row) and row[j].isdigit():
+                    j += 1
+                run = int(row[i:j])
+                if run == 0:
+                    raise ValueError(f"piece placement: empty run of 0 in rank {rank + 1}")
+                file += run
+                i = j
+                continue
+            promoted = char == "+"
+            if promoted:
+                i += 1
+                if i >= len(row) or not row[i].isalpha():
+                    raise ValueError(f"piece placement: '+' without a piece in rank {rank + 1}")
+                char = row[i]
+            elif char == "~":  # crazyhouse marker of a promoted piece: not tracked here
+                i += 1
+                continue
+            if not char.isalpha():
+                raise ValueError(f"piece placement: unexpected {char!r} in rank {rank + 1}")
+            if file >= rules.files:
+                raise ValueError(f"piece placement: rank {rank + 1} has more than {rules.files} files")
+            setup.pieces[rules.square(file, rank)] = _piece_code(rules, char, promoted)
+            file += 1
+            i += 1
+        if file != rules.files:
+            raise ValueError(
+                f"piece placement: rank {rank + 1} has {file} files, {rules.name} has {rules.files}"
+            )
+    if pocket is not None:
+        if not rules.drops:
+            raise ValueError(f"piece placement: {rules.name} has no pieces in hand")
+        _parse_hand(rules, pocket, setup.hand)
+
+
+def _royal_square(rules: Rules, setup: Setup, color: int) -> int | None:
+    """Square of the colour's royal piece, if any."""
+    for sq, code in setup.pieces.items():
+        if code & 1 == color and rules.pieces[(code >> 1) - 1].royal:
+            return sq
+    return None
+
+
+def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
+    """Read KQkq, X-FEN or Shredder-FEN castling rights as rook squares."""
+    if text == "-":
+        return
+    if not rules.castling:
+        raise ValueError(f"castling: {rules.name} has no castling, expected '-'")
+    rook_type = rules.piece_index(rules.castling_rook)
+    for char in text:
+        color = 0 if char.isupper() else 1
+        rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+        king = _royal_square(rules, setup, color)
+        if king is None or rules.rank_of(king) != rank:
+            raise ValueError(f"castling: right {char!r} but no king on its castling rank")
+        king_file = rules.file_of(king)
+        rook = 2 * rook_type + color
+        upper = char.upper()
+        if upper in ("K", "Q"):
+            step = 1 if upper == "K" else -1
+            files = range(rules.files - 1, king_file, -1) if step == 1 else range(0, king_file)
+            found = [f for f in files if setup.pieces.get(rules.square(f, rank)) == rook]
+            if not found:
+                side = "king" if step == 1 else "queen"
+                raise ValueError(f"castling: right {char!r} but no rook on the {side}side")
+            rook_file = found[0]  # the outermost rook (X-FEN)
+        elif upper in FILES[: rules.files].upper():
+            rook_file = FILES.index(upper.lower())
+            if setup.pieces.get(rules.square(rook_file, rank)) != rook or rook_file == king_file:
+                raise ValueError(f"castling: right {char!r} but no rook on that file")
+        else:
+            raise ValueError(f"castling: unexpected character {char!r}")
+        sq = rules.square(rook_file, rank)
+        if sq in setup.castling:
+            raise ValueError(f"castling: right {char!r} given twice")
+        same_side = [
+            r
+            for r in setup.castling
+            if rules.rank_of(r) == rank and (rules.file_of(r) > king_file) == (rook_file > king_file)
+        ]
+        if same_side:
+            raise ValueError(f"castling: two rights on the same side for {char!r}")
+        setup.castling.append(sq)
+
+
+def _parse_ep(rules: Rules, text: str, setup: Setup) -> None:
+    """Read the en-passant square and check that a pawn just double-stepped past it."""
+    if text == "-":
+        return
+    try:
+        sq = rules.parse_square(text)
+    except ValueError as error:
+        raise ValueError(f"en passant: {error}") from None
+    mover = setup.side ^ 1  # the side that made the double step
+    forward = 1 if mover == 0 else -1
+    file, rank = rules.file_of(sq), rules.rank_of(sq)
+    victim = rules.square(file, rank + forward) if 0 <= rank + forward < rules.ranks else None
+    origin = rules.square(file, rank - forward) if 0 <= rank - forward < rules.ranks else None
+    code = setup.pieces.get(victim) if victim is not None else None
+    pawn_there = code is not None and code & 1 == mover and rules.pieces[(code >> 1) - 1].pawn
+    if not (rules.en_passant and pawn_there and sq not in setup.pieces):
+        raise ValueError(f"en passant: {text} is not behind a pawn that just made a double step")
+    if origin is None or origin in setup.pieces:
+        raise ValueError(f"en passant: {text} is impossible, the double step's origin is occupied")
+    setup.ep = sq
+
+
+def _parse_counter(text: str, name: str, minimum: int) -> int:
+    """A non-negative move counter."""
+    if not text.isdigit() or int(text) < minimum:
+        raise ValueError(f"{name}: expected an integer >= {minimum}, got {text!r}")
+    return int(text)
+
+
+def parse(rules: Rules, fen: str) -> Setup:
+    """Parse a FEN for the given rules; ValueError names the field that is wrong."""
+    if not isinstance(fen, str):
+        raise ValueError("FEN must be a string")
+    fields = fen.split()
+    if not 1 <= len(fields) <= 6:
+        raise ValueError(f"FEN has {len(fields)} fields, expected 1 to 6")
+    setup = Setup(pieces={})
+    _parse_placement(rules, fields[0], setup)
+    side = fields[1] if len(fields) > 1 else "w"
+    if side not in ("w", "b"):
+        raise ValueError(f"side to move: expected 'w' or 'b', got {side!r}")
+    setup.side = 0 if side == "w" else 1
+    _validate_pieces(rules, setup)
+    _parse_castling(rules, fields[2] if len(fields) > 2 else "-", setup)
+    _parse_ep(rules, fields[3] if len(fields) > 3 else "-", setup)
+    if len(fields) > 4:
+        setup.halfmove = _parse_counter(fields[4], "halfmove clock", 0)
+    if len(fields) > 5:
+        setup.fullmove = _parse_counter(fields[5], "fullmove number", 1)
+    return setup
+
+
+def _validate_pieces(rules: Rules, setup: Setup) -> None:
+    """Royal counts and pawn ranks that no game can reach."""
+    has_royal = any(p.royal for p in rules.pieces)
+    for color, name in ((0, "white"), (1, "black")):
+        royals = [
+            sq
+            for sq, code in setup.pieces.items()
+            if code & 1 == color and rules.pieces[(code >> 1) - 1].royal
+        ]
+        if has_royal and len(royals) != 1:
+            raise ValueError(f"piece placement: {name} has {len(royals)} kings, expected 1")
+        if sum(1 for code in setup.pieces.values() if code & 1 == color) > 64:
+            raise ValueError(f"piece placement: {name} has more than 64 pieces")
+    first = min(rules.double_step_ranks, default=0)
+    for sq, code in setup.pieces.items():
+        piece = rules.pieces[(code >> 1) - 1]
+        if not piece.pawn:
+            continue
+        rank = rules.rank_of(sq) if code & 1 == 0 else rules.ranks - 1 - rules.rank_of(sq)
+        if rank < first or (rank in rules.promotion_ranks and rules.promotion_letters):
+            raise ValueError(
+                f"piece placement: pawn on {rules.square_name(sq)} cannot stand on that rank"
+            )
+
+
+def render(rules: Rules, setup: Setup) -> str:
+    """Format a setup as FEN (X-FEN castling: KQkq unless a rook is not the outermost)."""
+    rows = []
+    for rank in range(rules.ranks - 1, -1, -1):
+        row, empty = "", 0
+        for file in range(rules.files):
+            code = setup.pieces.get(rules.square(file, rank))
+            if code is None:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            row += _letter(rules, code)
+        rows.append(row + (str(empty) if empty else ""))
+    placement = "/".join(rows)
+    if rules.drops:
+        pocket = "".join(
+            _letter(rules, code) * count
+            for code, count in sorted(setup.hand.items(), key=lambda kv: (kv[0] & 1, -kv[0]))
+            if count
+        )
+        placement += f"[{pocket}]"
+    castling = _format_castling(rules, setup) or "-"
+    ep = rules.square_name(setup.ep) if setup.ep else "-"
+    side = "wb"[setup.side]
+    return f"{placement} {side} {castling} {ep} {setup.halfmove} {setup.fullmove}"
+
+
+def _letter(rules: Rules, code: int) -> str:
+    """FEN letter of a piece code ('+X' for a promoted piece)."""
+    piece = rules.pieces[(code >> 1) - 1]
+    text = f"+{piece.demoted}" if piece.demoted and piece.demoted != piece.letter else piece.letter
+    return text if code & 1 == 0 else text.lower()
+
+
+def _format_castling(rules: Rules, setup: Setup) -> str:
+    """Castling field: K/Q for outermost rooks, file letters otherwise (X-FEN)."""
+    out = []
+    for color in (0, 1):
+        king = _royal_square(rules, setup, color)
+        if king is None:
+            continue
+        rank = rules.rank_of(king)
+        rights = sorted(
+            (sq for sq in setup.castling if rules.rank_of(sq) == rank),
+            key=lambda sq: -rules.file_of(sq),
+        )
+        for sq in rights:
+            file = rules.file_of(sq)
+            kingside = file > rules.file_of(king)
+            rook = setup.pieces.get(sq)
+            between = range(file + 1, rules.files) if kingside else range(0, file)
+            outer = any(setup.pieces.get(rules.square(f, rank)) == rook for f in between)
+            letter = FILES[file].upper() if outer else ("K" if kingside else "Q")
+            out.append(letter if color == 0 else letter.lower())
+    return "".join(out)

@@ -1,0 +1,47 @@
+# C-level interface of Position (implementation in position.py). See docs/architecture.md.
+
+cdef class Position:
+    cdef public object rules
+    cdef public int files, ranks, stride, nsq, npc, side, halfmove, fullmove, ep, castling
+    cdef public int ply, game_ply, mg, eg, phase, flying
+    cdef public unsigned long long key
+    # board and piece bookkeeping
+    cdef public int[::1] board, plist, pidx, pcount, royal, count, hand
+    # movement atoms per piece code, and attack probes per attacking colour
+    cdef int[::1] a_start, a_end, a_vec, a_range, a_flags, a_leg
+    cdef int[::1] pr_start, pr_vec, pr_range, pr_kind, pr_leg
+    cdef unsigned long long[::1] pr_near, pr_far
+    cdef int[::1] region, dbl_zone, promo_zone, is_pawn, is_royal, promo_list, promoted, demoted
+    cdef int[::1] sq_list
+    cdef public int nplay
+    cdef int n_promo, capt_to_hand, ep_enabled, drops
+    cdef int[::1] ep_vec, ep_pc
+    # castling: per right (0 = white kingside, 1 = white queenside, 2, 3 black)
+    cdef int[::1] c_king_from, c_rook_from, c_king_to, c_rook_to, c_mask
+    # hashing and evaluation tables
+    cdef unsigned long long[::1] z_piece, z_castle, z_ep, z_hand
+    cdef unsigned long long z_side
+    cdef public int[::1] pst_mg, pst_eg, phase_w
+    # undo stack
+    cdef int[::1] u_move, u_piece, u_capt, u_castle, u_ep, u_half, u_mg, u_eg, u_phase
+    cdef unsigned long long[::1] u_key
+    cdef int[::1] scratch
+
+    cdef void put(self, int p, int sq) noexcept nogil
+    cdef void lift(self, int sq) noexcept nogil
+    cdef void shift(self, int fr, int to) noexcept nogil
+    cdef int add(self, int[::1] out, int n, int fr, int to, int p, int capt_only) noexcept nogil
+    cdef int gen(self, int[::1] out, int n, bint captures_only) noexcept nogil
+    cdef int gen_castling(self, int[::1] out, int n) noexcept nogil
+    cdef int gen_drops(self, int[::1] out, int n) noexcept nogil
+    cdef bint make(self, int m) noexcept nogil
+    cdef void unmake(self) noexcept nogil
+    cdef void make_null(self) noexcept nogil
+    cdef void unmake_null(self) noexcept nogil
+    cdef bint attacked(self, int sq, int by) noexcept nogil
+    cdef bint in_check(self) noexcept nogil
+    cdef bint kings_facing(self) noexcept nogil
+    cdef bint is_pseudo_legal(self, int m) noexcept nogil
+    cdef bint is_repetition(self) noexcept nogil
+    cdef bint gives_check(self, int m) noexcept nogil
+    cdef int ep_square_after(self, int leg, int them) noexcept nogil

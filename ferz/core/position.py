@@ -1,0 +1,902 @@
+"""A position on the padded mailbox: rules compiled to tables, move generation, make/unmake, attacks.
+
+Cython pure-Python mode: position.pxd declares the class and its C methods. The C methods touch
+only ints and typed memoryviews (no Python objects), so the search can call them without the GIL.
+"""
+
+import random
+from array import array
+
+import cython
+from cython.cimports.ferz.core.defs import (
+    CASTLE,
+    DOUBLE,
+    DROP,
+    EMPTY,
+    EP,
+    F_CAPT,
+    F_HOP,
+    F_INITIAL,
+    F_LEG,
+    F_MOVE,
+    MAXHAND,
+    MAXMOVES,
+    MAXP,
+    MAXPLY,
+    NORMAL,
+    PROBE_HOP,
+    PROBE_LEG,
+    PROBE_RAY,
+    PROMO,
+    UNLIMITED,
+    WALL,
+    encode,
+    move_from,
+    move_kind,
+    move_promo,
+    move_to,
+)
+
+from . import fen as fenlib
+from .rules import Rules
+
+ZOBRIST_SEED = 0x66657A72  # fixed, so that keys are equal across runs and threads
+
+
+def _ints(n: int, value: int = 0) -> array:
+    """An int array of n copies of value."""
+    return array("i", [value]) * n
+
+
+def _keys(rng: random.Random, n: int) -> array:
+    """n random 64-bit Zobrist keys."""
+    return array("Q", [rng.getrandbits(64) for _ in range(n)])
+
+
+@cython.cclass
+class Position:
+    """A variant position with incremental hashing and evaluation terms."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.files, self.ranks = rules.files, rules.ranks
+        self.stride, self.nsq = rules.stride, rules.nsq
+        ntypes = len(rules.pieces)
+        if ntypes > 62:
+            raise ValueError(f"{rules.name}: at most 62 piece types, got {ntypes}")
+        self.npc = 2 * ntypes + 2
+        self.flying = 1 if rules.flying_general else 0
+        self.capt_to_hand = 1 if rules.captures_to_hand else 0
+        self.ep_enabled = 1 if rules.en_passant else 0
+        self.drops = 1 if rules.drops else 0
+        nsq, npc = self.nsq, self.npc
+        squares = rules.squares()
+        self.nplay = len(squares)
+        self.sq_list = array("i", squares)
+        board = _ints(nsq, WALL)
+        for sq in squares:
+            board[sq] = EMPTY
+        self.board = board
+        self.plist = _ints(2 * MAXP)
+        self.pidx = _ints(nsq)
+        self.pcount = _ints(2)
+        self.royal = _ints(2, -1)
+        self.count = _ints(npc)
+        self.hand = _ints(npc)
+        self._compile_pieces(rules)
+        self._compile_probes(rules)
+        self._compile_zones(rules)
+        self.c_king_from = _ints(4)
+        self.c_rook_from = _ints(4)
+        self.c_king_to = _ints(4)
+        self.c_rook_to = _ints(4)
+        self.c_mask = _ints(nsq, 15)
+        rng = random.Random(ZOBRIST_SEED)
+        self.z_piece = _keys(rng, npc * nsq)
+        self.z_castle = _keys(rng, 16)
+        self.z_castle[0] = 0
+        self.z_ep = _keys(rng, nsq)
+        self.z_hand = _keys(rng, npc * MAXHAND)
+        self.z_side = rng.getrandbits(64)
+        self.pst_mg = _ints(npc * nsq)
+        self.pst_eg = _ints(npc * nsq)
+        self.phase_w = _ints(npc)
+        self.u_move, self.u_piece, self.u_capt = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
+        self.u_castle, self.u_ep, self.u_half = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
+        self.u_mg, self.u_eg, self.u_phase = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
+        self.u_key = array("Q", [0]) * MAXPLY
+        self.scratch = _ints(MAXMOVES)
+        self.side = self.halfmove = self.ep = self.castling = 0
+        self.ply = self.game_ply = self.mg = self.eg = self.phase = 0
+        self.fullmove = 1
+        self.key = 0
+
+    # ------------------------------------------------------------------ compiling the rules
+
+    def _vector(self, dx: int, dy: int, color: int) -> int:
+        """Mailbox offset of a step seen from White, mirrored for Black."""
+        return (dy if color == 0 else -dy) * self.stride + dx
+
+    def _compile_pieces(self, rules: Rules) -> None:
+        """Movement atoms per piece code, and per-type rule flags."""
+        npc = self.npc
+        starts, ends = _ints(npc), _ints(npc)
+        vec, rng, flags, leg = [], [], [], []
+        for p in range(2, npc):
+            piece = rules.pieces[(p >> 1) - 1]
+            starts[p] = len(vec)
+            for atom in piece.atoms:
+                vec.append(self._vector(atom.dx, atom.dy, p & 1))
+                rng.append(UNLIMITED if atom.range == 0 else atom.range)
+                flag = (F_MOVE if atom.move else 0) | (F_CAPT if atom.capture else 0)
+                flag |= (F_HOP if atom.hop else 0) | (F_INITIAL if atom.initial else 0)
+                if atom.leg is not None:
+                    flag |= F_LEG
+                    leg.append(self._vector(atom.leg[0], atom.leg[1], p & 1))
+                else:
+                    leg.append(0)
+                flags.append(flag)
+            ends[p] = len(vec)
+        self.a_start, self.a_end = starts, ends
+        self.a_vec, self.a_range = array("i", vec), array("i", rng)
+        self.a_flags, self.a_leg = array("i", flags), array("i", leg)
+        ntypes = len(rules.pieces)
+        self.is_pawn = array("i", [0] + [1 if p.pawn else 0 for p in rules.pieces])
+        self.is_royal = array("i", [0] + [1 if p.royal else 0 for p in rules.pieces])
+        self.promo_list = array("i", [rules.piece_index(x) for x in rules.promotion_letters] or [0])
+        self.n_promo = len(rules.promotion_letters)
+        self.promoted = _ints(ntypes + 1)
+        self.demoted = array("i", range(ntypes + 1))
+        for t, piece in enumerate(rules.pieces, start=1):
+            if piece.promoted:
+                self.promoted[t] = rules.piece_index(piece.promoted)
+            if piece.demoted:
+                self.demoted[t] = rules.piece_index(piece.demoted)
+        # en passant: the capture vectors of each colour's pawns (at most 8 per colour)
+        self.ep_vec, self.ep_pc = _ints(16), _ints(16)
+        for color in (0, 1):
+            slot = 0
+            for t, piece in enumerate(rules.pieces, start=1):
+                if not piece.pawn:
+                    continue
+                for atom in piece.atoms:
+                    if atom.capture and not atom.move and not atom.hop and slot < 8:
+                        self.ep_vec[color * 8 + slot] = self._vector(atom.dx, atom.dy, color)
+                        self.ep_pc[color * 8 + slot] = 2 * t + color
+                        slot += 1
+
+    def _compile_probes(self, rules: Rules) -> None:
+        """Attack probes per attacking colour: rays, hoppers and lame leapers grouped by vector."""
+        starts, vec, rng, kind, leg, near, far = [0], [], [], [], [], [], []
+        for color in (0, 1):
+            rays: dict[int, list[int]] = {}
+            other: dict[tuple[int, int, int, int], int] = {}
+            for t, piece in enumerate(rules.pieces, start=1):
+                bit = 1 << t
+                for atom in piece.atoms:
+                    if not atom.capture:
+                        continue
+                    v = self._vector(atom.dx, atom.dy, color)
+                    r = UNLIMITED if atom.range == 0 else atom.range
+                    if atom.hop:
+                        key = (PROBE_HOP, v, r, 0)
+                    elif atom.leg is not None:
+                        key = (PROBE_LEG, v, 1, self._vector(atom.leg[0], atom.leg[1], color))
+                    elif r in (1, UNLIMITED):
+                        masks = rays.setdefault(v, [0, 0])
+                        masks[0] |= bit
+                        if r == UNLIMITED:
+                            masks[1] |= bit
+                        continue
+                    else:
+                        key = (PROBE_RAY, v, r, 0)
+                    other[key] = other.get(key, 0) | bit
+            for v, (near_mask, far_mask) in rays.items():
+                vec.append(v)
+                rng.append(UNLIMITED if far_mask else 1)
+                kind.append(PROBE_RAY)
+                leg.append(0)
+                near.append(near_mask)
+                far.append(far_mask)
+            for (k, v, r, lg), mask in other.items():
+                vec.append(v)
+                rng.append(r)
+                kind.append(k)
+                leg.append(lg)
+                near.append(mask)
+                far.append(mask)
+            starts.append(len(vec))
+        self.pr_start = array("i", starts)
+        self.pr_vec, self.pr_range = array("i", vec or [0]), array("i", rng or [0])
+        self.pr_kind, self.pr_leg = array("i", kind or [0]), array("i", leg or [0])
+        self.pr_near, self.pr_far = array("Q", near or [0]), array("Q", far or [0])
+
+    def _compile_zones(self, rules: Rules) -> None:
+        """Mobility regions per piece code, double-step and promotion zones per colour."""
+        nsq, npc = self.nsq, self.npc
+        region = _ints(npc * nsq)
+        for p in range(2, npc):
+            allowed = rules.pieces[(p >> 1) - 1].region
+            for sq in rules.squares():
+                where = (rules.file_of(sq), rules.rank_of(sq))
+                if allowed is None or where in allowed[p & 1]:
+                    region[p * nsq + sq] = 1
+        self.region = region
+        self.dbl_zone, self.promo_zone = _ints(2 * nsq), _ints(2 * nsq)
+        for sq in rules.squares():
+            rank = rules.rank_of(sq)
+            for color, relative in ((0, rank), (1, rules.ranks - 1 - rank)):
+                if relative in rules.double_step_ranks:
+                    self.dbl_zone[color * nsq + sq] = 1
+                if relative in rules.promotion_ranks:
+                    self.promo_zone[color * nsq + sq] = 1
+
+    # ------------------------------------------------------------------ piece bookkeeping
+
+    def put(self, p: cython.int, sq: cython.int) -> cython.void:
+        """Place piece p on an empty square (board, piece list, counts; no hashing)."""
+        c: cython.int = p & 1
+        i: cython.int = self.pcount[c]
+        self.board[sq] = p
+        self.plist[c * MAXP + i] = sq
+        self.pidx[sq] = i
+        self.pcount[c] = i + 1
+        self.count[p] += 1
+        if self.is_royal[p >> 1]:
+            self.royal[c] = sq
+
+    def lift(self, sq: cython.int) -> cython.void:
+        """Remove the piece on sq (board, piece list, counts; no hashing)."""
+        p: cython.int = self.board[sq]
+        c: cython.int = p & 1
+        i: cython.int = self.pidx[sq]
+        last: cython.int = self.pcount[c] - 1
+        moved: cython.int = self.plist[c * MAXP + last]
+        self.plist[c * MAXP + i] = moved
+        self.pidx[moved] = i
+        self.pcount[c] = last
+        self.board[sq] = EMPTY
+        self.count[p] -= 1
+        if self.royal[c] == sq:
+            self.royal[c] = -1
+
+    def shift(self, fr: cython.int, to: cython.int) -> cython.void:
+        """Move the piece on fr to the empty square to (no hashing)."""
+        p: cython.int = self.board[fr]
+        i: cython.int = self.pidx[fr]
+        self.board[to] = p
+        self.board[fr] = EMPTY
+        self.plist[(p & 1) * MAXP + i] = to
+        self.pidx[to] = i
+        if self.royal[p & 1] == fr:
+            self.royal[p & 1] = to
+
+    # ------------------------------------------------------------------ move generation
+
+    def add(
+        self,
+        out: cython.int[::1],
+        n: cython.int,
+        fr: cython.int,
+        to: cython.int,
+        p: cython.int,
+        capt_only: cython.int,
+    ) -> cython.int:
+        """Append a move with its promotions; quiet non-promotions only when not capt_only."""
+        t: cython.int = p >> 1
+        c: cython.int = p & 1
+        j: cython.int
+        if self.is_pawn[t] and self.promo_zone[c * self.nsq + to] and self.n_promo:
+            for j in range(self.n_promo):
+                out[n] = encode(fr, to, self.promo_list[j], PROMO)
+                n += 1
+            return n
+        if self.promoted[t] and (
+            self.promo_zone[c * self.nsq + to] or self.promo_zone[c * self.nsq + fr]
+        ):
+            out[n] = encode(fr, to, self.promoted[t], PROMO)
+            n += 1
+        if capt_only:
+            return n
+        out[n] = encode(fr, to, 0, NORMAL)
+        return n + 1
+
+    def gen(self, out: cython.int[::1], n: cython.int, captures_only: cython.bint) -> cython.int:
+        """Append pseudo-legal moves (or only captures, e.p. and promotions) to out[n:]."""
+        us: cython.int = self.side
+        them: cython.int = us ^ 1
+        nsq: cython.int = self.nsq
+        ep: cython.int = self.ep
+        quiet: cython.int = 1 if captures_only else 0
+        i: cython.int
+        a: cython.int
+        fr: cython.int
+        to: cython.int
+        p: cython.int
+        q: cython.int
+        v: cython.int
+        fl: cython.int
+        rng: cython.int
+        k: cython.int
+        for i in range(self.pcount[us]):
+            fr = self.plist[us * MAXP + i]
+            p = self.board[fr]
+            for a in range(self.a_start[p], self.a_end[p]):
+                v = self.a_vec[a]
+                fl = self.a_flags[a]
+                rng = self.a_range[a]
+                if fl & F_INITIAL and not self.dbl_zone[us * nsq + fr]:
+                    continue
+                if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
+                    continue
+                to = fr + v
+                k = 1
+                if fl & F_HOP:
+                    # cannon: slide to a screen, then move on (quietly if allowed) to a capture
+                    while self.board[to] == EMPTY and k < rng:
+                        to += v
+                        k += 1
+                    if self.board[to] <= WALL:
+                        continue
+                    to += v
+                    k += 1
+                    while k <= rng:
+                        q = self.board[to]
+                        if q == EMPTY:
+                            if fl & F_MOVE and self.region[p * nsq + to]:
+                                n = self.add(out, n, fr, to, p, quiet)
+                            to += v
+                            k += 1
+                            continue
+                        if q != WALL and (q & 1) == them and fl & F_CAPT:
+                            if self.region[p * nsq + to]:
+                                n = self.add(out, n, fr, to, p, 0)
+                        break
+                    continue
+                while True:
+                    q = self.board[to]
+                    if q == EMPTY:
+                        if fl & F_MOVE:
+                            if self.region[p * nsq + to]:
+                                if fl & F_INITIAL and self.is_pawn[p >> 1]:
+                                    if not captures_only:
+                                        out[n] = encode(fr, to, 0, DOUBLE)
+                                        n += 1
+                                else:
+                                    n = self.add(out, n, fr, to, p, quiet)
+                        elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1]:
+                            out[n] = encode(fr, to, 0, EP)
+                            n += 1
+                        if k >= rng:
+                            break
+                        to += v
+                        k += 1
+                        continue
+                    if q != WALL and (q & 1) == them and fl & F_CAPT:
+                        if self.region[p * nsq + to]:
+                            n = self.add(out, n, fr, to, p, 0)
+                    break
+        if not captures_only:
+            if self.castling & (3 << (2 * us)):
+                n = self.gen_castling(out, n)
+            if self.drops:
+                n = self.gen_drops(out, n)
+        return n
+
+    def gen_castling(self, out: cython.int[::1], n: cython.int) -> cython.int:
+        """Append castling moves whose squares are free and whose king path is not attacked."""
+        us: cython.int = self.side
+        them: cython.int = us ^ 1
+        r: cython.int
+        kf: cython.int
+        rf: cython.int
+        kt: cython.int
+        rt: cython.int
+        lo: cython.int
+        hi: cython.int
+        s: cython.int
+        step: cython.int
+        ok: cython.bint
+        for r in range(2 * us, 2 * us + 2):
+            if not self.castling & (1 << r):
+                continue
+            kf, rf = self.c_king_from[r], self.c_rook_from[r]
+            kt, rt = self.c_king_to[r], self.c_rook_to[r]
+            lo = min(min(kf, rf), min(kt, rt))
+            hi = max(max(kf, rf), max(kt, rt))
+            ok = True
+            for s in range(lo, hi + 1):
+                if s != kf and s != rf and self.board[s] != EMPTY:
+                    ok = False
+                    break
+            if not ok:
+                continue
+            # the king may not start in, pass through or (checked by make) land on an attacked square
+            step = 1 if kt > kf else -1
+            s = kf
+            while s != kt:
+                if self.attacked(s, them):
+                    ok = False
+                    break
+                s += step
+            if ok:
+                out[n] = encode(kf, rf, 0, CASTLE)
+                n += 1
+        return n
+
+    def gen_drops(self, out: cython.int[::1], n: cython.int) -> cython.int:
+        """Append drops of pieces in hand on empty squares of their region."""
+        us: cython.int = self.side
+        p: cython.int
+        i: cython.int
+        sq: cython.int
+        for p in range(2 + us, self.npc, 2):
+            if self.hand[p] <= 0:
+                continue
+            for i in range(self.nplay):
+                sq = self.sq_list[i]
+                if self.board[sq] != EMPTY or not self.region[p * self.nsq + sq]:
+                    continue
+                if self.is_pawn[p >> 1] and self.promo_zone[us * self.nsq + sq]:
+                    continue
+                out[n] = encode(p >> 1, sq, 0, DROP)
+                n += 1
+        return n
+
+    # ------------------------------------------------------------------ attacks
+
+    def attacked(self, sq: cython.int, by: cython.int) -> cython.bint:
+        """Whether colour `by` attacks square sq."""
+        i: cython.int
+        v: cython.int
+        t: cython.int
+        k: cython.int
+        q: cython.int
+        rng: cython.int
+        kind: cython.int
+        mask: cython.ulonglong
+        one: cython.ulonglong = 1
+        for i in range(self.pr_start[by], self.pr_start[by + 1]):
+            v = self.pr_vec[i]
+            kind = self.pr_kind[i]
+            rng = self.pr_range[i]
+            t = sq - v
+            if kind == PROBE_LEG:
+                q = self.board[t]
+                if (
+                    q > WALL
+                    and (q & 1) == by
+                    and self.pr_near[i] & (one << (q >> 1))
+                    and self.board[t + self.pr_leg[i]] == EMPTY
+                    and self.region[q * self.nsq + sq]
+                ):
+                    return True
+                continue
+            k = 1
+            while self.board[t] == EMPTY and k < rng:
+                t -= v
+                k += 1
+            if kind == PROBE_HOP:
+                if self.board[t] <= WALL or k >= rng:
+                    continue
+                t -= v
+                k += 1
+                while self.board[t] == EMPTY and k < rng:
+                    t -= v
+                    k += 1
+            q = self.board[t]
+            if q > WALL and (q & 1) == by:
+                mask = self.pr_near[i] if k == 1 else self.pr_far[i]
+                if mask & (one << (q >> 1)) and self.region[q * self.nsq + sq]:
+                    return True
+        return False
+
+    def in_check(self) -> cython.bint:
+        """Whether the side to move's royal piece is attacked."""
+        k: cython.int = self.royal[self.side]
+        return k >= 0 and self.attacked(k, self.side ^ 1)
+
+    def kings_facing(self) -> cython.bint:
+        """Flying general: the two royals on one file with nothing between them."""
+        a: cython.int = self.royal[0]
+        b: cython.int = self.royal[1]
+        s: cython.int
+        if a < 0 or b < 0 or (a - b) % self.stride != 0:
+            return False
+        s = min(a, b) + self.stride
+        while s < max(a, b):
+            if self.board[s] != EMPTY:
+                return False
+            s += self.stride
+        return True
+
+    def ep_square_after(self, leg: cython.int, them: cython.int) -> cython.int:
+        """Whether a pawn of `them` could capture en passant on square leg."""
+        i: cython.int
+        v: cython.int
+        for i in range(8):
+            v = self.ep_vec[them * 8 + i]
+            if v == 0:
+                break
+            if self.board[leg - v] == self.ep_pc[them * 8 + i]:
+                return 1
+        return 0
+
+    # ------------------------------------------------------------------ make / unmake
+
+    def make(self, m: cython.int) -> cython.bint:
+        """Play a pseudo-legal move; undo it and return False if it leaves the royal attacked."""
+        fr: cython.int = move_from(m)
+        to: cython.int = move_to(m)
+        kind: cython.int = move_kind(m)
+        us: cython.int = self.side
+        them: cython.int = us ^ 1
+        ply: cython.int = self.ply
+        nsq: cython.int = self.nsq
+        key: cython.ulonglong = self.key
+        p: cython.int
+        q: cython.int
+        capt: cython.int = 0
+        r: cython.int
+        kt: cython.int
+        rt: cython.int
+        victim: cython.int
+        h: cython.int
+        rights: cython.int
+        if ply >= MAXPLY - 1:
+            return False
+        self.u_move[ply] = m
+        self.u_castle[ply] = self.castling
+        self.u_ep[ply] = self.ep
+        self.u_half[ply] = self.halfmove
+        self.u_key[ply] = key
+        self.u_mg[ply] = self.mg
+        self.u_eg[ply] = self.eg
+        self.u_phase[ply] = self.phase
+        if self.ep:
+            key ^= self.z_ep[self.ep]
+            self.ep = 0
+        self.halfmove += 1
+        if kind == CASTLE:
+            r = 2 * us if self.c_rook_from[2 * us] == to else 2 * us + 1
+            kt, rt = self.c_king_to[r], self.c_rook_to[r]
+            p, q = self.board[fr], self.board[to]
+            self.u_piece[ply] = p
+            self.lift(fr)
+            self.lift(to)
+            self.put(p, kt)
+            self.put(q, rt)
+            key ^= self.z_piece[p * nsq + fr] ^ self.z_piece[p * nsq + kt]
+            key ^= self.z_piece[q * nsq + to] ^ self.z_piece[q * nsq + rt]
+            self.mg += self.pst_mg[p * nsq + kt] - self.pst_mg[p * nsq + fr]
+            self.mg += self.pst_mg[q * nsq + rt] - self.pst_mg[q * nsq + to]
+            self.eg += self.pst_eg[p * nsq + kt] - self.pst_eg[p * nsq + fr]
+            self.eg += self.pst_eg[q * nsq + rt] - self.pst_eg[q * nsq + to]
+        elif kind == DROP:
+            p = 2 * fr + us
+            self.u_piece[ply] = p
+            key ^= self.z_hand[p * MAXHAND + self.hand[p]]
+            self.hand[p] -= 1
+            key ^= self.z_hand[p * MAXHAND + self.hand[p]]
+            self.put(p, to)
+            key ^= self.z_piece[p * nsq + to]
+            self.mg += self.pst_mg[p * nsq + to] - self.pst_mg[p * nsq]
+            self.eg += self.pst_eg[p * nsq + to] - self.pst_eg[p * nsq]
+        else:
+            p = self.board[fr]
+            self.u_piece[ply] = p
+            victim = to
+            if kind == EP:
+                victim = to - self.stride if us == 0 else to + self.stride
+            capt = self.board[victim]
+            if capt:
+                self.lift(victim)
+                key ^= self.z_piece[capt * nsq + victim]
+                self.mg -= self.pst_mg[capt * nsq + victim]
+                self.eg -= self.pst_eg[capt * nsq + victim]
+                self.phase -= self.phase_w[capt]
+                self.halfmove = 0
+                if self.capt_to_hand:
+                    h = 2 * self.demoted[capt >> 1] + us
+                    key ^= self.z_hand[h * MAXHAND + self.hand[h]]
+                    self.hand[h] += 1
+                    key ^= self.z_hand[h * MAXHAND + self.hand[h]]
+                    self.mg += self.pst_mg[h * nsq]
+                    self.eg += self.pst_eg[h * nsq]
+            self.shift(fr, to)
+            key ^= self.z_piece[p * nsq + fr] ^ self.z_piece[p * nsq + to]
+            self.mg += self.pst_mg[p * nsq + to] - self.pst_mg[p * nsq + fr]
+            self.eg += self.pst_eg[p * nsq + to] - self.pst_eg[p * nsq + fr]
+            if self.is_pawn[p >> 1]:
+                self.halfmove = 0
+            if kind == PROMO:
+                q = 2 * move_promo(m) + us
+                self.board[to] = q
+                self.count[p] -= 1
+                self.count[q] += 1
+                key ^= self.z_piece[p * nsq + to] ^ self.z_piece[q * nsq + to]
+                self.mg += self.pst_mg[q * nsq + to] - self.pst_mg[p * nsq + to]
+                self.eg += self.pst_eg[q * nsq + to] - self.pst_eg[p * nsq + to]
+                self.phase += self.phase_w[q] - self.phase_w[p]
+            elif kind == DOUBLE and self.ep_enabled:
+                victim = (fr + to) >> 1
+                if self.ep_square_after(victim, them):
+                    self.ep = victim
+                    key ^= self.z_ep[victim]
+        self.u_capt[ply] = capt
+        if self.castling:
+            rights = self.castling & self.c_mask[to]
+            if kind != DROP:
+                rights &= self.c_mask[fr]
+            if rights != self.castling:
+                key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
+                self.castling = rights
+        self.side = them
+        self.key = key ^ self.z_side
+        self.ply = ply + 1
+        self.game_ply += 1
+        if (self.royal[us] >= 0 and self.attacked(self.royal[us], them)) or (
+            self.flying and self.kings_facing()
+        ):
+            self.unmake()
+            return False
+        return True
+
+    def unmake(self) -> cython.void:
+        """Undo the last move made with make."""
+        ply: cython.int = self.ply - 1
+        m: cython.int = self.u_move[ply]
+        fr: cython.int = move_from(m)
+        to: cython.int = move_to(m)
+        kind: cython.int = move_kind(m)
+        us: cython.int = self.side ^ 1
+        p: cython.int = self.u_piece[ply]
+        capt: cython.int = self.u_capt[ply]
+        q: cython.int
+        r: cython.int
+        h: cython.int
+        self.ply = ply
+        self.game_ply -= 1
+        self.side = us
+        if kind == CASTLE:
+            r = 2 * us if self.c_rook_from[2 * us] == to else 2 * us + 1
+            q = self.board[self.c_rook_to[r]]
+            self.lift(self.c_king_to[r])
+            self.lift(self.c_rook_to[r])
+            self.put(p, fr)
+            self.put(q, to)
+        elif kind == DROP:
+            self.lift(to)
+            self.hand[p] += 1
+        else:
+            if kind == PROMO:
+                q = self.board[to]
+                self.board[to] = p
+                self.count[q] -= 1
+                self.count[p] += 1
+            self.shift(to, fr)
+            if capt:
+                if kind == EP:
+                    self.put(capt, to - self.stride if us == 0 else to + self.stride)
+                else:
+                    self.put(capt, to)
+                if self.capt_to_hand:
+                    h = 2 * self.demoted[capt >> 1] + us
+                    self.hand[h] -= 1
+        self.castling = self.u_castle[ply]
+        self.ep = self.u_ep[ply]
+        self.halfmove = self.u_half[ply]
+        self.key = self.u_key[ply]
+        self.mg = self.u_mg[ply]
+        self.eg = self.u_eg[ply]
+        self.phase = self.u_phase[ply]
+
+    def make_null(self) -> cython.void:
+        """Pass the move (null-move pruning); unmake_null undoes it."""
+        ply: cython.int = self.ply
+        self.u_move[ply] = 0
+        self.u_ep[ply] = self.ep
+        self.u_half[ply] = self.halfmove
+        self.u_key[ply] = self.key
+        if self.ep:
+            self.key ^= self.z_ep[self.ep]
+            self.ep = 0
+        self.key ^= self.z_side
+        self.halfmove = 0  # a repetition may not reach back across a null move
+        self.side ^= 1
+        self.ply = ply + 1
+
+    def unmake_null(self) -> cython.void:
+        """Undo make_null."""
+        self.ply -= 1
+        self.side ^= 1
+        self.ep = self.u_ep[self.ply]
+        self.halfmove = self.u_half[self.ply]
+        self.key = self.u_key[self.ply]
+
+    def gives_check(self, m: cython.int) -> cython.bint:
+        """Whether a legal move checks the opponent (False for an illegal one)."""
+        result: cython.bint
+        if not self.make(m):
+            return False
+        result = self.in_check()
+        self.unmake()
+        return result
+
+    def is_pseudo_legal(self, m: cython.int) -> cython.bint:
+        """Whether m is among the pseudo-legal moves (validates TT and killer moves)."""
+        n: cython.int = self.gen(self.scratch, 0, False)
+        i: cython.int
+        for i in range(n):
+            if self.scratch[i] == m:
+                return True
+        return False
+
+    def is_repetition(self) -> cython.bint:
+        """Whether the current position occurred before since the last irreversible move."""
+        i: cython.int = self.ply - 2
+        stop: cython.int = self.ply - self.halfmove
+        while i >= stop and i >= 0:
+            if self.u_key[i] == self.key:
+                return True
+            i -= 2
+        return False
+
+    # ------------------------------------------------------------------ Python interface
+
+    def set_fen(self, fen: str) -> None:
+        """Set up a position from FEN; ValueError (naming the field) leaves the position as it was."""
+        setup = fenlib.parse(self.rules, fen)
+        trial = Position(self.rules) if self.pcount[0] + self.pcount[1] else self
+        trial._load(setup)
+        them = setup.side ^ 1
+        if trial.royal[them] >= 0 and trial.attacked(trial.royal[them], setup.side):
+            if trial is self:
+                self._clear()
+            raise ValueError("side to move: the side not to move is in check")
+        if trial.flying and trial.kings_facing():
+            if trial is self:
+                self._clear()
+            raise ValueError("piece placement: the kings face each other on an open file")
+        if trial is not self:
+            self._load(setup)
+
+    def _clear(self) -> None:
+        """Empty the board and reset the state."""
+        self._load(fenlib.Setup(pieces={}))
+
+    def _load(self, setup: fenlib.Setup) -> None:
+        """Fill the arrays from a Setup (already validated) and hash from scratch."""
+        for sq in self.rules.squares():
+            self.board[sq] = EMPTY
+        for c in (0, 1):
+            self.pcount[c] = 0
+            self.royal[c] = -1
+        for p in range(self.npc):
+            self.count[p] = 0
+            self.hand[p] = 0
+        for sq, p in sorted(setup.pieces.items()):
+            self.put(p, sq)
+        for p, n in setup.hand.items():
+            self.hand[p] = n
+        self.side = setup.side
+        self.halfmove, self.fullmove = setup.halfmove, setup.fullmove
+        self.game_ply = 2 * (setup.fullmove - 1) + setup.side
+        self.ply = 0
+        self._load_castling(setup.castling)
+        self.ep = 0
+        if setup.ep and self.ep_square_after(setup.ep, setup.side):
+            self.ep = setup.ep
+        self.refresh()
+
+    def _load_castling(self, rooks: list) -> None:
+        """Castling tables for the rights given as rook squares."""
+        rules = self.rules
+        for sq in range(self.nsq):
+            self.c_mask[sq] = 15
+        self.castling = 0
+        for rook in rooks:
+            color = self.board[rook] & 1
+            king = self.royal[color]
+            kingside = rules.file_of(rook) > rules.file_of(king)
+            r = 2 * color + (0 if kingside else 1)
+            rank = rules.rank_of(king)
+            king_file = rules.castling_kingside_file if kingside else rules.castling_queenside_file
+            rook_file = king_file - 1 if kingside else king_file + 1
+            self.castling |= 1 << r
+            self.c_king_from[r], self.c_rook_from[r] = king, rook
+            self.c_king_to[r] = rules.square(king_file, rank)
+            self.c_rook_to[r] = rules.square(rook_file, rank)
+            self.c_mask[king] &= ~(3 << (2 * color))
+            self.c_mask[rook] &= ~(1 << r)
+
+    def refresh(self) -> None:
+        """Recompute the hash key and evaluation terms from scratch."""
+        nsq = self.nsq
+        key = self.z_side if self.side else 0
+        mg = eg = phase = 0
+        for sq in self.rules.squares():
+            p = self.board[sq]
+            if p > WALL:
+                key ^= self.z_piece[p * nsq + sq]
+                mg += self.pst_mg[p * nsq + sq]
+                eg += self.pst_eg[p * nsq + sq]
+                phase += self.phase_w[p]
+        for p in range(2, self.npc):
+            if self.hand[p]:
+                key ^= self.z_hand[p * MAXHAND] ^ self.z_hand[p * MAXHAND + self.hand[p]]
+                mg += self.hand[p] * self.pst_mg[p * nsq]
+                eg += self.hand[p] * self.pst_eg[p * nsq]
+        key ^= self.z_castle[self.castling]
+        if self.ep:
+            key ^= self.z_ep[self.ep]
+        self.key, self.mg, self.eg, self.phase = key, mg, eg, phase
+
+    def setup(self) -> fenlib.Setup:
+        """The current position as a plain Setup."""
+        pieces = {sq: self.board[sq] for sq in self.rules.squares() if self.board[sq] > WALL}
+        rooks = [self.c_rook_from[r] for r in range(4) if self.castling & (1 << r)]
+        hand = {p: self.hand[p] for p in range(2, self.npc) if self.hand[p]}
+        return fenlib.Setup(
+            pieces, self.side, rooks, self.ep, self.halfmove, self.fullmove_number(), hand
+        )
+
+    def fullmove_number(self) -> int:
+        """The FEN fullmove number of the current position."""
+        return self.game_ply // 2 + 1
+
+    def fen(self) -> str:
+        """The current position as FEN."""
+        return fenlib.render(self.rules, self.setup())
+
+    def set_tables(self, mg: array, eg: array, phase: array) -> None:
+        """Install evaluation tables (indexed p * nsq + sq; square 0 = in hand) and refresh."""
+        need = self.npc * self.nsq
+        if len(mg) != need or len(eg) != need or len(phase) != self.npc:
+            raise ValueError("evaluation tables have the wrong size")
+        self.pst_mg, self.pst_eg, self.phase_w = mg, eg, phase
+        self.refresh()
+
+    def push(self, m: int) -> bool:
+        """Play a pseudo-legal move if legal; returns whether it was played."""
+        return self.make(m)
+
+    def pop(self) -> None:
+        """Undo the last move."""
+        if self.ply <= 0:
+            raise IndexError("no move to undo")
+        self.unmake()
+
+    def pseudo_moves(self, captures_only: bool = False) -> list:
+        """Pseudo-legal moves as a list of ints."""
+        buf = _ints(MAXMOVES)
+        n = self.gen(buf, 0, captures_only)
+        return list(buf[:n])
+
+    def legal_moves(self) -> list:
+        """Legal moves as a list of ints, in generation order."""
+        out = []
+        for m in self.pseudo_moves():
+            if self.make(m):
+                self.unmake()
+                out.append(m)
+        return out
+
+    def check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self.in_check()
+
+    def is_attacked(self, sq: int, by: int) -> bool:
+        """Whether colour `by` attacks square sq."""
+        return self.attacked(sq, by)
+
+    def repetition(self) -> bool:
+        """Whether the position repeats one since the last irreversible move."""
+        return self.is_repetition()
+
+    def copy(self):
+        """An independent position with the same tables and current state (no move history)."""
+        other = Position(self.rules)
+        other.set_tables(array("i", self.pst_mg), array("i", self.pst_eg), array("i", self.phase_w))
+        other._load(self.setup())
+        return other

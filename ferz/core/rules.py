@@ -1,0 +1,208 @@
+"""The rules of one variant as plain data: geometry, piece movement atoms, castling, promotion.
+
+`ferz.variants` builds these from definitions; `core.position.Position` compiles them into its
+arrays once. Nothing here is hot, so this module stays plain Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PAD = 3  # wall rows above and below the board, and wall columns between ranks
+MAX_FILES = 16
+MAX_RANKS = 16
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One way a piece moves, seen from White (Black's moves are mirrored vertically).
+
+    A rider repeats the step (dx, dy) up to `range` times (0 = unlimited) while squares are
+    empty. `leg` is a square (relative to the origin) that must be empty for a lame leaper
+    (xiangqi horse and elephant, a pawn's double step). `hop` means the move needs exactly one
+    piece (a screen) on the line before the target (xiangqi cannon). `initial` moves exist only
+    for a piece standing on its double-step region.
+    """
+
+    dx: int
+    dy: int
+    range: int = 1
+    move: bool = True
+    capture: bool = True
+    hop: bool = False
+    leg: tuple[int, int] | None = None
+    initial: bool = False
+    min_rank: int = 0  # only from this relative rank on (xiangqi soldier's sideways steps)
+
+
+@dataclass
+class PieceType:
+    """A kind of piece: its letter in FEN, how it moves, and its role in the rules."""
+
+    letter: str  # upper case; White's pieces use it, Black's the lower case
+    name: str
+    atoms: tuple[Atom, ...]
+    royal: bool = False  # checkmate ends the game when this piece cannot escape attack
+    pawn: bool = False  # double steps, en passant, promotion into `Rules.promotion_letters`
+    promoted: str | None = None  # shogi-style optional promotion into this letter
+    demoted: str | None = None  # the piece this promoted piece came from (for captures to hand)
+    value_mg: int | None = None  # evaluation overrides (centipawns), else derived from mobility
+    value_eg: int | None = None
+    region: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]] | None = None
+    # squares (file, rank) each colour's piece may stand on (xiangqi palace, river), or None
+
+
+@dataclass
+class Rules:
+    """Everything the core needs to know about a variant."""
+
+    name: str
+    files: int
+    ranks: int
+    pieces: list[PieceType]
+    start_fen: str
+    castling: bool = True
+    castling_rank: int = 0  # White's rank; Black's is mirrored
+    castling_king_file: int = 4
+    castling_kingside_file: int = 6  # where the king lands
+    castling_queenside_file: int = 2
+    castling_rook: str = "R"
+    chess960: bool = False
+    double_step_ranks: frozenset[int] = frozenset({1})  # White's ranks; Black's mirrored
+    en_passant: bool = True
+    promotion_ranks: frozenset[int] = frozenset({7})  # White's promotion zone (ranks)
+    promotion_letters: str = "QRBN"
+    drops: bool = False
+    captures_to_hand: bool = False
+    stalemate_value: str = "draw"  # result for the side to move: "draw", "loss" or "win"
+    n_move_rule: int = 50
+    n_fold_rule: int = 3
+    flying_general: bool = False
+    # Fields below are set by ferz.variants from variants.ini keys (FSF names in comments).
+    castling_king: str = "K"  # castlingKingPiece
+    mandatory_promotion: bool = True  # mandatoryPawnPromotion (grand: optional before last rank)
+    promotion_limit: dict[str, int] = field(default_factory=dict)  # promotionLimit, letter -> max
+    mandatory_piece_promotion: bool = False  # mandatoryPiecePromotion (shogi-style pieces)
+    immobility_illegal: bool = False  # immobilityIllegal: no move/drop to a square without moves
+    drop_no_doubled: str = ""  # dropNoDoubled: letter that may not be dropped on a file with one
+    drop_no_doubled_count: int = 1  # dropNoDoubledCount
+    first_rank_pawn_drops: bool = False  # firstRankPawnDrops
+    promotion_zone_pawn_drops: bool = False  # promotionZonePawnDrops
+    drop_regions: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]] | None = None
+    drop_checks: bool = True  # dropChecks
+    pawn_drop_mate_illegal: bool = False  # shogiPawnDropMateIllegal
+    checkmate_value: str = "loss"  # checkmateValue, for the side to move
+    extinction_value: str = ""  # extinctionValue ("" = no extinction rule)
+    extinction_letters: str = ""  # extinctionPieceTypes (upper-case letters)
+    extinction_count: int = 0  # extinctionPieceCount
+    extinction_opponent_count: int = 0  # extinctionOpponentPieceCount
+    extinction_claim: bool = False  # extinctionClaim
+    flag_letters: tuple[str, str] = ("", "")  # flagPieceWhite/Black ("*" = any piece)
+    flag_regions: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]] = (
+        frozenset(),
+        frozenset(),
+    )  # flagRegionWhite/Black, (file, rank) from 0
+    flag_move: bool = False  # flagMove: the other side gets one more move
+    check_counting: bool = False  # checkCounting (counters in the FEN, 3+3)
+    n_fold_value: str = "draw"  # nFoldValue
+    n_fold_value_absolute: bool = False  # nFoldValueAbsolute
+    perpetual_check_illegal: bool = False  # perpetualCheckIllegal
+    description: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.files <= MAX_FILES or not 1 <= self.ranks <= MAX_RANKS:
+            raise ValueError(
+                f"board {self.files}x{self.ranks} is outside 1x1..{MAX_FILES}x{MAX_RANKS}"
+            )
+        letters = [p.letter for p in self.pieces]
+        if len(set(letters)) != len(letters):
+            raise ValueError(f"duplicate piece letters in {''.join(letters)}")
+
+    @property
+    def stride(self) -> int:
+        """Distance between vertically adjacent squares in the padded mailbox."""
+        return self.files + PAD
+
+    @property
+    def nsq(self) -> int:
+        """Size of the padded mailbox array."""
+        return self.stride * (self.ranks + 2 * PAD) + PAD
+
+    def square(self, file: int, rank: int) -> int:
+        """Mailbox index of (file, rank), both from 0."""
+        return (rank + PAD) * self.stride + file
+
+    def file_of(self, sq: int) -> int:
+        """File (from 0) of a mailbox index."""
+        return sq % self.stride
+
+    def rank_of(self, sq: int) -> int:
+        """Rank (from 0) of a mailbox index."""
+        return sq // self.stride - PAD
+
+    def on_board(self, sq: int) -> bool:
+        """Whether a mailbox index is a playing square."""
+        return 0 <= self.file_of(sq) < self.files and 0 <= self.rank_of(sq) < self.ranks
+
+    def squares(self) -> list[int]:
+        """All playing squares, a1 first, rank by rank."""
+        return [self.square(f, r) for r in range(self.ranks) for f in range(self.files)]
+
+    def square_name(self, sq: int) -> str:
+        """Name of a square: file letter and rank number ('a1', 'j10')."""
+        return "abcdefghijklmnop"[self.file_of(sq)] + str(self.rank_of(sq) + 1)
+
+    def parse_square(self, name: str) -> int:
+        """Mailbox index of a square name; ValueError if it is not on this board."""
+        if len(name) < 2 or not name[0].isalpha() or not name[1:].isdigit():
+            raise ValueError(f"bad square {name!r}")
+        file = ord(name[0].lower()) - ord("a")
+        rank = int(name[1:]) - 1
+        if not (0 <= file < self.files and 0 <= rank < self.ranks):
+            raise ValueError(f"square {name!r} is not on a {self.files}x{self.ranks} board")
+        return self.square(file, rank)
+
+    def piece_index(self, letter: str) -> int:
+        """Piece type number (from 1) of a letter, either case; ValueError if unknown."""
+        upper = letter.upper()
+        for index, piece in enumerate(self.pieces, start=1):
+            if piece.letter == upper:
+                return index
+        raise ValueError(f"unknown piece letter {letter!r} in {self.name}")
+
+
+def _slider(steps: list[tuple[int, int]]) -> tuple[Atom, ...]:
+    """Unlimited riders along the given steps."""
+    return tuple(Atom(dx, dy, 0) for dx, dy in steps)
+
+
+def _leaper(steps: list[tuple[int, int]]) -> tuple[Atom, ...]:
+    """Single leaps along the given steps."""
+    return tuple(Atom(dx, dy) for dx, dy in steps)
+
+
+ORTHOGONAL = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+DIAGONAL = [(1, 1), (-1, 1), (1, -1), (-1, -1)]
+KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
+PAWN_ATOMS = (
+    Atom(0, 1, 1, move=True, capture=False),
+    Atom(0, 2, 1, move=True, capture=False, leg=(0, 1), initial=True),
+    Atom(1, 1, 1, move=False, capture=True),
+    Atom(-1, 1, 1, move=False, capture=True),
+)
+
+
+def chess() -> Rules:
+    """Standard chess (FIDE rules), the first variant definition."""
+    pieces = [
+        PieceType("P", "pawn", PAWN_ATOMS, pawn=True),
+        PieceType("N", "knight", _leaper(KNIGHT)),
+        PieceType("B", "bishop", _slider(DIAGONAL)),
+        PieceType("R", "rook", _slider(ORTHOGONAL)),
+        PieceType("Q", "queen", _slider(ORTHOGONAL + DIAGONAL)),
+        PieceType("K", "king", _leaper(ORTHOGONAL + DIAGONAL), royal=True),
+    ]
+    return Rules(
+        "chess", 8, 8, pieces, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    )
