@@ -1,0 +1,385 @@
+"""`ferz play`: a game against the engine in the terminal (Unicode board, SAN or UCI moves)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import random
+import re
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any, TextIO
+
+GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟", strict=True))
+EMPTY = "·"
+SQUARE = re.compile(r"([a-z])(\d+)")
+
+HELP = """\
+Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q). Commands:
+  undo      take back your last move (and the engine's reply)
+  moves     list the legal moves          hint   let the engine suggest a move
+  fen       print the position as FEN     pgn    print the game as PGN
+  flip      turn the board around         go     let the engine play this side
+  depth N   engine searches N plies       time MS  engine thinks MS per move
+  new       start again                   resign / quit"""
+
+
+def _symbol(piece: Any) -> str:
+    """A piece's letter (upper case for White)."""
+    symbol = getattr(piece, "symbol", None)
+    return str(symbol() if callable(symbol) else piece)
+
+
+def _squares(move: str | None) -> set[str]:
+    """The squares a UCI move touches (for highlighting)."""
+    return {f + r for f, r in SQUARE.findall(move or "")}
+
+
+def render(board: Any, last: str | None = None, flip: bool = False, ascii: bool = False) -> str:
+    """The board as text: ranks and files labelled, the last move's squares in brackets."""
+    files, ranks = int(getattr(board, "files", 8)), int(getattr(board, "ranks", 8))
+    marked = _squares(last)
+    file_order = range(files - 1, -1, -1) if flip else range(files)
+    rank_order = range(ranks) if flip else range(ranks - 1, -1, -1)
+    width = len(str(ranks))
+    letters = " ".join(f" {chr(97 + f)}" for f in file_order)
+    lines = [" " * (width + 1) + letters]
+    for r in rank_order:
+        cells = []
+        for f in file_order:
+            name = f"{chr(97 + f)}{r + 1}"
+            piece = board.piece_at(name)
+            text = EMPTY if piece is None else _symbol(piece)
+            if not ascii:
+                text = GLYPHS.get(text, text)
+            if name in marked:
+                cells.append(f"[{text}]")
+            else:
+                cells.append(f" {text} ")
+        label = str(r + 1).rjust(width)
+        lines.append(f"{label} {''.join(cells)} {label}")
+    lines.append(lines[0])
+    return "\n".join(lines)
+
+
+def _white(board: Any) -> bool:
+    """Whether White is to move."""
+    return board.turn in (True, 0, "w", "white")
+
+
+def pgn(
+    start: Any,
+    moves: list[str],
+    result: str = "*",
+    white: str = "?",
+    black: str = "?",
+    variant: str = "chess",
+    start_fen: str | None = None,
+) -> str:
+    """The game as PGN: the seven tag roster (plus FEN/SetUp/Variant) and SAN movetext."""
+    board = start.copy()
+    tags = [
+        ("Event", "ferz play"),
+        ("Site", "terminal"),
+        ("Date", datetime.date.today().strftime("%Y.%m.%d")),
+        ("Round", "-"),
+        ("White", white),
+        ("Black", black),
+        ("Result", result),
+    ]
+    if variant != "chess":
+        tags.append(("Variant", variant))
+    if start_fen:
+        tags += [("SetUp", "1"), ("FEN", start_fen)]
+    number = int(start_fen.split()[5]) if start_fen and len(start_fen.split()) > 5 else 1
+    words = []
+    for i, text in enumerate(moves):
+        move = board.parse_uci(text)
+        if _white(board):
+            words.append(f"{number}.")
+        elif i == 0:
+            words.append(f"{number}...")
+        words.append(board.san(move))
+        board.push(move)
+        if _white(board):
+            number += 1
+    words.append(result)
+    body, line = [], ""
+    for word in words:  # PGN lines stay under 80 characters
+        if line and len(line) + 1 + len(word) > 79:
+            body.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    body.append(line)
+    return "\n".join([*(f'[{k} "{v}"]' for k, v in tags), "", *body, ""])
+
+
+def result_text(board: Any) -> tuple[str, str] | None:
+    """(result, reason) when the game is over by rule, else None."""
+    if board.is_checkmate():
+        return ("0-1", "Black mates") if _white(board) else ("1-0", "White mates")
+    if board.is_stalemate():
+        return "1/2-1/2", "stalemate"
+    if board.is_insufficient_material():
+        return "1/2-1/2", "insufficient material"
+    if board.can_claim_draw():
+        return "1/2-1/2", "draw by repetition or the fifty-move rule"
+    return None
+
+
+class Game:
+    """The state of one terminal game and its commands."""
+
+    def __init__(
+        self,
+        engine: Any,
+        make_limits: Callable[..., Any],
+        human_white: bool,
+        out: TextIO,
+        fen: str | None = None,
+        movetime: int = 1000,
+        depth: int | None = None,
+        variant: str = "chess",
+        ascii: bool = False,
+    ) -> None:
+        self.engine = engine
+        self.make_limits = make_limits
+        self.human_white = human_white
+        self.out = out
+        self.fen = fen
+        self.movetime = movetime
+        self.depth = depth
+        self.variant = variant
+        self.ascii = ascii
+        self.flip = not human_white
+        self.moves: list[str] = []
+        self.result: str | None = None
+        engine.set_position(fen=fen, moves=[])
+        self.start = engine.board.copy()
+
+    @property
+    def board(self) -> Any:
+        """The current position."""
+        return self.engine.board
+
+    def say(self, text: str = "") -> None:
+        """Print a line."""
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def show(self) -> None:
+        """Print the board and whose move it is."""
+        last = self.moves[-1] if self.moves else None
+        self.say(render(self.board, last, self.flip, self.ascii))
+        side = "White" if _white(self.board) else "Black"
+        if last:
+            before = self.start.copy()
+            for text in self.moves[:-1]:
+                before.push(before.parse_uci(text))
+            self.say(f"Last move: {before.san(before.parse_uci(last))}   {side} to move")
+        else:
+            self.say(f"{side} to move")
+
+    def human_to_move(self) -> bool:
+        """Whether it is the human's turn."""
+        return _white(self.board) == self.human_white
+
+    def play(self, text: str) -> bool:
+        """Play the human's move (SAN or UCI); returns False with a message if it is illegal."""
+        board = self.board
+        move = None
+        for parse in (board.parse_uci, board.parse_san):
+            try:
+                move = parse(text)
+                break
+            except ValueError:
+                continue
+        if move is None:
+            self.say(f"Illegal move: {text} (type 'moves' for the legal ones)")
+            return False
+        self._push(board.uci(move))
+        return True
+
+    def _push(self, uci: str) -> None:
+        """Append a move to the game and update the engine's position."""
+        self.engine.set_position(fen=self.fen, moves=[*self.moves, uci])
+        self.moves.append(uci)
+
+    def think(self) -> tuple[str | None, Any]:
+        """Let the engine search the current position; returns (best move, last info)."""
+        done = threading.Event()
+        found: list[str | None] = [None]
+        last: list[Any] = [None]
+
+        def on_info(info: Any) -> None:
+            if getattr(info, "pv", None) and (getattr(info, "multipv", None) or 1) == 1:
+                last[0] = info
+
+        def on_bestmove(best: str | None, ponder: str | None) -> None:
+            found[0] = best
+            done.set()
+
+        fields = {"depth": self.depth} if self.depth else {"movetime": self.movetime}
+        self.engine.go(self.make_limits(**fields), on_info=on_info, on_bestmove=on_bestmove)
+        done.wait()
+        self.engine.wait()
+        return found[0], last[0]
+
+    def engine_move(self) -> None:
+        """The engine plays its move and says what it thinks."""
+        self.say("ferz is thinking...")
+        best, info = self.think()
+        if not best:
+            return
+        san = self.board.san(self.board.parse_uci(best))
+        self._push(best)
+        self.say(f"ferz plays {san}{_describe(info)}")
+
+    def undo(self) -> None:
+        """Take back to the human's previous turn."""
+        if not self.moves:
+            self.say("Nothing to take back.")
+            return
+        count = 1 if self.human_to_move() is False else 2
+        count = min(count, len(self.moves))
+        del self.moves[len(self.moves) - count :]
+        self.engine.set_position(fen=self.fen, moves=self.moves)
+        self.result = None
+        if not self.human_to_move() and self.moves:
+            # Only the engine's first move could not be paired with one of ours: take it too.
+            self.moves.pop()
+            self.engine.set_position(fen=self.fen, moves=self.moves)
+
+    def finished(self) -> bool:
+        """Announce the end of the game if it is over by rule."""
+        if self.result is not None:
+            return True
+        over = result_text(self.board)
+        if over is None:
+            return False
+        self.result = over[0]
+        self.say(f"Game over: {over[0]} ({over[1]})")
+        return True
+
+    def pgn(self) -> str:
+        """The game so far as PGN."""
+        human, computer = "You", "ferz"
+        white, black = (human, computer) if self.human_white else (computer, human)
+        return pgn(self.start, self.moves, self.result or "*", white, black, self.variant, self.fen)
+
+
+def _describe(info: Any) -> str:
+    """A short note on the engine's evaluation, from its point of view."""
+    if info is None:
+        return ""
+    mate = getattr(info, "score_mate", None)
+    cp = getattr(info, "score_cp", None)
+    depth = getattr(info, "depth", None)
+    if mate is not None:
+        score = f"mate in {mate}" if mate > 0 else f"mated in {-mate}"
+    elif cp is not None:
+        score = f"{cp / 100:+.2f}"
+    else:
+        return ""
+    return f"  (eval {score}, depth {depth})"
+
+
+def run(game: Game, stdin: TextIO, pgn_path: str | None = None) -> int:
+    """The command loop: read moves and commands until the game ends or input does."""
+    game.say("ferz play: type 'help' for the commands.")
+    game.show()
+    while True:
+        if not game.finished() and not game.human_to_move():
+            game.engine_move()
+            game.show()
+            continue
+        game.out.write("> " if game.result else "Your move: ")
+        game.out.flush()
+        line = stdin.readline()
+        if not line:
+            game.say()
+            break
+        words = line.split()
+        if not words:
+            continue
+        command = words[0].lower()
+        if command in ("quit", "exit", "q"):
+            break
+        if command in ("help", "?"):
+            game.say(HELP)
+        elif command == "fen":
+            game.say(game.board.fen())
+        elif command == "pgn":
+            game.say(game.pgn())
+        elif command == "flip":
+            game.flip = not game.flip
+            game.show()
+        elif command == "moves":
+            board = game.board
+            game.say(" ".join(sorted(board.san(m) for m in board.legal_moves)) or "(none)")
+        elif command in ("undo", "takeback", "back"):
+            game.undo()
+            game.show()
+        elif command == "hint":
+            best, info = game.think()
+            if best:
+                game.say(f"Hint: {game.board.san(game.board.parse_uci(best))}{_describe(info)}")
+        elif command == "go":
+            game.human_white = not game.human_white
+        elif command == "new":
+            game.engine.new_game()
+            game.moves, game.result = [], None
+            game.engine.set_position(fen=game.fen, moves=[])
+            game.show()
+        elif command == "resign":
+            game.result = "0-1" if game.human_white else "1-0"
+            game.say(f"You resign: {game.result}")
+        elif command in ("depth", "time") and len(words) == 2 and words[1].isdigit():
+            value = max(1, int(words[1]))
+            if command == "depth":
+                game.depth = value
+            else:
+                game.movetime, game.depth = value, None
+            game.say(f"Engine {command} set to {value}.")
+        elif game.result:
+            game.say("The game is over: 'new', 'undo', 'pgn' or 'quit'.")
+        elif game.play(words[0]):
+            game.show()
+    if pgn_path:
+        with open(pgn_path, "a", encoding="utf-8") as handle:
+            handle.write(game.pgn() + "\n")
+        game.say(f"Game saved to {pgn_path}")
+    return 0
+
+
+def main(
+    args: argparse.Namespace,
+    engine: Any = None,
+    make_limits: Callable[..., Any] | None = None,
+    stdin: TextIO | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Run `ferz play` with the parsed command-line arguments."""
+    if engine is None:
+        from .engine import Engine, Limits
+
+        engine, make_limits = Engine(variant=args.variant), Limits
+    assert make_limits is not None
+    if getattr(args, "elo", None):
+        engine.set_option("UCI_LimitStrength", True)
+        engine.set_option("UCI_Elo", args.elo)
+    color = args.color if args.color != "random" else random.choice(["white", "black"])
+    game = Game(
+        engine,
+        make_limits,
+        human_white=color == "white",
+        out=out or sys.stdout,
+        fen=args.fen,
+        movetime=args.movetime,
+        depth=args.depth,
+        variant=args.variant,
+        ascii=getattr(args, "ascii", False),
+    )
+    return run(game, stdin or sys.stdin, getattr(args, "pgn", None))

@@ -1,0 +1,41 @@
+"""Engine protocols on stdin/stdout: UCI (the default) and xboard/CECP v2."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import sys
+
+from .channel import EOF, Reader, Writer
+
+
+def _streams() -> tuple[Writer, Reader]:
+    """The flushing stdout writer and the started stdin reader."""
+    return Writer(sys.stdout), Reader(sys.stdin.buffer).start()
+
+
+def run(mode: str | None) -> int:
+    """Speak `mode` ("uci" or "xboard"); None picks xboard if the first line is `xboard`."""
+    out, reader = _streams()
+    first: str | None = None
+    if mode is None:
+        while True:
+            item = reader.get()
+            if item is EOF:
+                return 0
+            first = item[0]
+            if first.split():
+                break
+        if first.split()[0] == "xboard":
+            mode = "xboard"
+    if mode == "xboard":
+        from .xboard import Xboard
+
+        # Old xboards interrupt the engine with SIGINT (we declare sigint=0); never die of it.
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+        return Xboard(out, reader).run()
+    from .uci import Uci
+
+    return Uci(out, reader).run(first)

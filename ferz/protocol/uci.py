@@ -1,0 +1,481 @@
+"""UCI: parse GUI commands into Engine calls and format the engine's answers as UCI lines."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from .channel import EOF, Reader, Writer
+
+NAME = "ferz"
+AUTHOR = "the ferz developers"
+
+#: `go` parameters that take one integer, by UCI name (also the Limits field name).
+GO_INTS = ("wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime")
+GO_FLAGS = ("infinite", "ponder")
+GO_WORDS = frozenset(GO_INTS + GO_FLAGS + ("searchmoves", "perft"))
+#: Clock parameters may come in negative (a GUI reporting an overrun); they count as zero.
+GO_CLOCKS = frozenset(("wtime", "btime", "winc", "binc"))
+
+#: Commands handled at once even while a search is running or being waited for.
+URGENT = frozenset(("isready", "stop", "ponderhit", "quit", "debug"))
+
+HELP = (
+    "ferz speaks UCI. Commands: uci, isready, setoption name N [value V], ucinewgame,",
+    "position (startpos|fen FEN) [moves M...], go [wtime btime winc binc movestogo depth nodes",
+    "mate movetime N] [infinite] [ponder] [searchmoves M...], stop, ponderhit, quit;",
+    "extras: d (board and FEN), eval, go perft N (or perft N), bench [depth], help.",
+)
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _int(word: str, value: str) -> int:
+    """An integer argument of command word `word`, or ValueError naming it."""
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{word} needs an integer, got {value[:40]!r}") from None
+
+
+def parse_go(tokens: list[str]) -> dict[str, Any]:
+    """Turn the tokens after `go` into Limits fields; ValueError on a malformed argument."""
+    fields: dict[str, Any] = {}
+    i = 0
+    while i < len(tokens):
+        word = tokens[i].lower()
+        i += 1
+        if word in GO_INTS:
+            if i >= len(tokens):
+                raise ValueError(f"go {word} needs a value")
+            number = _int(word, tokens[i])
+            i += 1
+            if number < 0:
+                if word not in GO_CLOCKS:
+                    raise ValueError(f"go {word} must not be negative")
+                number = 0
+            fields[word] = number
+        elif word in GO_FLAGS:
+            fields[word] = True
+        elif word == "searchmoves":
+            moves = []
+            while i < len(tokens) and tokens[i].lower() not in GO_WORDS:
+                if tokens[i] != "0000":  # python-chess's marker for an empty list
+                    moves.append(tokens[i])
+                i += 1
+            fields["searchmoves"] = moves
+        elif word == "perft":
+            if i >= len(tokens):
+                raise ValueError("go perft needs a depth")
+            fields["perft"] = _int("perft", tokens[i])
+            i += 1
+        else:
+            raise ValueError(f"unknown go parameter {word[:40]!r}")
+    return fields
+
+
+def parse_position(tokens: list[str]) -> tuple[str | None, list[str]]:
+    """Split the tokens after `position` into (fen or None for startpos, moves)."""
+    if not tokens:
+        raise ValueError("position needs startpos or fen")
+    head = tokens[0].lower()
+    lowered = [t.lower() for t in tokens]
+    cut = lowered.index("moves") if "moves" in lowered else len(tokens)
+    moves = tokens[cut + 1 :]
+    if head == "startpos":
+        if cut != 1:
+            raise ValueError(f"unexpected {tokens[1][:40]!r} after startpos")
+        return None, moves
+    if head == "fen":
+        if cut < 2:
+            raise ValueError("position fen needs a FEN")
+        return " ".join(tokens[1:cut]), moves
+    raise ValueError(f"position needs startpos or fen, got {tokens[0][:40]!r}")
+
+
+def parse_setoption(tokens: list[str]) -> tuple[str, str | None]:
+    """Split the tokens after `setoption` into (name, value or None when absent)."""
+    if not tokens or tokens[0].lower() != "name":
+        raise ValueError("setoption needs: name <name> [value <value>]")
+    lowered = [t.lower() for t in tokens]
+    cut = lowered.index("value") if "value" in lowered else len(tokens)
+    name = " ".join(tokens[1:cut])
+    if not name:
+        raise ValueError("setoption needs an option name")
+    value = " ".join(tokens[cut + 1 :]) if cut < len(tokens) else None
+    return name, value
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def format_option(option: Any) -> str:
+    """The `option name ... type ...` line that declares an option."""
+    line = f"option name {option.name} type {option.kind}"
+    kind = option.kind
+    if kind == "button":
+        return line
+    if kind == "check":
+        return f"{line} default {'true' if option.default else 'false'}"
+    if kind == "spin":
+        return f"{line} default {option.default} min {option.min} max {option.max}"
+    if kind == "combo":
+        return f"{line} default {option.default}" + "".join(f" var {c}" for c in option.choices)
+    return f"{line} default {option.default or '<empty>'}"
+
+
+def format_info(info: Any, show_wdl: bool = False) -> str | None:
+    """One `info` line in Stockfish's field order, or None when the Info carries nothing."""
+    text = getattr(info, "string", None)
+    if text:
+        return "info string " + " ".join(str(text).split())
+    parts = ["info"]
+
+    def add(name: str, value: Any) -> None:
+        if value is not None:
+            parts.append(f"{name} {int(value)}")
+
+    pv = getattr(info, "pv", None) or []
+    currmove = getattr(info, "currmove", None)
+    add("depth", getattr(info, "depth", None))
+    if currmove and not pv:
+        parts.append(f"currmove {currmove}")
+        add("currmovenumber", getattr(info, "currmovenumber", None))
+        return " ".join(parts) if len(parts) > 1 else None
+    add("seldepth", getattr(info, "seldepth", None))
+    add("multipv", getattr(info, "multipv", None))
+    mate = getattr(info, "score_mate", None)
+    cp = getattr(info, "score_cp", None)
+    if mate is not None:
+        parts.append(f"score mate {int(mate)}")
+    elif cp is not None:
+        parts.append(f"score cp {int(cp)}")
+    bound = getattr(info, "bound", None)
+    if bound in ("lower", "upper") and (mate is not None or cp is not None):
+        parts.append(f"{bound}bound")
+    wdl = getattr(info, "wdl", None)
+    if show_wdl and wdl is not None and len(wdl) == 3:
+        parts.append("wdl {} {} {}".format(*(int(x) for x in wdl)))
+    add("nodes", getattr(info, "nodes", None))
+    add("nps", getattr(info, "nps", None))
+    add("hashfull", getattr(info, "hashfull", None))
+    add("tbhits", getattr(info, "tbhits", None))
+    add("time", getattr(info, "time_ms", None))
+    if pv:
+        parts.append("pv " + " ".join(pv))
+    return " ".join(parts) if len(parts) > 1 else None
+
+
+def format_bestmove(best: str | None, ponder: str | None = None) -> str:
+    """The `bestmove` line; `(none)` when there is no legal move."""
+    if not best:
+        return "bestmove (none)"
+    return f"bestmove {best} ponder {ponder}" if ponder else f"bestmove {best}"
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """A bounded echo of user input for error messages."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+# ---------------------------------------------------------------- session
+
+
+class Uci:
+    """One UCI conversation: reads commands from a Reader, drives an Engine, writes to a Writer."""
+
+    def __init__(
+        self,
+        out: Writer,
+        reader: Reader,
+        make_engine: Callable[[], Any] | None = None,
+        make_limits: Callable[..., Any] | None = None,
+    ) -> None:
+        self.out = out
+        self.reader = reader
+        self._make_engine = make_engine  # tests pass a stand-in engine and its Limits
+        self._make_limits = make_limits
+        self._engine: Any = None
+        self.debug = False
+        self._deferred: deque[str] = deque()
+        self._lock = threading.Lock()  # guards the search state below
+        self._thinking = threading.Event()  # a go is running and its bestmove is not out yet
+        self._hold = False  # infinite/ponder: keep the bestmove until stop or ponderhit
+        self._held: tuple[str | None, str | None] | None = None
+        self._scored = False  # an info line with a score went out for this go
+        self._quit = False
+
+    # -------------------------------------------------------------- engine
+
+    def limits(self, **fields: Any) -> Any:
+        """An engine Limits object."""
+        if self._make_limits is None:
+            from ..engine import Limits
+
+            self._make_limits = Limits
+        return self._make_limits(**fields)
+
+    @property
+    def engine(self) -> Any:
+        """The engine, created on first use so that `uciok` comes before heavy imports."""
+        if self._engine is None:
+            if self._make_engine is None:
+                from ..engine import Engine
+
+                self._engine = Engine()
+            else:
+                self._engine = self._make_engine()
+        return self._engine
+
+    def say(self, text: str) -> None:
+        """Send an `info string` message."""
+        self.out.line("info string " + " ".join(text.split()))
+
+    # -------------------------------------------------------------- loop
+
+    def run(self, first: str | None = None) -> int:
+        """Answer commands until `quit` or end of input; returns the exit code."""
+        if first is not None:
+            self._deferred.append(first)
+        while not self._quit:
+            if self._deferred:
+                line = self._deferred.popleft()
+            else:
+                item = self.reader.get()
+                if item is EOF:
+                    line = "quit"
+                else:
+                    line, too_long = item
+                    if too_long:
+                        self.say(f"error: line longer than {len(line)} characters ignored")
+                        continue
+            self.handle(line)
+        if self._engine is not None and self._thinking.is_set():
+            self._engine.wait()  # let the stopped search finish and send its bestmove
+        return 0
+
+    def handle(self, line: str) -> None:
+        """Execute one command line; errors become `info string` messages."""
+        tokens = line.split()
+        if not tokens or tokens[0].startswith("#"):
+            return
+        word = tokens[0]
+        method = getattr(self, "cmd_" + word, None) if word.isidentifier() else None
+        if method is None:
+            self.say(f"unknown command: {shorten(line)!r} (type help for the list)")
+            return
+        try:
+            method(tokens[1:])
+        except ValueError as error:
+            self.say(f"error: {word}: {error}")
+        except Exception as error:  # never let a bug in one command kill the engine
+            self.say(f"internal error in {word}: {type(error).__name__}: {error}")
+
+    def await_idle(self) -> None:
+        """Wait until the running search has sent its bestmove, answering urgent commands."""
+        while self._thinking.is_set() and not self._quit:
+            try:
+                item = self.reader.get(timeout=0.01)
+            except queue.Empty:
+                continue
+            line = "quit" if item is EOF else item[0]
+            tokens = line.split()
+            if tokens and tokens[0] in URGENT:
+                self.handle(line)
+            elif tokens:
+                self._deferred.append(line)
+
+    # -------------------------------------------------------------- search callbacks
+
+    def _on_info(self, info: Any) -> None:
+        """Print one search update."""
+        try:
+            show_wdl = bool(self.engine.options.get("UCI_ShowWDL"))
+        except KeyError:
+            show_wdl = False
+        line = format_info(info, show_wdl)
+        if line:
+            if " score " in line:
+                self._scored = True
+            self.out.line(line)
+
+    def _on_bestmove(self, best: str | None, ponder: str | None) -> None:
+        """Send the bestmove now, or keep it until stop/ponderhit in infinite and ponder mode."""
+        with self._lock:
+            if self._hold:
+                self._held = (best, ponder)
+                return
+            self._send_bestmove(best, ponder)
+
+    def _send_bestmove(self, best: str | None, ponder: str | None) -> None:
+        """Write the bestmove (with a score line first if the search gave none) and go idle."""
+        if not self._thinking.is_set():
+            return  # exactly one bestmove per go
+        if not best and not self._scored:
+            board = self.engine.board
+            score = "mate 0" if board.is_checkmate() else "cp 0"
+            self.out.line(f"info depth 0 score {score}")
+        self.out.line(format_bestmove(best, ponder))
+        self._held = None
+        self._thinking.clear()
+
+    def _release(self) -> None:
+        """End infinite/ponder holding; send a bestmove that arrived meanwhile."""
+        with self._lock:
+            self._hold = False
+            if self._held is not None:
+                self._send_bestmove(*self._held)
+
+    # -------------------------------------------------------------- commands
+
+    def cmd_uci(self, args: list[str]) -> None:
+        """Identify and declare the options."""
+        from .. import __version__
+
+        lines = [f"id name {NAME} {__version__}", f"id author {AUTHOR}"]
+        lines += [format_option(o) for o in self.engine.options]
+        lines.append("uciok")
+        self.out.lines(lines)
+
+    def cmd_isready(self, args: list[str]) -> None:
+        """Answer readyok (at once, even during a search)."""
+        self.engine  # noqa: B018 - creating the engine is the heavy setup isready waits for
+        self.out.line("readyok")
+
+    def cmd_debug(self, args: list[str]) -> None:
+        """Switch debug messages on or off."""
+        self.debug = bool(args) and args[0].lower() == "on"
+
+    def cmd_setoption(self, args: list[str]) -> None:
+        """Set an engine option."""
+        name, value = parse_setoption(args)
+        self.await_idle()
+        if name not in self.engine.options:
+            raise ValueError(f"no such option {shorten(name)!r}")
+        option = self.engine.options[name]
+        if value is None and option.kind not in ("button", "string"):
+            raise ValueError(f"option {option.name} needs a value")
+        self.engine.set_option(option.name, value)
+        if self.debug:
+            self.say(f"{option.name} set to {self.engine.options.get(option.name)}")
+
+    def cmd_register(self, args: list[str]) -> None:
+        """Registration is not needed."""
+
+    def cmd_ucinewgame(self, args: list[str]) -> None:
+        """Forget the previous game (hash, histories)."""
+        self.await_idle()
+        self.engine.new_game()
+
+    def cmd_position(self, args: list[str]) -> None:
+        """Set up a position; on error the previous one stays."""
+        fen, moves = parse_position(args)
+        self.await_idle()
+        self.engine.set_position(fen=fen, moves=moves)
+
+    def cmd_go(self, args: list[str]) -> None:
+        """Start a search (or a perft count with `go perft N`)."""
+        fields = parse_go(args)
+        self.await_idle()
+        if "perft" in fields:
+            self._perft(fields["perft"])
+            return
+        limits = self.limits(**fields)
+        with self._lock:
+            self._hold = bool(fields.get("infinite") or fields.get("ponder"))
+            self._held = None
+            self._scored = False
+            self._thinking.set()
+        try:
+            self.engine.go(limits, on_info=self._on_info, on_bestmove=self._on_bestmove)
+        except Exception:
+            with self._lock:
+                self._hold = False
+                self._thinking.clear()
+            raise
+
+    def cmd_stop(self, args: list[str]) -> None:
+        """Stop the search; its bestmove follows."""
+        if self._thinking.is_set():
+            self.engine.stop()
+            self._release()
+
+    def cmd_ponderhit(self, args: list[str]) -> None:
+        """The predicted move was played: the ponder search becomes a normal one."""
+        if self._thinking.is_set():
+            self.engine.ponderhit()
+            self._release()
+
+    def cmd_quit(self, args: list[str]) -> None:
+        """Stop everything and leave."""
+        if self._thinking.is_set():
+            self.engine.stop()
+            self._release()
+        self._quit = True
+
+    def cmd_help(self, args: list[str]) -> None:
+        """List the commands."""
+        for line in HELP:
+            self.say(line)
+
+    def cmd_d(self, args: list[str]) -> None:
+        """Show the board and its FEN (for people at a terminal)."""
+        from ..play import render
+
+        board = self.engine.board
+        self.out.lines([*render(board).splitlines(), f"Fen: {board.fen()}"])
+
+    def cmd_eval(self, args: list[str]) -> None:
+        """Print the static evaluation of the current position."""
+        self.await_idle()
+        value = self.engine.evaluate()
+        self.out.line(f"info string static eval {int(value)} cp (side to move)")
+
+    def cmd_perft(self, args: list[str]) -> None:
+        """`perft N`: the same as `go perft N`."""
+        if len(args) != 1:
+            raise ValueError("perft needs a depth")
+        self.await_idle()
+        self._perft(_int("perft", args[0]))
+
+    def _perft(self, depth: int) -> None:
+        """Count leaf nodes below each root move, Stockfish's divide format."""
+        if not 1 <= depth <= 20:
+            raise ValueError("perft depth must be 1..20")
+        board = self.engine.board.copy()
+        total = 0
+        lines = []
+        for move in list(board.legal_moves):
+            board.push(move)
+            count = _count(board, depth - 1)
+            board.pop()
+            total += count
+            lines.append(f"{board.uci(move)}: {count}")
+        self.out.lines([*lines, "", f"Nodes searched: {total}", ""])
+
+    def cmd_bench(self, args: list[str]) -> None:
+        """Run the fixed benchmark (the search's signature)."""
+        self.await_idle()
+        from ..bench import main as bench_main
+
+        depth = _int("bench", args[0]) if args else None
+        bench_main(depth)
+
+
+def _count(board: Any, depth: int) -> int:
+    """Leaf nodes of the legal move tree below `board` (the compiled perft when present)."""
+    fast = getattr(board, "perft", None)
+    if fast is not None:
+        return int(fast(depth))
+    if depth == 0:
+        return 1
+    total = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        total += _count(board, depth - 1)
+        board.pop()
+    return total

@@ -1,0 +1,832 @@
+"""xboard/CECP v2: feature negotiation, game and clock state, thinking output in xboard units."""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .channel import EOF, WAKE, Reader, Writer
+from .uci import shorten
+
+#: Engine options xboard sets with its own commands (or that make no sense here).
+HIDDEN = frozenset(
+    ("hash", "threads", "ponder", "uci_chess960", "uci_variant", "uci_showwdl", "multipv")
+)
+
+#: xboard variant name -> ferz variant name, where they differ.
+VARIANT_ALIASES = {"normal": "chess", "fischerandom": "chess960"}
+
+#: Commands answered at once even while waiting for the engine's move.
+URGENT = frozenset(("?", "quit", "force", "new", "result", "exit", "."))
+
+MATE = 100000
+#: Scores at or below this for RESIGN_MOVES own moves in a row make the engine resign.
+RESIGN_CP = -1200
+RESIGN_MOVES = 4
+#: A draw offer is accepted when the engine thinks it stands at least this badly.
+ACCEPT_DRAW_CP = -80
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def parse_base(text: str) -> int:
+    """The BASE argument of `level` (minutes, or minutes:seconds) in milliseconds."""
+    try:
+        if ":" in text:
+            minutes, seconds = text.split(":", 1)
+            value = int(minutes) * 60 + float(seconds)
+        else:
+            value = float(text) * 60
+    except ValueError:
+        raise ValueError(f"bad time {shorten(text)!r}") from None
+    if value < 0:
+        raise ValueError("time must not be negative")
+    return int(value * 1000)
+
+
+def parse_level(args: list[str]) -> tuple[int, int, int]:
+    """`level MPS BASE INC` as (moves per session, base ms, increment ms)."""
+    if len(args) != 3:
+        raise ValueError("level needs MPS BASE INC")
+    try:
+        mps = int(args[0])
+        inc = float(args[2])
+    except ValueError:
+        raise ValueError(f"bad level {shorten(' '.join(args))!r}") from None
+    if mps < 0 or inc < 0:
+        raise ValueError("level values must not be negative")
+    return mps, parse_base(args[1]), int(inc * 1000)
+
+
+def parse_number(word: str, args: list[str], kind: Callable[[str], Any] = int) -> Any:
+    """The single non-negative numeric argument of `word`."""
+    if len(args) != 1:
+        raise ValueError(f"{word} needs one number")
+    try:
+        value = kind(args[0])
+    except ValueError:
+        raise ValueError(f"{word} needs a number, got {shorten(args[0])!r}") from None
+    if value < 0 or value != value:  # also rejects NaN
+        raise ValueError(f"{word} must not be negative")
+    return value
+
+
+def xboard_score(cp: int | None, mate: int | None) -> int:
+    """A score in xboard units: centipawns, or +-(100000 + N) for a mate in N moves."""
+    if mate is not None:
+        return MATE + mate if mate > 0 else -MATE + mate
+    return int(cp or 0)
+
+
+def format_thinking(info: Any, started: float | None = None) -> str | None:
+    """The `ply score time nodes pv` line for one exact principal-variation update."""
+    pv = getattr(info, "pv", None)
+    depth = getattr(info, "depth", None)
+    cp = getattr(info, "score_cp", None)
+    mate = getattr(info, "score_mate", None)
+    if not pv or depth is None or (cp is None and mate is None):
+        return None
+    if (getattr(info, "multipv", None) or 1) != 1 or getattr(info, "bound", None):
+        return None
+    time_ms = getattr(info, "time_ms", None)
+    if time_ms is None:
+        time_ms = 0 if started is None else (time.monotonic() - started) * 1000
+    nodes = getattr(info, "nodes", None) or 0
+    score = xboard_score(cp, mate)
+    return f"{int(depth)} {score} {int(time_ms) // 10} {int(nodes)} {' '.join(pv)}"
+
+
+def format_option(option: Any) -> str | None:
+    """The `feature option="..."` line for an engine option, or None if xboard shows it not."""
+    if option.name.lower() in HIDDEN:
+        return None
+    kind = option.kind
+    if kind == "spin":
+        spec = f"-spin {option.default} {option.min} {option.max}"
+    elif kind == "check":
+        spec = f"-check {1 if option.default else 0}"
+    elif kind == "combo":
+        spec = "-combo " + " /// ".join(
+            ("*" if c == option.default else "") + c for c in option.choices
+        )
+    elif kind == "button":
+        spec = "-button"
+    else:
+        spec = f"-string {option.default or ''}".rstrip()
+    return f'feature option="{option.name} {spec}"'
+
+
+def format_features(name: str, variants: list[str], options: list[str]) -> list[str]:
+    """The feature lines of the handshake, `done=1` last."""
+    lines = [
+        "feature done=0",
+        f'feature myname="{name}" ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 '
+        "sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 "
+        "exclude=1 pause=0 debug=1",
+        f'feature variants="{",".join(variants)}"',
+    ]
+    return [*lines, *options, "feature done=1"]
+
+
+@dataclass
+class Clock:
+    """The time control as xboard set it: `level`, `st`, `sd`, `nps`, `time`, `otim`."""
+
+    mps: int = 40
+    base_ms: int = 300_000
+    inc_ms: int = 0
+    st_ms: int | None = None
+    depth: int | None = None
+    nps: int | None = None
+    own_ms: int | None = None
+    opp_ms: int | None = None
+
+    def limits(self, engine_white: bool, own_moves_made: int) -> dict[str, Any]:
+        """Limits fields for the engine's next move."""
+        fields: dict[str, Any] = {}
+        if self.depth is not None:
+            fields["depth"] = self.depth
+        if self.st_ms is not None:
+            if self.nps:  # python-chess's node limit: `nps N` with `st` seconds
+                fields["nodes"] = max(1, self.st_ms * self.nps // 1000)
+            else:
+                fields["movetime"] = max(1, self.st_ms)
+            return fields
+        own = self.base_ms if self.own_ms is None else self.own_ms
+        opp = self.base_ms if self.opp_ms is None else self.opp_ms
+        white, black = (own, opp) if engine_white else (opp, own)
+        fields.update(wtime=white, btime=black, winc=self.inc_ms, binc=self.inc_ms)
+        if self.mps > 0:
+            fields["movestogo"] = self.mps - own_moves_made % self.mps
+        return fields
+
+
+# ---------------------------------------------------------------- session
+
+
+class Xboard:
+    """One CECP v2 conversation driving an Engine."""
+
+    def __init__(
+        self,
+        out: Writer,
+        reader: Reader,
+        make_engine: Callable[[], Any] | None = None,
+        make_limits: Callable[..., Any] | None = None,
+    ) -> None:
+        self.out = out
+        self.reader = reader
+        self._make_engine = make_engine  # tests pass a stand-in engine and its Limits
+        self._make_limits = make_limits
+        self._engine: Any = None
+        self._quit = False
+        self._deferred: deque[str] = deque()
+        self._results: deque[tuple[int, str | None, str | None, bool]] = deque()
+        self._lock = threading.Lock()
+        self._gen = 0  # search generation: results of older searches are thrown away
+        self._busy = threading.Event()  # a search is running and its result is not handled
+        self.mode: str | None = None  # None, "move", "ponder" or "analyze"
+        self.root: str | None = None  # FEN of the game's start, None = the variant's own
+        self.root_white = True
+        self.moves: list[str] = []
+        self.force = False
+        self.engine_white = False
+        self.post = False
+        self.hard = False
+        self.clock = Clock()
+        self.excluded: set[str] = set()
+        self.ponder_move: str | None = None
+        self.hint: str | None = None
+        self.last_info: Any = None
+        self._started: float | None = None
+        self._bad_scores = 0
+        self._last_cp: int | None = None
+
+    # -------------------------------------------------------------- engine and board
+
+    def limits(self, **fields: Any) -> Any:
+        """An engine Limits object."""
+        if self._make_limits is None:
+            from ..engine import Limits
+
+            self._make_limits = Limits
+        return self._make_limits(**fields)
+
+    @property
+    def engine(self) -> Any:
+        """The engine, created on first use."""
+        if self._engine is None:
+            if self._make_engine is None:
+                from ..engine import Engine
+
+                self._engine = Engine()
+            else:
+                self._engine = self._make_engine()
+        return self._engine
+
+    def error(self, kind: str, command: str) -> None:
+        """Report a command that cannot be carried out."""
+        self.out.line(f"Error ({kind}): {shorten(command)}")
+
+    def _sync(self, moves: list[str] | None = None) -> None:
+        """Give the engine the game position (plus `moves` if given); ValueError leaves it."""
+        self.engine.set_position(fen=self.root, moves=self.moves if moves is None else moves)
+
+    def white_to_move(self) -> bool:
+        """Whether White is to move in the engine's current position."""
+        turn = self.engine.board.turn
+        return turn in (True, 0, "w", "white")
+
+    # -------------------------------------------------------------- loop
+
+    def run(self) -> int:
+        """Answer commands until `quit` or end of input."""
+        while not self._quit:
+            if self._deferred:
+                line = self._deferred.popleft()
+            else:
+                item = self.reader.get()
+                if item is EOF:
+                    line = "quit"
+                elif item is WAKE or item == WAKE:
+                    self._collect()
+                    continue
+                else:
+                    line, too_long = item
+                    if too_long:
+                        self.error("line too long", line)
+                        continue
+            self.handle(line)
+        self._halt()
+        return 0
+
+    def handle(self, line: str) -> None:
+        """Execute one command; errors become `Error (...)` lines."""
+        tokens = line.split()
+        if not tokens or tokens[0].startswith("#"):
+            return
+        word = tokens[0]
+        name = {"?": "movenow", ".": "status"}.get(word, word)
+        method = getattr(self, "cmd_" + name, None) if name.isidentifier() else None
+        if method is None:
+            if self._looks_like_move(word) and len(tokens) == 1:
+                method, tokens = self.cmd_usermove, ["usermove", word]
+            else:
+                self.error("unknown command", line)
+                return
+        try:
+            method(tokens[1:])
+        except ValueError as error:
+            self.error(str(error), line)
+        except Exception as error:  # never let a bug in one command kill the engine
+            self.error(f"internal {type(error).__name__}: {error}", line)
+
+    @staticmethod
+    def _looks_like_move(word: str) -> bool:
+        """A bare coordinate move (sent when the GUI ignored usermove=1)."""
+        return (
+            4 <= len(word) <= 6 and word[0].isalpha() and word[1].isdigit() and word[2].isalpha()
+        ) or word in ("O-O", "O-O-O")
+
+    def await_move(self) -> None:
+        """Wait until the engine's move is out and recorded, answering urgent commands."""
+        while self.mode == "move" and not self._quit:
+            try:
+                item = self.reader.get(timeout=0.01)
+            except queue.Empty:
+                continue
+            if item is WAKE or item == WAKE:
+                self._collect()
+                continue
+            line = "quit" if item is EOF else item[0]
+            tokens = line.split()
+            if tokens and tokens[0] in URGENT:
+                self.handle(line)
+            elif tokens:
+                self._deferred.append(line)
+
+    def _halt(self) -> None:
+        """Stop any search and throw its result away."""
+        with self._lock:
+            self._gen += 1
+            was = self.mode
+            self.mode = None
+            self._busy.clear()
+        if was is not None:
+            self.engine.stop()
+            self.engine.wait()
+        self._results.clear()
+
+    # -------------------------------------------------------------- searching
+
+    def _start(self, mode: str, fields: dict[str, Any]) -> None:
+        """Start a search of the engine's current position."""
+        if self.excluded:
+            board = self.engine.board
+            allowed = [board.uci(m) for m in board.legal_moves]
+            allowed = [m for m in allowed if m not in self.excluded]
+            if allowed:
+                fields["searchmoves"] = allowed
+        with self._lock:
+            self._gen += 1
+            gen = self._gen
+            self.mode = mode
+            self._busy.set()
+        self._started = time.monotonic()
+        self.last_info = None
+
+        def on_info(info: Any) -> None:
+            if gen != self._gen:
+                return
+            if getattr(info, "pv", None) and (getattr(info, "multipv", None) or 1) == 1:
+                self.last_info = info
+            if self.post:
+                line = format_thinking(info, self._started)
+                if line:
+                    self.out.line(line)
+
+        def on_bestmove(best: str | None, ponder: str | None) -> None:
+            # Under the lock, so that the command thread handles the result only after the
+            # move is out; the wake-up is queued first, before the GUI can answer the move.
+            with self._lock:
+                if gen != self._gen:
+                    return
+                printed = self.mode == "move"
+                self._results.append((gen, best, ponder, printed))
+                self.reader.wake()
+                if printed:
+                    self._send_move(best)
+
+        self.engine.go(self.limits(**fields), on_info=on_info, on_bestmove=on_bestmove)
+
+    def _send_move(self, best: str | None) -> None:
+        """Send the engine's move (or its resignation)."""
+        if best and not self._should_resign():
+            self.out.line(f"move {best}")
+
+    def _should_resign(self) -> bool:
+        """Track the engine's own scores; True when the game is hopeless."""
+        info = self.last_info
+        cp = getattr(info, "score_cp", None)
+        mate = getattr(info, "score_mate", None)
+        if mate is not None:
+            cp = -MATE if mate < 0 else MATE
+        if cp is None:
+            return False
+        self._last_cp = cp
+        self._bad_scores = self._bad_scores + 1 if cp <= RESIGN_CP else 0
+        return self._bad_scores >= RESIGN_MOVES
+
+    def _collect(self) -> None:
+        """Handle finished searches on the command thread (it may start the next search)."""
+        while True:
+            with self._lock:
+                if not self._results:
+                    return
+                gen, best, ponder, printed = self._results.popleft()
+                if gen != self._gen:
+                    continue
+                mode = self.mode
+                if mode == "move" and not printed:
+                    # The ponder search ended just as its move was played: send it now.
+                    self._send_move(best)
+                self.mode = None
+                self._busy.clear()
+            self.engine.wait()
+            if mode == "move":
+                self._moved(best, ponder)
+            elif mode == "analyze":
+                # The search ran out (mate or maximum depth): keep the position, idle.
+                pass
+
+    def _moved(self, best: str | None, ponder: str | None) -> None:
+        """The engine's move is out: record it, announce a game end, maybe start pondering."""
+        if not best:
+            self._announce_end()
+            return
+        if self._bad_scores >= RESIGN_MOVES:
+            self.out.line("resign")
+            self.force = True
+            return
+        self.moves.append(best)
+        self._sync()
+        self.hint = ponder
+        if self._announce_end():
+            return
+        if self.hard and ponder and not self.force:
+            self._ponder(ponder)
+
+    def _ponder(self, guess: str) -> None:
+        """Think on the opponent's time, assuming it plays `guess`."""
+        try:
+            self._sync(self.moves + [guess])
+        except ValueError:
+            self._sync()
+            return
+        if self._game_over():
+            self._sync()
+            return
+        self.ponder_move = guess
+        fields = self.clock.limits(self.engine_white, self._own_moves())
+        fields["ponder"] = True
+        self._start("ponder", fields)
+
+    def _own_moves(self) -> int:
+        """How many moves the engine's colour has made in this game."""
+        first = 0 if self.root_white == self.engine_white else 1
+        return len(range(first, len(self.moves), 2))
+
+    def _think(self) -> None:
+        """If it is the engine's turn, search for its move."""
+        if self.force or self.mode is not None:
+            return
+        if self.white_to_move() != self.engine_white:
+            return
+        if self._announce_end():
+            return
+        fields = self.clock.limits(self.engine_white, self._own_moves())
+        self._start("move", fields)
+
+    def _game_over(self) -> bool:
+        """Whether the current position ends the game by rule."""
+        board = self.engine.board
+        return bool(
+            board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+        )
+
+    def _announce_end(self) -> bool:
+        """Send the result line if the game has ended by rule; returns whether it has."""
+        board = self.engine.board
+        if board.is_checkmate():
+            if self.white_to_move():
+                self.out.line("0-1 {Black mates}")
+            else:
+                self.out.line("1-0 {White mates}")
+        elif board.is_stalemate():
+            self.out.line("1/2-1/2 {Stalemate}")
+        elif board.is_insufficient_material():
+            self.out.line("1/2-1/2 {Insufficient material}")
+        else:
+            return False
+        self.force = True
+        return True
+
+    # -------------------------------------------------------------- commands
+
+    def cmd_xboard(self, args: list[str]) -> None:
+        """Enter xboard mode (nothing to do: no prompt is ever printed)."""
+
+    def cmd_protover(self, args: list[str]) -> None:
+        """Announce the features."""
+        from .. import __version__
+
+        engine = self.engine
+        options = [line for o in engine.options if (line := format_option(o))]
+        self.out.lines(format_features(f"ferz {__version__}", self._variants(), options))
+
+    def _variants(self) -> list[str]:
+        """The xboard names of the variants the engine plays."""
+        names = ["normal"]
+        if "UCI_Chess960" in self.engine.options:
+            names.append("fischerandom")
+        if "UCI_Variant" in self.engine.options:
+            reverse = {v: k for k, v in VARIANT_ALIASES.items()}
+            for choice in self.engine.options["UCI_Variant"].choices:
+                name = reverse.get(choice, choice)
+                if name not in names:
+                    names.append(name)
+        return names
+
+    def cmd_accepted(self, args: list[str]) -> None:
+        """The GUI accepted a feature."""
+
+    def cmd_rejected(self, args: list[str]) -> None:
+        """The GUI rejected a feature; nothing we offer is essential."""
+
+    def cmd_new(self, args: list[str]) -> None:
+        """Start a new game: standard position, engine plays Black, no depth limit."""
+        self._halt()
+        self.root, self.moves = None, []
+        self.force, self.engine_white = False, False
+        self.clock.depth = None
+        self.clock.own_ms = self.clock.opp_ms = None
+        self.excluded.clear()
+        self._bad_scores = 0
+        self.hint = None
+        self._set_variant("normal")
+        self.engine.new_game()
+        self._sync()
+        self.root_white = self.white_to_move()
+
+    def _set_variant(self, name: str) -> None:
+        """Switch the engine to an xboard variant name."""
+        options = self.engine.options
+        target = VARIANT_ALIASES.get(name, name)
+        if "UCI_Chess960" in options:
+            self.engine.set_option("UCI_Chess960", target == "chess960")
+        if "UCI_Variant" in options:
+            variant = "chess" if target == "chess960" else target
+            self.engine.set_option("UCI_Variant", variant)
+        elif target not in ("chess", "chess960"):
+            raise ValueError(f"variant {name} is not supported")
+
+    def cmd_variant(self, args: list[str]) -> None:
+        """Play a variant from the start position."""
+        if len(args) != 1:
+            raise ValueError("variant needs a name")
+        self._halt()
+        if args[0] not in self._variants():
+            raise ValueError(f"variant {args[0]} is not supported")
+        self._set_variant(args[0])
+        self.root, self.moves = None, []
+        self._sync()
+        self.root_white = self.white_to_move()
+
+    def cmd_force(self, args: list[str]) -> None:
+        """Play neither side; just accept moves."""
+        self._halt()
+        self.force = True
+
+    def cmd_go(self, args: list[str]) -> None:
+        """Play the side to move, starting now."""
+        self._halt()
+        self.force = False
+        self.engine_white = self.white_to_move()
+        self._think()
+
+    def cmd_playother(self, args: list[str]) -> None:
+        """Play the side not to move; ponder if allowed."""
+        self._halt()
+        self.force = False
+        self.engine_white = not self.white_to_move()
+
+    def cmd_white(self, args: list[str]) -> None:
+        """Obsolete: White to move, engine plays Black."""
+        self._halt()
+        self.engine_white = False
+
+    def cmd_black(self, args: list[str]) -> None:
+        """Obsolete: Black to move, engine plays White."""
+        self._halt()
+        self.engine_white = True
+
+    def _normalize(self, text: str) -> str:
+        """A GUI's move in the engine's UCI notation."""
+        board = self.engine.board
+        if text in ("O-O", "O-O-O", "0-0", "0-0-0"):
+            return str(board.uci(board.parse_san(text.replace("0", "O"))))
+        move = text.replace("=", "").replace("-", "")
+        return move[:4].lower() + move[4:].lower()
+
+    def cmd_usermove(self, args: list[str]) -> None:
+        """The opponent's (or the user's) move."""
+        if len(args) != 1:
+            raise ValueError("usermove needs one move")
+        text = args[0]
+        mode = self.mode
+        if mode == "ponder" and self._normalize_after_ponder(text) == self.ponder_move:
+            # Ponder hit: the search already looks at this position; let it go on, timed.
+            self.moves.append(self.ponder_move)
+            self.ponder_move = None
+            with self._lock:
+                self.mode = "move"
+            self.engine.ponderhit()
+            return
+        if mode in ("ponder", "move"):
+            self._halt()
+            self._sync()
+        if mode == "analyze":
+            with self._lock:
+                self._gen += 1
+                self.mode = None
+                self._busy.clear()
+            self.engine.stop()
+            self.engine.wait()
+            self._sync()
+        self.ponder_move = None
+        try:
+            move = self._normalize(text)
+            self._sync(self.moves + [move])
+        except ValueError:
+            self._sync()
+            self.out.line(f"Illegal move: {shorten(text)}")
+            if mode == "analyze":
+                self._start("analyze", {"infinite": True})
+            return
+        self.moves.append(move)
+        if mode == "analyze":
+            self._start("analyze", {"infinite": True})
+            return
+        self._think()
+
+    def _normalize_after_ponder(self, text: str) -> str | None:
+        """The move in UCI form, judged on the position before the ponder guess."""
+        if text in ("O-O", "O-O-O", "0-0", "0-0-0"):
+            return None  # compare FRC castling on the real position instead
+        return self._normalize(text)
+
+    def cmd_movenow(self, args: list[str]) -> None:
+        """`?`: move now."""
+        if self.mode == "move":
+            self.engine.stop()
+
+    def cmd_ping(self, args: list[str]) -> None:
+        """Answer pong after everything before it is done (a move being thought about too)."""
+        self.await_move()
+        self.out.line("pong " + " ".join(args[:1]))
+
+    def cmd_level(self, args: list[str]) -> None:
+        """Conventional or incremental clock."""
+        self.clock.mps, self.clock.base_ms, self.clock.inc_ms = parse_level(args)
+        self.clock.st_ms = None
+
+    def cmd_st(self, args: list[str]) -> None:
+        """Fixed time per move, in seconds."""
+        self.clock.st_ms = int(parse_number("st", args, float) * 1000)
+
+    def cmd_sd(self, args: list[str]) -> None:
+        """Depth limit."""
+        self.clock.depth = max(1, parse_number("sd", args))
+
+    def cmd_nps(self, args: list[str]) -> None:
+        """Count time in nodes: nodes per second (0 switches back to wall time)."""
+        value = parse_number("nps", args)
+        self.clock.nps = value or None
+
+    def cmd_time(self, args: list[str]) -> None:
+        """The engine's clock, in centiseconds."""
+        self.clock.own_ms = int(parse_number("time", args, float) * 10)
+
+    def cmd_otim(self, args: list[str]) -> None:
+        """The opponent's clock, in centiseconds."""
+        self.clock.opp_ms = int(parse_number("otim", args, float) * 10)
+
+    def cmd_setboard(self, args: list[str]) -> None:
+        """Set up a position (force mode follows by protocol)."""
+        fen = " ".join(args)
+        self._halt()
+        try:
+            self.engine.set_position(fen=fen, moves=[])
+        except ValueError as error:
+            self._sync()
+            self.out.line(f"tellusererror Illegal position: {error}")
+            return
+        self.root, self.moves = fen, []
+        self.root_white = self.white_to_move()
+
+    def cmd_undo(self, args: list[str]) -> None:
+        """Take back one ply."""
+        self._take_back(1)
+
+    def cmd_remove(self, args: list[str]) -> None:
+        """Take back two plies (one move each)."""
+        self._take_back(2)
+
+    def _take_back(self, plies: int) -> None:
+        """Drop the last plies of the game."""
+        analyzing = self.mode == "analyze"
+        self._halt()
+        if len(self.moves) < plies:
+            raise ValueError("no move to take back")
+        del self.moves[len(self.moves) - plies :]
+        self._sync()
+        if analyzing:
+            self._start("analyze", {"infinite": True})
+
+    def cmd_result(self, args: list[str]) -> None:
+        """The game is over."""
+        self._halt()
+        self.force = True
+
+    def cmd_post(self, args: list[str]) -> None:
+        """Show thinking."""
+        self.post = True
+
+    def cmd_nopost(self, args: list[str]) -> None:
+        """Hide thinking."""
+        self.post = False
+
+    def cmd_hard(self, args: list[str]) -> None:
+        """Ponder from the next move on."""
+        self.hard = True
+
+    def cmd_easy(self, args: list[str]) -> None:
+        """No pondering; stop a ponder search now."""
+        self.hard = False
+        if self.mode == "ponder":
+            self._halt()
+            self._sync()
+
+    def cmd_analyze(self, args: list[str]) -> None:
+        """Analyse the current position until `exit`."""
+        self._halt()
+        self._sync()
+        self._start("analyze", {"infinite": True})
+
+    def cmd_exit(self, args: list[str]) -> None:
+        """Leave analyze mode."""
+        if self.mode == "analyze":
+            self._halt()
+
+    def cmd_status(self, args: list[str]) -> None:
+        """`.`: a status line for analyze mode."""
+        if self.mode != "analyze":
+            return
+        info = self.last_info
+        elapsed = int((time.monotonic() - (self._started or time.monotonic())) * 100)
+        nodes = getattr(info, "nodes", 0) or 0
+        depth = getattr(info, "depth", 0) or 0
+        move = (getattr(info, "pv", None) or ["(none)"])[0]
+        self.out.line(f"stat01: {elapsed} {nodes} {depth} 0 0 {move}")
+
+    def cmd_draw(self, args: list[str]) -> None:
+        """The opponent offers a draw: accept when the engine thinks it stands worse."""
+        if self._last_cp is not None and self._last_cp <= ACCEPT_DRAW_CP:
+            self.out.line("offer draw")
+
+    def cmd_hint(self, args: list[str]) -> None:
+        """Suggest a move for the user."""
+        if self.hint:
+            self.out.line(f"Hint: {self.hint}")
+
+    def cmd_bk(self, args: list[str]) -> None:
+        """Book moves: there is no book."""
+        self.out.lines(["\tno book moves", ""])
+
+    def cmd_memory(self, args: list[str]) -> None:
+        """Hash size in MB (all of it goes to the transposition table)."""
+        self._set_clamped("Hash", parse_number("memory", args))
+
+    def cmd_cores(self, args: list[str]) -> None:
+        """Number of search threads."""
+        self._set_clamped("Threads", parse_number("cores", args))
+
+    def _set_clamped(self, name: str, value: int) -> None:
+        """Set a spin option, clamped into its range."""
+        if name not in self.engine.options:
+            return
+        option = self.engine.options[name]
+        low = option.min if option.min is not None else value
+        high = option.max if option.max is not None else value
+        self._quiet()
+        self.engine.set_option(name, min(max(value, low), high))
+
+    def cmd_option(self, args: list[str]) -> None:
+        """`option NAME=VALUE` (or `option NAME` for a button)."""
+        text = " ".join(args)
+        name, _, value = text.partition("=")
+        name = name.strip()
+        if name not in self.engine.options:
+            raise ValueError(f"no such option {shorten(name)!r}")
+        option = self.engine.options[name]
+        if option.kind == "check":
+            value = {"1": "true", "0": "false"}.get(value.strip(), value)
+        self._quiet()
+        self.engine.set_option(option.name, value if value or option.kind == "string" else None)
+
+    def _quiet(self) -> None:
+        """Bring the engine to rest before changing an option (a ponder search is dropped)."""
+        self.await_move()
+        if self.mode is not None:
+            self._halt()
+            self._sync()
+
+    def cmd_exclude(self, args: list[str]) -> None:
+        """Leave root moves out of the search (`exclude all` leaves out every move)."""
+        if args == ["all"]:
+            board = self.engine.board
+            self.excluded = {board.uci(m) for m in board.legal_moves}
+        else:
+            self.excluded.update(args)
+
+    def cmd_include(self, args: list[str]) -> None:
+        """Put excluded root moves back (`include all` for all of them)."""
+        if args == ["all"]:
+            self.excluded.clear()
+        else:
+            self.excluded.difference_update(args)
+
+    def cmd_computer(self, args: list[str]) -> None:
+        """The opponent is a computer."""
+
+    def cmd_random(self, args: list[str]) -> None:
+        """GNU Chess's randomisation toggle; ferz ignores it."""
+
+    def cmd_name(self, args: list[str]) -> None:
+        """The opponent's name."""
+
+    def cmd_rating(self, args: list[str]) -> None:
+        """Both players' ratings."""
+
+    def cmd_ics(self, args: list[str]) -> None:
+        """The ICS host, if any."""
+
+    def cmd_quit(self, args: list[str]) -> None:
+        """Leave."""
+        self._quit = True
