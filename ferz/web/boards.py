@@ -1,0 +1,77 @@
+"""The web layer's view of ferz.board: build boards, read the side to move and the outcome."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..board import Board
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: PGN result and a short reason (checkmate, stalemate, ...)."""
+
+    result: str
+    termination: str
+
+
+def variant_names() -> list[str]:
+    """The variants a game can be played in, standard chess first."""
+    try:
+        from .. import variants
+
+        names = list(variants.names())
+    except (ImportError, AttributeError):
+        names = []
+    return ["chess"] + [n for n in names if n != "chess"]
+
+
+def variant_from_tag(tag: str) -> str:
+    """Map a PGN Variant tag ("Standard", "Chess960", "crazyhouse") to a ferz variant name."""
+    name = tag.strip().lower()
+    if name in ("", "standard", "chess", "normal", "from position"):
+        return "chess"
+    if name in variant_names():
+        return name
+    raise ValueError(f"unknown variant {tag!r}")
+
+
+def new_board(fen: str | None, variant: str = "chess") -> Board:
+    """A board at `fen` (None: the variant's start); ValueError on a bad FEN or variant."""
+    if variant not in variant_names():
+        raise ValueError(f"unknown variant {variant!r}")
+    if fen is not None:
+        fen = fen.strip()
+        if not fen:
+            raise ValueError("empty FEN")
+        if len(fen) > 300:
+            raise ValueError("FEN too long")
+    return Board(fen, variant=variant) if fen else Board(variant=variant)
+
+
+def start_fen(variant: str) -> str:
+    """The start position of a variant."""
+    return new_board(None, variant).fen()
+
+
+def turn(board: Board) -> str:
+    """'white' or 'black', read from the FEN so that no bool/int colour convention leaks in."""
+    return "white" if board.fen().split()[1] == "w" else "black"
+
+
+def legal_uci(board: Board) -> list[str]:
+    """Every legal move in UCI."""
+    return [board.uci(m) for m in board.legal_moves]
+
+
+def outcome(board: Board) -> Outcome | None:
+    """The game's end by the rules (checkmate, stalemate, draws by rule), None while it goes on."""
+    done = board.outcome()
+    if done is None:
+        return None
+    result = done.result() if callable(getattr(done, "result", None)) else None
+    termination = getattr(done.termination, "name", str(done.termination)).lower()
+    if result not in ("1-0", "0-1", "1/2-1/2"):
+        winner = getattr(done, "winner", None)
+        result = "1/2-1/2" if winner is None else ("1-0" if winner in (True, "white") else "0-1")
+    return Outcome(result, termination.replace("_", " "))

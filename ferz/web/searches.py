@@ -1,0 +1,148 @@
+"""A bounded pool of engines: at most N searches at once, the rest wait in line (FIFO)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..engine import Engine, Limits
+
+STOP_GRACE_S = 5.0  # how long a stopped search may take to report its move
+
+
+@dataclass
+class Result:
+    """The end of one search: the best move (None if there was none) and the last info seen."""
+
+    best: str | None
+    infos: dict[int, Any] = field(default_factory=dict)  # multipv number -> last Info
+
+
+class SearchPool:
+    """Engines shared by every game and analysis board, with a ceiling on think time."""
+
+    def __init__(
+        self,
+        slots: int,
+        max_think_ms: int,
+        factory: Callable[[str], Engine] | None = None,
+    ) -> None:
+        if slots < 1:
+            raise ValueError("the search pool needs at least one slot")
+        self.slots = slots
+        self.max_think_ms = max_think_ms
+        self._factory = factory or (lambda variant: Engine(variant=variant))
+        self._free: asyncio.Queue[int] | None = None
+        self._engines: list[dict[str, Engine]] = [{} for _ in range(slots)]
+        self._owner: list[str | None] = [None] * slots
+        self.running = 0
+        self.waiting = 0
+
+    def _queue(self) -> asyncio.Queue[int]:
+        """The queue of free slots, made inside the running event loop."""
+        if self._free is None:
+            self._free = asyncio.Queue()
+            for slot in range(self.slots):
+                self._free.put_nowait(slot)
+        return self._free
+
+    def _engine(self, slot: int, variant: str) -> Engine:
+        """The slot's engine for this variant, made on first use."""
+        engines = self._engines[slot]
+        if variant not in engines:
+            engines[variant] = self._factory(variant)
+        return engines[variant]
+
+    async def search(
+        self,
+        *,
+        owner: str,
+        variant: str,
+        fen: str,
+        moves: Sequence[str],
+        limits: dict[str, Any],
+        options: dict[str, Any],
+        on_info: Callable[[Any], None] | None = None,
+    ) -> Result:
+        """Search one position; waits for a free slot. Cancelling stops the engine cleanly.
+
+        `owner` names the game or board: an engine that switches owner starts a new game
+        (clears its hash) so that games do not leak into each other.
+        """
+        queue = self._queue()
+        self.waiting += 1
+        try:
+            slot = await queue.get()
+        finally:
+            self.waiting -= 1
+        self.running += 1
+        try:
+            return await self._run(slot, owner, variant, fen, moves, limits, options, on_info)
+        finally:
+            self.running -= 1
+            queue.put_nowait(slot)
+
+    async def _run(
+        self,
+        slot: int,
+        owner: str,
+        variant: str,
+        fen: str,
+        moves: Sequence[str],
+        limits: dict[str, Any],
+        options: dict[str, Any],
+        on_info: Callable[[Any], None] | None,
+    ) -> Result:
+        """Run one search on a held slot."""
+        loop = asyncio.get_running_loop()
+        engine = self._engine(slot, variant)
+        if engine.searching:  # a search cancelled twice may still be winding down
+            engine.stop()
+            await asyncio.to_thread(engine.wait)
+        if self._owner[slot] != owner:
+            engine.new_game()
+            self._owner[slot] = owner
+        for name, value in options.items():
+            engine.set_option(name, value)
+        engine.set_position(fen=fen, moves=list(moves))
+        result = Result(None)
+        done: asyncio.Future[str | None] = loop.create_future()
+        live = True
+
+        def info_cb(info: Any) -> None:
+            """Runs on the event loop: keep the last info per line and pass it on."""
+            if not live or info.pv is None or not info.pv:
+                return
+            result.infos[info.multipv or 1] = info
+            if on_info is not None:
+                on_info(info)
+
+        def best_cb(best: str | None, ponder: str | None = None) -> None:
+            """Runs on the event loop when the engine reports its move."""
+            if not done.done():
+                done.set_result(best)
+
+        engine.go(
+            Limits(**limits),
+            on_info=lambda info: loop.call_soon_threadsafe(info_cb, info),
+            on_bestmove=lambda best, ponder=None: loop.call_soon_threadsafe(best_cb, best),
+        )
+        ceiling = self.max_think_ms / 1000
+        try:
+            try:
+                result.best = await asyncio.wait_for(asyncio.shield(done), ceiling)
+            except asyncio.TimeoutError:
+                engine.stop()  # the think-time ceiling: take the best move found so far
+                result.best = await asyncio.wait_for(done, STOP_GRACE_S)
+        except asyncio.CancelledError:
+            live = False
+            engine.stop()
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(done), STOP_GRACE_S)
+            raise
+        finally:
+            live = False
+        return result

@@ -1,0 +1,114 @@
+"""SQLite storage of games: every change is written at once, so a restart loses nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    variant TEXT NOT NULL,
+    start_fen TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    moves TEXT NOT NULL DEFAULT '',
+    clock_white INTEGER,
+    clock_black INTEGER,
+    result TEXT,
+    termination TEXT
+);
+CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
+"""
+
+
+@dataclass
+class Record:
+    """One stored game: what is needed to rebuild it exactly."""
+
+    id: str
+    created: float
+    updated: float
+    variant: str
+    start_fen: str
+    settings: dict[str, Any]
+    moves: list[str] = field(default_factory=list)
+    clock_white: int | None = None
+    clock_black: int | None = None
+    result: str | None = None
+    termination: str | None = None
+
+
+def default_path() -> Path:
+    """The default database: $XDG_DATA_HOME/ferz/games.sqlite3 (~/.local/share/...)."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(Path.home(), ".local", "share")
+    return Path(base) / "ferz" / "games.sqlite3"
+
+
+class Store:
+    """Games in one SQLite file; safe to call from the event loop and from threads."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        path = Path(path)
+        if str(path) != ":memory:":
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise ValueError(f"cannot open the games database {path}: {error}") from None
+
+    def close(self) -> None:
+        """Close the database."""
+        with self._lock:
+            self._db.close()
+
+    def save(self, rec: Record) -> None:
+        """Insert or replace a game."""
+        row = (
+            rec.id,
+            rec.created,
+            rec.updated,
+            rec.variant,
+            rec.start_fen,
+            json.dumps(rec.settings, sort_keys=True),
+            " ".join(rec.moves),
+            rec.clock_white,
+            rec.clock_black,
+            rec.result,
+            rec.termination,
+        )
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?)", row)
+
+    def load(self, game_id: str) -> Record | None:
+        """The game with this id, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        return None if row is None else _record(row)
+
+    def list(self, limit: int = 200) -> list[Record]:
+        """The most recently changed games first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT * FROM games ORDER BY updated DESC LIMIT ?", (limit,)
+            ).fetchall()
+        return [_record(row) for row in rows]
+
+
+def _record(row: tuple[Any, ...]) -> Record:
+    """A database row as a Record."""
+    (gid, created, updated, variant, fen, settings, moves, white, black, result, end) = row
+    moves = moves.split()
+    return Record(
+        gid, created, updated, variant, fen, json.loads(settings), moves, white, black, result, end
+    )

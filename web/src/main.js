@@ -1,0 +1,27 @@
+// Entry point: a tiny hash router over the games list, new game, play and analysis views.
+
+import { showGames, showNewGame } from './home.js';
+import { showGame } from './game.js';
+import { showAnalysis } from './analysis.js';
+
+let leave = () => {};
+
+/** Show the view named by the location hash. */
+async function route() {
+  leave();
+  leave = () => {};
+  const root = document.getElementById('app');
+  const parts = location.hash.replace(/^#\/?/, '').split('/');
+  const [page, id] = parts;
+  document.querySelectorAll('[data-nav]').forEach((a) => a.classList.toggle('active', a.dataset.nav === (page || 'home')));
+  if (page === 'game' && id) leave = await showGame(root, id);
+  else if (page === 'analysis') leave = await showAnalysis(root, id);
+  else if (page === 'new') await showNewGame(root);
+  else await showGames(root);
+}
+
+const sound = document.getElementById('sound');
+sound.checked = localStorage.getItem('ferz-sound') === '1';
+sound.addEventListener('change', () => localStorage.setItem('ferz-sound', sound.checked ? '1' : '0'));
+window.addEventListener('hashchange', route);
+route();

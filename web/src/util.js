@@ -1,0 +1,112 @@
+// Small helpers shared by the views: DOM building, square names, formatting.
+
+import { files as cgFiles, ranks as cgRanks } from 'chessgroundx/types.js';
+
+/** Create an element with attributes and children. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+// UCI names ranks 1..16 with digits; chessgroundx keys use one character per rank.
+/** Convert a UCI square name ("a10") to a chessgroundx key. */
+export function toKey(square) {
+  const file = square[0];
+  const rank = parseInt(square.slice(1), 10);
+  return file + cgRanks[rank - 1];
+}
+
+/** Convert a chessgroundx key to a UCI square name. */
+export function toSquare(key) {
+  return key[0] + String(cgRanks.indexOf(key[1]) + 1);
+}
+
+/** Split a UCI move into [from, to, promotion letter or '']. */
+export function splitUci(uci) {
+  const m = /^([a-p])(\d{1,2})([a-p])(\d{1,2})([a-z]?)$/.exec(uci);
+  if (m) return [m[1] + m[2], m[3] + m[4], m[5]];
+  const drop = /^([A-Z])@([a-p]\d{1,2})$/.exec(uci);
+  if (drop) return [drop[1] + '@', drop[2], ''];
+  return null;
+}
+
+/** Legal UCI moves → chessgroundx dests map and the set of promotion squares per move. */
+export function destsOf(legal) {
+  const dests = new Map();
+  const promos = new Map();
+  for (const uci of legal) {
+    const parts = splitUci(uci);
+    if (!parts || parts[0].endsWith('@')) continue;
+    const [from, to, promo] = parts;
+    const orig = toKey(from);
+    const dest = toKey(to);
+    if (!dests.has(orig)) dests.set(orig, []);
+    if (!dests.get(orig).includes(dest)) dests.get(orig).push(dest);
+    if (promo) {
+      const key = from + to;
+      if (!promos.has(key)) promos.set(key, []);
+      promos.get(key).push(promo);
+    }
+  }
+  return { dests, promos };
+}
+
+/** Format milliseconds as m:ss (or h:mm:ss), with tenths under ten seconds. */
+export function formatClock(ms) {
+  const t = Math.max(0, ms);
+  if (t < 10000) return (t / 1000).toFixed(1);
+  const s = Math.floor(t / 1000);
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, '0');
+  return hh ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Format a white-relative score for display. */
+export function formatScore(cp, mate) {
+  if (mate !== null && mate !== undefined) return (mate > 0 ? '#' : '#-') + Math.abs(mate);
+  if (cp === null || cp === undefined) return '…';
+  const v = cp / 100;
+  return (v > 0 ? '+' : '') + v.toFixed(2);
+}
+
+/** Map a white-relative score to the white share (0..1) of the evaluation bar. */
+export function barShare(cp, mate) {
+  if (mate !== null && mate !== undefined) return mate > 0 ? 1 : 0;
+  if (cp === null || cp === undefined) return 0.5;
+  return 1 / (1 + Math.exp(-0.004 * cp));
+}
+
+/** Number of files and ranks known to chessgroundx (its largest board). */
+export const MAX_FILES = cgFiles.length;
+
+let audio = null;
+/** A short click for a move, if the player switched sound on. */
+export function clickSound(capture = false) {
+  const box = document.getElementById('sound');
+  if (!box || !box.checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = capture ? 220 : 440;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.08);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.09);
+  } catch {
+    // Sound is optional; a browser without Web Audio simply stays silent.
+  }
+}
