@@ -1,0 +1,138 @@
+"""Variants as data: built-in and user definitions (a variants.ini subset) compiled to Rules.
+
+`get(name)` returns the `core.rules.Rules` of a variant, `names()` lists them, `load_file(path)`
+adds a user's definitions (`ferz --variants FILE`), `check_main(path)` validates a file
+(`ferz check FILE`) and `list_main()` prints the known variants (`ferz variants`).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from ferz.core.rules import Rules
+
+from . import ini
+from .build import build
+from .ini import DefinitionError, Entry
+
+MAX_FILE_BYTES = 1_000_000
+
+
+@dataclass
+class _Variant:
+    """A defined variant: its merged entries (for children to inherit) and compiled Rules."""
+
+    entries: dict[str, Entry]
+    rules: Rules
+    builtin: bool
+
+
+_registry: dict[str, _Variant] = {}
+
+
+def _load_builtins() -> None:
+    """Compile builtin.ini once, on first use."""
+    if _registry:
+        return
+    text = resources.files(__package__).joinpath("builtin.ini").read_text(encoding="utf-8")
+    _registry.update(_compile(text, "builtin.ini", builtin=True))
+
+
+def _compile(text: str, source: str, builtin: bool = False) -> dict[str, _Variant]:
+    """Compile every section of a definition text against the registry; nothing is stored."""
+    out: dict[str, _Variant] = {}
+    for section in ini.parse(text, source):
+        if section.name in _registry:
+            raise DefinitionError(
+                source, section.line, f"variant {section.name!r} already exists (pick a new name)"
+            )
+        if section.parent is None:
+            entries: dict[str, Entry] = {}
+        else:
+            parent = out.get(section.parent) or _registry.get(section.parent)
+            if parent is None:
+                raise DefinitionError(
+                    source,
+                    section.line,
+                    f"unknown parent variant {section.parent!r} (define it earlier in the file)",
+                )
+            entries = dict(parent.entries)
+        entries.update((entry.key, entry) for entry in section.entries)
+        rules = build(section.name, entries, source, section.line)
+        out[section.name] = _Variant(entries, rules, builtin)
+    return out
+
+
+def get(name: str) -> Rules:
+    """The Rules of a variant by name; ValueError listing the known names if unknown."""
+    _load_builtins()
+    variant = _registry.get(name)
+    if variant is None:
+        raise ValueError(f"unknown variant {name!r}; known: {', '.join(names())}")
+    return variant.rules
+
+
+def names() -> list[str]:
+    """Names of all known variants, built-in ones first in their file order."""
+    _load_builtins()
+    return list(_registry)
+
+
+def parse_text(text: str, source: str = "<string>") -> dict[str, Rules]:
+    """Compile definitions without registering them (for tests and `ferz check`)."""
+    _load_builtins()
+    return {name: v.rules for name, v in _compile(text, source).items()}
+
+
+def _read(path: str | Path) -> str:
+    """Read a definition file, refusing huge or undecodable files with a clear message."""
+    p = Path(path)
+    try:
+        if p.stat().st_size > MAX_FILE_BYTES:
+            raise DefinitionError(str(p), 0, f"file larger than {MAX_FILE_BYTES} bytes")
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise DefinitionError(str(p), 0, f"not UTF-8 text ({error.reason})") from None
+    except OSError as error:
+        raise DefinitionError(str(p), 0, error.strerror or str(error)) from None
+
+
+def load_file(path: str | Path) -> list[str]:
+    """Add the variants of a user file; all or nothing. Returns the new names."""
+    _load_builtins()
+    compiled = _compile(_read(path), str(path))
+    _registry.update(compiled)
+    return list(compiled)
+
+
+def check_main(path: str) -> int:
+    """`ferz check FILE`: validate definitions, print a line per variant or the error."""
+    try:
+        compiled = parse_text(_read(path), str(path))
+    except DefinitionError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    for name, rules in compiled.items():
+        print(f"{name}: ok ({_summary(rules)})")
+    if not compiled:
+        print(f"{path}: no variants defined")
+    return 0
+
+
+def _summary(rules: Rules) -> str:
+    """One-line description of a variant's board and pieces."""
+    letters = "".join(p.letter for p in rules.pieces if not p.letter.startswith("+"))
+    extras = " drops" if rules.drops else ""
+    return f"{rules.files}x{rules.ranks}, pieces {letters}{extras}"
+
+
+def list_main() -> int:
+    """`ferz variants`: print every known variant with its board and pieces."""
+    for name in names():
+        rules = get(name)
+        tag = "" if _registry[name].builtin else "  (user)"
+        print(f"{name:14} {_summary(rules)}{tag}")
+    return 0

@@ -1,0 +1,721 @@
+"""What the keys of a variant definition mean: merged `key = value` entries -> `core.rules.Rules`.
+
+The accepted keys are a strict subset of Fairy-Stockfish's variants.ini. Keys that FSF knows but
+ferz does not implement are accepted only with their default value, so that a file never loads
+with a rule silently missing; anything else is refused with the line that caused it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ferz.core import fen as fenmod
+from ferz.core.rules import MAX_FILES, MAX_RANKS, Atom, PieceType, Rules
+
+from . import betza
+from .ini import DefinitionError, Entry
+
+# Fairy-Stockfish's predefined piece types and their moves (its own Betza for each).
+PREDEFINED: dict[str, str] = {
+    "pawn": "fmWfceFifmnD",
+    "knight": "N",
+    "bishop": "B",
+    "rook": "R",
+    "queen": "Q",
+    "fers": "F",
+    "alfil": "A",
+    "fersAlfil": "FA",
+    "silver": "FfW",
+    "aiwok": "RNF",
+    "bers": "RF",
+    "archbishop": "BN",
+    "chancellor": "RN",
+    "amazon": "QN",
+    "knibis": "mNcB",
+    "biskni": "mBcN",
+    "kniroo": "mNcR",
+    "rookni": "mRcN",
+    "shogiPawn": "fW",
+    "lance": "fR",
+    "shogiKnight": "fN",
+    "gold": "WfF",
+    "dragonHorse": "BW",
+    "clobber": "cW",
+    "breakthrough": "fmWfF",
+    "immobile": "",
+    "cannon": "mRcpR",
+    "soldier": "fsW",
+    "horse": "nN",
+    "elephant": "nA",
+    "banner": "RcpRnN",
+    "wazir": "W",
+    "commoner": "K",
+    "centaur": "KN",
+    "king": "K",
+}
+CUSTOM = re.compile(r"customPiece([1-9]|1[0-9]|2[0-5])\Z")
+MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9]*)\Z")
+VALUES = ("win", "loss", "draw")
+CHESS_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+FILES = "abcdefghijklmnop"
+
+# Keys that only help XBoard draw the board: kept in Rules.extra, no effect on play.
+COSMETIC = {"variantTemplate", "pieceToCharTable", "pocketSize"}
+
+# FSF keys ferz does not implement: accepted only when set to the value that means "off".
+UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
+    "twoBoards": ("false",),
+    "sittuyinPromotion": ("false",),
+    "piecePromotionOnCapture": ("false",),
+    "pieceDemotion": ("false",),
+    "blastOnCapture": ("false",),
+    "blastImmuneTypes": ("-",),
+    "mutuallyImmuneTypes": ("-",),
+    "petrifyOnCapture": ("false",),
+    "tripleStepRegionWhite": ("-",),
+    "tripleStepRegionBlack": ("-",),
+    "castlingDroppedPiece": ("false",),
+    "checking": ("true",),
+    "mustCapture": ("false",),
+    "mustDrop": ("false",),
+    "mustDropType": ("*", "-"),
+    "dropLoop": ("false",),
+    "dropOnTop": ("false",),
+    "enclosingDrop": ("none",),
+    "sittuyinRookDrop": ("false",),
+    "dropOppositeColoredBishop": ("false",),
+    "dropPromoted": ("false",),
+    "gating": ("false",),
+    "arrowGating": ("false",),
+    "duckGating": ("false",),
+    "staticGating": ("false",),
+    "pastGating": ("false",),
+    "seirawanGating": ("false",),
+    "cambodianMoves": ("false",),
+    "diagonalLines": ("-",),
+    "pass": ("false",),
+    "passOnStalemate": ("false",),
+    "makpongRule": ("false",),
+    "flipEnclosedPieces": ("none",),
+    "moveRepetitionIllegal": ("false",),
+    "chasingRule": ("none",),
+    "stalematePieceCount": ("false",),
+    "shatarMateRule": ("false",),
+    "bikjangRule": ("false",),
+    "extinctionPseudoRoyal": ("false",),
+    "dupleCheck": ("false",),
+    "flagPieceCount": ("1",),
+    "flagPieceBlockedWin": ("false",),
+    "connectN": ("0",),
+    "connectVertical": ("true",),
+    "connectHorizontal": ("true",),
+    "connectDiagonal": ("true",),
+    "materialCounting": ("none",),
+    "countingRule": ("none",),
+}
+
+# Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
+RULE_KEYS = {
+    "maxRank",
+    "maxFile",
+    "startFen",
+    "chess960",
+    "pawnTypes",
+    "promotionPawnTypes",
+    "promotionPawnTypesWhite",
+    "promotionPawnTypesBlack",
+    "promotionRegionWhite",
+    "promotionRegionBlack",
+    "promotionPieceTypes",
+    "promotionPieceTypesWhite",
+    "promotionPieceTypesBlack",
+    "promotionLimit",
+    "promotedPieceType",
+    "mandatoryPawnPromotion",
+    "mandatoryPiecePromotion",
+    "doubleStep",
+    "doubleStepRegionWhite",
+    "doubleStepRegionBlack",
+    "enPassantRegion",
+    "enPassantTypes",
+    "enPassantTypesWhite",
+    "enPassantTypesBlack",
+    "castling",
+    "castlingKingsideFile",
+    "castlingQueensideFile",
+    "castlingRank",
+    "castlingKingFile",
+    "castlingKingPiece",
+    "castlingRookPieces",
+    "castlingRookKingsideFile",
+    "castlingRookQueensideFile",
+    "pieceDrops",
+    "capturesToHand",
+    "firstRankPawnDrops",
+    "promotionZonePawnDrops",
+    "whiteDropRegion",
+    "blackDropRegion",
+    "dropNoDoubled",
+    "dropNoDoubledCount",
+    "dropChecks",
+    "immobilityIllegal",
+    "shogiPawnDropMateIllegal",
+    "flyingGeneral",
+    "soldierPromotionRank",
+    "stalemateValue",
+    "checkmateValue",
+    "nMoveRule",
+    "nMoveRuleTypes",
+    "nMoveRuleTypesWhite",
+    "nMoveRuleTypesBlack",
+    "nFoldRule",
+    "nFoldValue",
+    "nFoldValueAbsolute",
+    "perpetualCheckIllegal",
+    "extinctionValue",
+    "extinctionPieceTypes",
+    "extinctionPieceCount",
+    "extinctionOpponentPieceCount",
+    "extinctionClaim",
+    "flagPiece",
+    "flagPieceWhite",
+    "flagPieceBlack",
+    "flagRegion",
+    "flagRegionWhite",
+    "flagRegionBlack",
+    "flagMove",
+    "checkCounting",
+    "pieceValueMg",
+    "pieceValueEg",
+    "description",
+}
+
+
+def known_key(key: str) -> bool:
+    """Whether a key is one ferz reads (possibly only at its default value)."""
+    return (
+        key in RULE_KEYS
+        or key in PREDEFINED
+        or key in COSMETIC
+        or key in UNSUPPORTED_DEFAULTS
+        or bool(CUSTOM.match(key))
+        or bool(MOBILITY.match(key))
+    )
+
+
+class _Reader:
+    """Typed access to the merged entries of one variant, with errors naming the line."""
+
+    def __init__(self, name: str, entries: dict[str, Entry], source: str, line: int) -> None:
+        self.name = name
+        self.entries = entries
+        self.source = source
+        self.line = line
+        self.used: set[str] = set()
+
+    def error(self, key: str | None, message: str) -> DefinitionError:
+        """An error at the key's line, or at the section header when the key is absent."""
+        entry = self.entries.get(key) if key else None
+        if entry is not None:
+            return entry.error(message)
+        return DefinitionError(self.source, self.line, f"[{self.name}]: {message}")
+
+    def raw(self, key: str) -> str | None:
+        """The text of a key, or None."""
+        self.used.add(key)
+        entry = self.entries.get(key)
+        return entry.value if entry else None
+
+    def boolean(self, key: str, default: bool) -> bool:
+        """A [bool] key: true or false."""
+        text = self.raw(key)
+        if text is None:
+            return default
+        if text not in ("true", "false"):
+            raise self.error(key, f"expected true or false, got {text!r}")
+        return text == "true"
+
+    def integer(self, key: str, default: int, low: int = 0, high: int = 10_000) -> int:
+        """An [int] key within bounds."""
+        text = self.raw(key)
+        if text is None:
+            return default
+        if not text.isdigit() or not low <= int(text) <= high:
+            raise self.error(key, f"expected a whole number {low}..{high}, got {text!r}")
+        return int(text)
+
+    def value(self, key: str, default: str) -> str:
+        """A [Value] key: win, loss or draw."""
+        text = self.raw(key)
+        if text is None:
+            return default
+        if text not in VALUES:
+            raise self.error(key, f"expected win, loss or draw, got {text!r}")
+        return text
+
+
+def _file_number(text: str, high: int) -> int | None:
+    """A [File] value (a number from 1 or a letter from a) as a count, or None if malformed."""
+    if text.isdigit():
+        number = int(text)
+    elif len(text) == 1 and text in FILES:
+        number = FILES.index(text) + 1
+    else:
+        return None
+    return number if 1 <= number <= high else None
+
+
+def _rank_number(text: str, high: int) -> int | None:
+    """A [Rank] value (a number from 1) or None if malformed."""
+    return int(text) if text.isdigit() and 1 <= int(text) <= high else None
+
+
+def _region(r: _Reader, key: str, files: int, ranks: int) -> frozenset[tuple[int, int]] | None:
+    """A [Bitboard] key: squares like `d4` and whole ranks like `*8`; None when absent."""
+    text = r.raw(key)
+    if text is None:
+        return None
+    squares: set[tuple[int, int]] = set()
+    if text == "-":
+        return frozenset()
+    for token in text.split():
+        match = re.fullmatch(r"([a-p*])([1-9][0-9]?)", token)
+        if not match:
+            raise r.error(key, f"bad square {token!r} (use squares like d4 or ranks like *8)")
+        rank = int(match.group(2)) - 1
+        if rank >= ranks:
+            raise r.error(key, f"{token!r} is off the {files}x{ranks} board")
+        if match.group(1) == "*":
+            squares.update((f, rank) for f in range(files))
+        else:
+            file = FILES.index(match.group(1))
+            if file >= files:
+                raise r.error(key, f"{token!r} is off the {files}x{ranks} board")
+            squares.add((file, rank))
+    return frozenset(squares)
+
+
+def _mirror(region: frozenset[tuple[int, int]], ranks: int) -> frozenset[tuple[int, int]]:
+    """The same region seen from Black."""
+    return frozenset((f, ranks - 1 - rank) for f, rank in region)
+
+
+def _whole_ranks(
+    r: _Reader, key: str, region: frozenset[tuple[int, int]], files: int
+) -> frozenset[int]:
+    """The ranks of a region that must consist of whole ranks."""
+    ranks = frozenset(rank for _, rank in region)
+    if len(region) != files * len(ranks):
+        raise r.error(key, "ferz supports only whole ranks here (like *7 *8)")
+    return ranks
+
+
+def _paired_ranks(
+    r: _Reader, white_key: str, black_key: str, default: frozenset[int], files: int, ranks: int
+) -> frozenset[int]:
+    """White's ranks of a White/Black region pair; Black's must mirror White's."""
+    white = _region(r, white_key, files, ranks)
+    black = _region(r, black_key, files, ranks)
+    w = _whole_ranks(r, white_key, white, files) if white is not None else default
+    b = (
+        _whole_ranks(r, black_key, black, files)
+        if black is not None
+        else frozenset(ranks - 1 - x for x in default)
+    )
+    if frozenset(ranks - 1 - x for x in b) != w:
+        raise r.error(
+            black_key if black is not None else white_key,
+            f"{black_key} must mirror {white_key} (ferz supports symmetric regions only)",
+        )
+    return w
+
+
+def _pieces(r: _Reader) -> tuple[dict[str, tuple[str, tuple[Atom, ...], Entry]], dict[str, str]]:
+    """Piece definitions: letter -> (type name, atoms, entry), and type name -> letter."""
+    by_letter: dict[str, tuple[str, tuple[Atom, ...], Entry]] = {}
+    by_type: dict[str, str] = {}
+    for key, entry in r.entries.items():
+        custom = CUSTOM.match(key)
+        if key not in PREDEFINED and not custom:
+            continue
+        r.used.add(key)
+        value = entry.value
+        if value == "-":
+            continue
+        letter, colon, text = value.partition(":")
+        if len(letter) != 1 or not letter.isascii() or not letter.isalpha():
+            raise entry.error(f"expected a piece letter a-z, got {letter!r}")
+        if custom and not colon:
+            raise entry.error("custom pieces are written letter:Betza, e.g. a:mNcB")
+        if colon and not custom and key != "king":
+            raise entry.error("only custom pieces and the king take a Betza move (letter:Betza)")
+        source = text if colon else PREDEFINED[key]
+        try:
+            atoms = betza.parse(source)
+        except betza.BetzaError as error:
+            raise entry.error(str(error)) from None
+        upper = letter.upper()
+        if upper in by_letter:
+            other = by_letter[upper][2]
+            raise entry.error(
+                f"letter {letter!r} is already used by {other.key} "
+                f"({other.source}:{other.line}); remove it first with '{other.key} = -'"
+            )
+        by_letter[upper] = (key, atoms, entry)
+        by_type[key] = upper
+    return by_letter, by_type
+
+
+def _letters(r: _Reader, key: str, known: dict[str, object], allow_all: bool = False) -> str | None:
+    """A [PieceSet] key as upper-case letters ('-' = none, '*' = all if allowed); None if absent."""
+    text = r.raw(key)
+    if text is None:
+        return None
+    if text == "-":
+        return ""
+    if text == "*" and allow_all:
+        return "*"
+    out = ""
+    for char in text:
+        if char.upper() not in known or not char.isalpha():
+            raise r.error(key, f"{char!r} is not a piece letter of this variant")
+        if char.upper() not in out:
+            out += char.upper()
+    return out
+
+
+def _values(r: _Reader, key: str, known: dict[str, object]) -> dict[str, int]:
+    """A `p:150 n:800` list of piece values."""
+    text = r.raw(key)
+    out: dict[str, int] = {}
+    if text is None:
+        return out
+    for token in text.split():
+        letter, colon, number = token.partition(":")
+        if not colon or letter.upper() not in known or not re.fullmatch(r"-?\d{1,6}", number):
+            raise r.error(key, f"expected letter:value pairs like p:150, got {token!r}")
+        out[letter.upper()] = int(number)
+    return out
+
+
+def _pairs(r: _Reader, key: str, known: dict[str, object]) -> dict[str, str]:
+    """A `p:g s:g` mapping between piece letters."""
+    text = r.raw(key)
+    out: dict[str, str] = {}
+    if text is None or text == "-":
+        return out
+    for token in text.split():
+        a, colon, b = token.partition(":")
+        if not colon or a.upper() not in known or b.upper() not in known or len(a) != 1:
+            raise r.error(key, f"expected pairs of piece letters like p:g, got {token!r}")
+        out[a.upper()] = b.upper()
+    return out
+
+
+def build(
+    name: str,
+    entries: dict[str, Entry],
+    source: str,
+    line: int,
+    validate_fen: Callable[[Rules], None] | None = None,
+) -> Rules:
+    """Compile one variant's merged entries into Rules; DefinitionError names the bad line."""
+    r = _Reader(name, entries, source, line)
+    for key, entry in entries.items():
+        if not known_key(key):
+            raise entry.error("unknown key (see docs/variants.md for the supported keys)")
+        if key in UNSUPPORTED_DEFAULTS and entry.value not in UNSUPPORTED_DEFAULTS[key]:
+            allowed = " or ".join(UNSUPPORTED_DEFAULTS[key])
+            raise entry.error(f"this rule is not supported by ferz (only {allowed} is accepted)")
+    extra = {k: entries[k].value for k in COSMETIC if k in entries}
+
+    files_text = r.raw("maxFile")
+    files = 8 if files_text is None else _file_number(files_text, 99)
+    ranks_text = r.raw("maxRank")
+    ranks = 8 if ranks_text is None else _rank_number(ranks_text, 99)
+    if files is None:
+        raise r.error("maxFile", f"expected a file number or letter, got {files_text!r}")
+    if ranks is None:
+        raise r.error("maxRank", f"expected a rank number, got {ranks_text!r}")
+    if files > MAX_FILES or ranks > MAX_RANKS:
+        key = "maxFile" if files > MAX_FILES else "maxRank"
+        raise r.error(key, f"boards larger than {MAX_FILES}x{MAX_RANKS} are not supported")
+
+    by_letter, by_type = _pieces(r)
+    if not by_letter:
+        raise r.error(None, "no pieces defined (e.g. 'king = k')")
+    if len(by_letter) > 30:
+        raise r.error(None, "more than 30 piece types")
+    royal = by_type.get("king")
+
+    pawn_letters = _letters(r, "pawnTypes", by_letter)
+    if pawn_letters is None:
+        pawn_letters = by_type.get("pawn", "")
+    for key in ("promotionPawnTypes", "promotionPawnTypesWhite", "promotionPawnTypesBlack"):
+        other = _letters(r, key, by_letter)
+        if other is not None and set(other) != set(pawn_letters):
+            raise r.error(key, "ferz requires promotion pawn types to equal pawnTypes")
+    for key in ("enPassantTypes", "enPassantTypesWhite", "enPassantTypesBlack"):
+        other = _letters(r, key, by_letter)
+        if other is not None and set(other) != set(pawn_letters):
+            raise r.error(key, "ferz requires en passant types to equal pawnTypes")
+    for key in ("nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack"):
+        other = _letters(r, key, by_letter)
+        if other is not None and set(other) != set(pawn_letters):
+            raise r.error(key, "ferz requires n-move-rule types to equal pawnTypes")
+
+    # Promotion of pawns into a chosen piece.
+    promo = _letters(r, "promotionPieceTypes", by_letter)
+    for key in ("promotionPieceTypesWhite", "promotionPieceTypesBlack"):
+        side = _letters(r, key, by_letter)
+        if side is not None:
+            if promo is not None and set(side) != set(promo):
+                raise r.error(key, "ferz requires the same promotion pieces for both sides")
+            promo = side
+    if promo is None:
+        promo = "".join(by_type[t] for t in ("queen", "rook", "bishop", "knight") if t in by_type)
+    if royal and royal in promo:
+        raise r.error("promotionPieceTypes", "pawns cannot promote to the royal piece")
+    promotion_ranks = _paired_ranks(
+        r,
+        "promotionRegionWhite",
+        "promotionRegionBlack",
+        frozenset({ranks - 1}),
+        files,
+        ranks,
+    )
+    limit = _values(r, "promotionLimit", by_letter)
+
+    # Double steps.
+    double = r.boolean("doubleStep", True)
+    double_ranks = _paired_ranks(
+        r, "doubleStepRegionWhite", "doubleStepRegionBlack", frozenset({1}), files, ranks
+    )
+    if not double:
+        double_ranks = frozenset()
+    ep_region = _region(r, "enPassantRegion", files, ranks)
+    if ep_region is not None and ep_region != frozenset(
+        (f, x) for f in range(files) for x in range(ranks)
+    ):
+        raise r.error("enPassantRegion", "ferz supports en passant on the whole board only")
+
+    # Regions where pieces may stand.
+    regions: dict[str, dict[str, frozenset[tuple[int, int]]]] = {}
+    for key in entries:
+        match = MOBILITY.match(key)
+        if not match:
+            continue
+        color, type_name = match.group(1), match.group(2)
+        type_name = type_name[0].lower() + type_name[1:]
+        if type_name not in by_type:
+            raise r.error(key, f"{type_name!r} is not a piece of this variant")
+        region = _region(r, key, files, ranks)
+        regions.setdefault(type_name, {})[color] = region  # type: ignore[assignment]
+    everywhere = frozenset((f, x) for f in range(files) for x in range(ranks))
+
+    soldier_rank = r.integer("soldierPromotionRank", 1, 1, ranks)
+    mg = _values(r, "pieceValueMg", by_letter)
+    eg = _values(r, "pieceValueEg", by_letter)
+
+    # Shogi-style promotion of pieces into other pieces: each becomes its own type `+X`.
+    promoted_map = _pairs(r, "promotedPieceType", by_letter)
+    pieces: list[PieceType] = []
+    for letter, (type_name, atoms, _entry) in by_letter.items():
+        if type_name == "soldier" and soldier_rank > 1:
+            atoms = tuple(
+                a
+                if a.dx == 0
+                else Atom(a.dx, a.dy, a.range, a.move, a.capture, min_rank=soldier_rank - 1)
+                for a in atoms
+            )
+        region = None
+        if type_name in regions:
+            pair = regions[type_name]
+            region = (pair.get("White", everywhere), pair.get("Black", everywhere))
+        pieces.append(
+            PieceType(
+                letter,
+                type_name,
+                atoms,
+                royal=letter == royal,
+                pawn=letter in pawn_letters,
+                promoted=f"+{letter}" if letter in promoted_map else None,
+                value_mg=mg.get(letter),
+                value_eg=eg.get(letter),
+                region=region,
+            )
+        )
+    for base, target in promoted_map.items():
+        target_type = next(p for p in pieces if p.letter == target)
+        if target == royal or base == royal:
+            raise r.error("promotedPieceType", "the royal piece cannot promote or be promoted to")
+        pieces.append(
+            PieceType(
+                f"+{base}",
+                f"promoted {by_letter[base][0]}",
+                target_type.atoms,
+                demoted=base,
+                value_mg=target_type.value_mg,
+                value_eg=target_type.value_eg,
+                region=target_type.region,
+            )
+        )
+
+    # Castling.
+    castling = r.boolean("castling", True)
+    kingside = r.raw("castlingKingsideFile")
+    queenside = r.raw("castlingQueensideFile")
+    king_file = r.raw("castlingKingFile")
+    ks = 6 if kingside is None else _file_number(kingside, files)
+    qs = 2 if queenside is None else _file_number(queenside, files)
+    kf = 4 if king_file is None else _file_number(king_file, files)
+    for key, number in (
+        ("castlingKingsideFile", ks),
+        ("castlingQueensideFile", qs),
+        ("castlingKingFile", kf),
+    ):
+        if number is None:
+            raise r.error(key, "expected a file on the board")
+    if kingside is not None:
+        ks -= 1  # type: ignore[operator]
+    if queenside is not None:
+        qs -= 1  # type: ignore[operator]
+    if king_file is not None:
+        kf -= 1  # type: ignore[operator]
+    castling_rank = r.integer("castlingRank", 1, 1, ranks) - 1
+    castling_king = _letters(r, "castlingKingPiece", by_letter)
+    castling_rook = _letters(r, "castlingRookPieces", by_letter)
+    for key in ("castlingRookKingsideFile", "castlingRookQueensideFile"):
+        if r.raw(key) is not None:
+            raise r.error(key, "ferz castles with the outermost rooks only")
+    if castling_king is None:
+        castling_king = royal or ""
+    if castling_rook is None:
+        castling_rook = by_type.get("rook", "")
+    if castling and (len(castling_king) != 1 or len(castling_rook) != 1):
+        raise r.error(
+            "castlingRookPieces" if "castlingRookPieces" in entries else "castling",
+            "castling needs exactly one king piece and one rook piece (or castling = false)",
+        )
+
+    # Drops.
+    drops = r.boolean("pieceDrops", False)
+    white_drop = _region(r, "whiteDropRegion", files, ranks)
+    black_drop = _region(r, "blackDropRegion", files, ranks)
+    drop_regions = None
+    if white_drop is not None or black_drop is not None:
+        drop_regions = (white_drop or everywhere, black_drop or everywhere)
+    no_doubled = _letters(r, "dropNoDoubled", by_letter) or ""
+    if len(no_doubled) > 1:
+        raise r.error("dropNoDoubled", "expected one piece letter")
+
+    # Game ends.
+    extinction_letters = _letters(r, "extinctionPieceTypes", by_letter, allow_all=True) or ""
+    if extinction_letters == "*":
+        extinction_letters = "".join(p.letter for p in pieces)
+    flag_any = _letters(r, "flagPiece", by_letter, allow_all=True)
+    flag_w = _letters(r, "flagPieceWhite", by_letter, allow_all=True)
+    flag_b = _letters(r, "flagPieceBlack", by_letter, allow_all=True)
+    flag_region = _region(r, "flagRegion", files, ranks)
+    flag_rw = _region(r, "flagRegionWhite", files, ranks)
+    flag_rb = _region(r, "flagRegionBlack", files, ranks)
+    flags = (flag_w or flag_any or "*", flag_b or flag_any or "*")
+    for key, text in (
+        ("flagPiece", flag_any),
+        ("flagPieceWhite", flag_w),
+        ("flagPieceBlack", flag_b),
+    ):
+        if text and text != "*" and len(text) != 1:
+            raise r.error(key, "expected one piece letter or *")
+    regions_flag = (
+        flag_rw if flag_rw is not None else (flag_region or frozenset()),
+        flag_rb if flag_rb is not None else (flag_region or frozenset()),
+    )
+    if not regions_flag[0] and not regions_flag[1]:
+        flags = ("", "")
+
+    start_fen = r.raw("startFen") or CHESS_FEN
+    try:
+        rules = Rules(
+            name=name,
+            files=files,
+            ranks=ranks,
+            pieces=pieces,
+            start_fen=start_fen,
+            castling=castling,
+            castling_rank=castling_rank,
+            castling_king_file=kf,  # type: ignore[arg-type]
+            castling_kingside_file=ks,  # type: ignore[arg-type]
+            castling_queenside_file=qs,  # type: ignore[arg-type]
+            castling_rook=castling_rook or "R",
+            chess960=r.boolean("chess960", False),
+            double_step_ranks=double_ranks,
+            en_passant=bool(pawn_letters) and bool(double_ranks),
+            promotion_ranks=promotion_ranks,
+            promotion_letters=promo,
+            drops=drops,
+            captures_to_hand=r.boolean("capturesToHand", False),
+            stalemate_value=r.value("stalemateValue", "draw"),
+            n_move_rule=r.integer("nMoveRule", 50),
+            n_fold_rule=r.integer("nFoldRule", 3, 1, 100),
+            flying_general=r.boolean("flyingGeneral", False),
+            castling_king=castling_king or "K",
+            mandatory_promotion=r.boolean("mandatoryPawnPromotion", True),
+            promotion_limit=limit,
+            mandatory_piece_promotion=r.boolean("mandatoryPiecePromotion", False),
+            immobility_illegal=r.boolean("immobilityIllegal", False),
+            drop_no_doubled=no_doubled,
+            drop_no_doubled_count=r.integer("dropNoDoubledCount", 1, 1, 16),
+            first_rank_pawn_drops=r.boolean("firstRankPawnDrops", False),
+            promotion_zone_pawn_drops=r.boolean("promotionZonePawnDrops", False),
+            drop_regions=drop_regions,
+            drop_checks=r.boolean("dropChecks", True),
+            pawn_drop_mate_illegal=r.boolean("shogiPawnDropMateIllegal", False),
+            checkmate_value=r.value("checkmateValue", "loss"),
+            extinction_value=r.raw("extinctionValue") or "",
+            extinction_letters=extinction_letters,
+            extinction_count=r.integer("extinctionPieceCount", 0, 0, 64),
+            extinction_opponent_count=r.integer("extinctionOpponentPieceCount", 0, 0, 64),
+            extinction_claim=r.boolean("extinctionClaim", False),
+            flag_letters=flags,
+            flag_regions=regions_flag,
+            flag_move=r.boolean("flagMove", False),
+            check_counting=r.boolean("checkCounting", False),
+            n_fold_value=r.value("nFoldValue", "draw"),
+            n_fold_value_absolute=r.boolean("nFoldValueAbsolute", False),
+            perpetual_check_illegal=r.boolean("perpetualCheckIllegal", False),
+            description=r.raw("description") or "",
+            extra=extra,
+        )
+    except ValueError as error:
+        raise r.error(None, str(error)) from None
+    if rules.extinction_value and rules.extinction_value not in VALUES:
+        raise r.error("extinctionValue", "expected win, loss or draw")
+    if rules.drops and rules.captures_to_hand is False and "[" not in start_fen:
+        pass  # drops from a fixed pocket (placement games) are fine without captures to hand
+    if rules.captures_to_hand and not rules.drops:
+        raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
+    _check_start_fen(r, rules, validate_fen)
+    return rules
+
+
+def full_fen(fen: str) -> str:
+    """Insert the castling and en-passant fields that shogi-style FENs (`[-] w 0 1`) leave out."""
+    fields = fen.split()
+    if len(fields) == 4 and fields[2].isdigit() and fields[3].isdigit():
+        fields[2:2] = ["-", "-"]
+    return " ".join(fields)
+
+
+def _check_start_fen(r: _Reader, rules: Rules, validate: Callable[[Rules], None] | None) -> None:
+    """The start position must parse for these rules (and, if given, load into the core)."""
+    key = "startFen"
+    if rules.drops and "[" not in rules.start_fen.split(" ")[0]:
+        raise r.error(key, "a drop variant's start FEN needs a pocket, e.g. [] after the board")
+    try:
+        fenmod.parse(rules, full_fen(rules.start_fen))
+        if validate is not None:
+            validate(rules)
+    except ValueError as error:
+        raise r.error(key, f"start position does not fit the variant: {error}") from None
