@@ -63,9 +63,14 @@ def render(board: Any, last: str | None = None, flip: bool = False, ascii: bool 
     return "\n".join(lines)
 
 
-def _white(board: Any) -> bool:
-    """Whether White is to move."""
-    return board.turn in (True, 0, "w", "white")
+def white_to_move(board: Any) -> bool:
+    """Whether White is to move (`turn` is True for White, as in python-chess)."""
+    turn = board.turn
+    if isinstance(turn, bool):
+        return turn
+    if isinstance(turn, int):
+        return turn == 0  # a colour number: 0 is White
+    return str(turn).lower() in ("w", "white")
 
 
 def pgn(
@@ -96,13 +101,13 @@ def pgn(
     words = []
     for i, text in enumerate(moves):
         move = board.parse_uci(text)
-        if _white(board):
+        if white_to_move(board):
             words.append(f"{number}.")
         elif i == 0:
             words.append(f"{number}...")
         words.append(board.san(move))
         board.push(move)
-        if _white(board):
+        if white_to_move(board):
             number += 1
     words.append(result)
     body, line = [], ""
@@ -119,7 +124,7 @@ def pgn(
 def result_text(board: Any) -> tuple[str, str] | None:
     """(result, reason) when the game is over by rule, else None."""
     if board.is_checkmate():
-        return ("0-1", "Black mates") if _white(board) else ("1-0", "White mates")
+        return ("0-1", "Black mates") if white_to_move(board) else ("1-0", "White mates")
     if board.is_stalemate():
         return "1/2-1/2", "stalemate"
     if board.is_insufficient_material():
@@ -173,7 +178,7 @@ class Game:
         """Print the board and whose move it is."""
         last = self.moves[-1] if self.moves else None
         self.say(render(self.board, last, self.flip, self.ascii))
-        side = "White" if _white(self.board) else "Black"
+        side = "White" if white_to_move(self.board) else "Black"
         if last:
             before = self.start.copy()
             for text in self.moves[:-1]:
@@ -184,7 +189,7 @@ class Game:
 
     def human_to_move(self) -> bool:
         """Whether it is the human's turn."""
-        return _white(self.board) == self.human_white
+        return white_to_move(self.board) == self.human_white
 
     def play(self, text: str) -> bool:
         """Play the human's move (SAN or UCI); returns False with a message if it is illegal."""

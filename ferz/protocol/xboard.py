@@ -240,8 +240,9 @@ class Xboard:
 
     def white_to_move(self) -> bool:
         """Whether White is to move in the engine's current position."""
-        turn = self.engine.board.turn
-        return turn in (True, 0, "w", "white")
+        from ..play import white_to_move
+
+        return white_to_move(self.engine.board)
 
     # -------------------------------------------------------------- loop
 
