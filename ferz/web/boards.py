@@ -16,14 +16,14 @@ class Outcome:
 
 
 def variant_names() -> list[str]:
-    """The variants a game can be played in, standard chess first."""
-    try:
-        from .. import variants
+    """The variants the browser can play, standard chess first.
 
-        names = list(variants.names())
-    except (ImportError, AttributeError):
-        names = []
-    return ["chess"] + [n for n in names if n != "chess"]
+    Variants with drops are left out: the board has no pockets to drop from yet.
+    """
+    from .. import variants
+
+    names = [n for n in variants.names() if n != "chess" and not variants.get(n).drops]
+    return ["chess", *names]
 
 
 def variant_from_tag(tag: str) -> str:
@@ -65,8 +65,12 @@ def legal_uci(board: Board) -> list[str]:
 
 
 def outcome(board: Board) -> Outcome | None:
-    """The game's end by the rules (checkmate, stalemate, draws by rule), None while it goes on."""
-    done = board.outcome()
+    """The game's end by the rules, None while it goes on.
+
+    Draws that a player could claim (threefold repetition, fifty moves) end the game at once,
+    as on chess sites: nobody has to claim them against the engine.
+    """
+    done = board.outcome(claim_draw=True)
     if done is None:
         return None
     result = done.result() if callable(getattr(done, "result", None)) else None

@@ -168,7 +168,7 @@ class Game:
         if self.clock is not None:
             if self.turn_started is not None:
                 self.clock[mover] -= int((now - self.turn_started) * 1000)
-                self.clock[mover] += self.settings.increment_ms
+            self.clock[mover] += self.settings.increment_ms
             self.turn_started = now  # the first move starts the clocks
         self.updated = time.time()
         done = boards.outcome(self.board)

@@ -8,8 +8,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine import Engine, Limits
-
 STOP_GRACE_S = 5.0  # how long a stopped search may take to report its move
 
 
@@ -28,15 +26,24 @@ class SearchPool:
         self,
         slots: int,
         max_think_ms: int,
-        factory: Callable[[str], Engine] | None = None,
+        factory: Callable[[str], Any] | None = None,
+        limits: Callable[..., Any] | None = None,
     ) -> None:
+        """`factory(variant)` makes an engine and `limits(**fields)` its search limits; both
+        default to ferz.engine's Engine and Limits (tests pass stand-ins)."""
         if slots < 1:
             raise ValueError("the search pool needs at least one slot")
         self.slots = slots
         self.max_think_ms = max_think_ms
-        self._factory = factory or (lambda variant: Engine(variant=variant))
+        if factory is None or limits is None:
+            from ..engine import Engine, Limits
+
+            factory = factory or (lambda variant: Engine(variant=variant))
+            limits = limits or Limits
+        self._factory = factory
+        self._limits = limits
         self._free: asyncio.Queue[int] | None = None
-        self._engines: list[dict[str, Engine]] = [{} for _ in range(slots)]
+        self._engines: list[dict[str, Any]] = [{} for _ in range(slots)]
         self._owner: list[str | None] = [None] * slots
         self.running = 0
         self.waiting = 0
@@ -49,7 +56,7 @@ class SearchPool:
                 self._free.put_nowait(slot)
         return self._free
 
-    def _engine(self, slot: int, variant: str) -> Engine:
+    def _engine(self, slot: int, variant: str) -> Any:
         """The slot's engine for this variant, made on first use."""
         engines = self._engines[slot]
         if variant not in engines:
@@ -126,7 +133,7 @@ class SearchPool:
                 done.set_result(best)
 
         engine.go(
-            Limits(**limits),
+            self._limits(**limits),
             on_info=lambda info: loop.call_soon_threadsafe(info_cb, info),
             on_bestmove=lambda best, ponder=None: loop.call_soon_threadsafe(best_cb, best),
         )

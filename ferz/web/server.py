@@ -120,8 +120,8 @@ class Room:
     async def changed(self) -> None:
         """After any change: save, tell every client, start the engine or the flag timer."""
         self.save()
-        await self.broadcast(self.state())
         self.start_engine()
+        await self.broadcast(self.state())
         self.arm_timer()
 
     def arm_timer(self) -> None:
@@ -630,10 +630,11 @@ def create_app(
     max_think_ms: int = DEFAULT_MAX_THINK_MS,
     review_ms: int = DEFAULT_REVIEW_MS,
     engine_factory: Callable[[str], Any] | None = None,
+    limits_type: Callable[..., Any] | None = None,
 ) -> Starlette:
-    """The web app with its games in the SQLite file `db`."""
+    """The web app with its games in the SQLite file `db` (engine and limits: see SearchPool)."""
+    pool = SearchPool(slots, max_think_ms, engine_factory, limits_type)
     store = Store(db)
-    pool = SearchPool(slots, max_think_ms, engine_factory)
     server = Server(store, pool, review_ms)
 
     async def index(request: Request) -> Response:

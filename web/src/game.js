@@ -44,17 +44,19 @@ class GameView {
       h('a', { class: 'button', href: `/api/games/${game.id}/pgn`, download: `ferz-${game.id}.pgn`, 'data-action': 'pgn' }, 'PGN'),
       h('a', { class: 'button', href: `#/analysis/${game.id}`, 'data-action': 'analyse' }, 'Analyse'));
     this.nav = h('div', { class: 'nav' },
-      btn('⏮', 'First move', () => this.goto(0)),
-      btn('◀', 'Previous move', () => this.goto(this.ply - 1)),
-      btn('▶', 'Next move', () => this.goto(this.ply + 1)),
-      btn('⏭', 'Last move', () => this.goto(this.game.moves.length)));
+      btn('«', 'First move', () => this.goto(0)),
+      btn('‹', 'Previous move', () => this.goto(this.ply - 1)),
+      btn('›', 'Next move', () => this.goto(this.ply + 1)),
+      btn('»', 'Last move', () => this.goto(this.game.moves.length)));
     const side = h('div', { class: 'side-col' },
-      this.topBar, this.thinking, this.moveList, this.nav, this.banner, this.error, this.actions, this.bottomBar, this.status);
+      this.thinking, this.moveList, this.nav, this.banner, this.error, this.actions, this.status);
     root.replaceChildren(h('div', { class: 'game-view' }, boardBox, side));
+    boardBox.append(this.topBar);
     this.board = new Board(boardBox, {
       files: game.files, ranks: game.ranks, orientation: game.human === 'black' ? 'black' : 'white',
       onMove: (uci) => this.userMove(uci),
     });
+    boardBox.append(this.bottomBar);
     this.keys = (ev) => {
       if (ev.target.tagName === 'INPUT') return;
       if (ev.key === 'ArrowLeft') this.goto(this.ply - 1);

@@ -1,0 +1,437 @@
+"""ferz web's HTTP API and game WebSocket, in process: lifecycle, validation, clocks,
+persistence across a restart, queueing and concurrency (engine: tests/ui/web_standin.py)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from ferz.web.server import MAX_BODY, MAX_MESSAGE, create_app  # noqa: E402
+from tests.ui.web_standin import Limits, Stats, factory  # noqa: E402
+
+pytestmark = pytest.mark.timeout(60)
+
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
+PROMOTION = "8/4P3/8/8/8/8/k7/6K1 w - - 0 1"
+
+
+def app_for(tmp_path: Path, stats: Stats | None = None, **kw: Any):
+    """An app on a fresh SQLite file with stand-in engines."""
+    overrides = kw.pop("engine", {})
+    kw.setdefault("slots", 2)
+    kw.setdefault("max_think_ms", 2000)
+    return create_app(
+        tmp_path / "games.sqlite3",
+        engine_factory=factory(stats or Stats(), **overrides),
+        limits_type=Limits,
+        **kw,
+    )
+
+
+def until(ws, pred, limit: int = 60) -> dict[str, Any]:
+    """Read messages until one satisfies `pred`."""
+    for _ in range(limit):
+        message = ws.receive_json()
+        if pred(message):
+            return message
+    raise AssertionError("expected message never came")
+
+
+def state(ws, cond=lambda g: True) -> dict[str, Any]:
+    """The next game state satisfying `cond`."""
+    return until(ws, lambda m: m["type"] == "state" and cond(m["game"]))["game"]
+
+
+def error(ws) -> str:
+    """The next error message's text."""
+    return until(ws, lambda m: m["type"] == "error")["message"]
+
+
+def settled(plies: int):
+    """A condition: the game has `plies` moves and the engine is not thinking."""
+    return lambda g: len(g["moves"]) == plies and not g["thinking"]
+
+
+def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
+    if not {"clock", "depth", "movetime_ms"} & set(body):
+        body["movetime_ms"] = 50
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+# ---------------------------------------------------------------- static files and pages
+
+
+def test_index_and_bundle_are_served(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        page = client.get("/")
+        assert page.status_code == 200 and "/static/app.js" in page.text
+        for name in ("app.js", "app.css"):
+            assert client.get(f"/static/{name}").status_code == 200
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/static/../server.py",
+        "/static/%2e%2e/server.py",
+        "/static/..%2fserver.py",
+        "/server.py",
+        "/static/../../pyproject.toml",
+        "/etc/passwd",
+    ],
+)
+def test_nothing_outside_the_static_folder(tmp_path, path):
+    with TestClient(app_for(tmp_path)) as client:
+        response = client.get(path)
+        assert response.status_code == 404
+        assert "import" not in response.text
+
+
+# ---------------------------------------------------------------- a game's lifecycle
+
+
+def test_lifecycle_move_engine_reply_takeback_resign(tmp_path):
+    stats = Stats()
+    with TestClient(app_for(tmp_path, stats)) as client:
+        game = new_game(client, color="white", elo=1500)
+        assert game["moves"] == [] and "e2e4" in game["legal"] and game["turn"] == "white"
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            assert state(ws)["id"] == game["id"]
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            after = state(ws, lambda g: len(g["moves"]) == 1)
+            assert after["thinking"] and after["legal"] == []
+            info = until(ws, lambda m: m["type"] == "info")["info"]
+            assert info["pv_san"] and info["score_cp"] is not None
+            reply = state(ws, settled(2))
+            assert reply["moves"][0]["san"] == "e4" and reply["turn"] == "white"
+            limits, options = stats.searches[-1]
+            assert limits.movetime == 50
+            assert options["UCI_LimitStrength"] is True and options["UCI_Elo"] == 1500
+            ws.send_json({"type": "takeback"})
+            assert state(ws, settled(0))["fen"] == game["fen"]
+            ws.send_json({"type": "resign"})
+            over = state(ws, lambda g: g["result"] is not None)
+            assert (over["result"], over["termination"]) == ("0-1", "resignation")
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            assert "over" in error(ws)
+        listed = client.get("/api/games").json()
+        assert [(g["id"], g["result"]) for g in listed] == [(game["id"], "0-1")]
+
+
+def test_engine_moves_first_when_the_person_plays_black(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client, color="black", depth=3)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            first = state(ws, settled(1))
+            assert first["human"] == "black" and first["turn"] == "black" and first["legal"]
+            ws.send_json({"type": "takeback"})
+            assert "no move of yours" in error(ws)
+
+
+def test_checkmate_ends_the_game_and_the_engine_stays_quiet(tmp_path):
+    stats = Stats()
+    with TestClient(app_for(tmp_path, stats)) as client:
+        game = new_game(client, fen=MATE_IN_ONE)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "a1a8", "ply": 0})
+            over = state(ws, lambda g: g["result"] is not None)
+            assert over["result"] == "1-0" and over["termination"] == "checkmate"
+            assert over["moves"][-1]["san"] == "Ra8#" and not over["thinking"]
+        pgn = client.get(f"/api/games/{game['id']}/pgn")
+        assert pgn.headers["content-disposition"].startswith("attachment")
+        assert '[Result "1-0"]' in pgn.text and '[FEN "' + MATE_IN_ONE in pgn.text
+        assert "1. Ra8# 1-0" in pgn.text
+    assert stats.searches == []
+
+
+def test_promotion_to_a_knight(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client, fen=PROMOTION)
+        assert {"e7e8q", "e7e8n", "e7e8r", "e7e8b"} <= set(game["legal"])
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "e7e8n", "ply": 0})
+            after = state(ws, lambda g: len(g["moves"]) == 1)
+            assert after["moves"][0]["san"] == "e8=N" and after["fen"].startswith("4N3/")
+
+
+# ---------------------------------------------------------------- bad input changes nothing
+
+
+@pytest.mark.parametrize(
+    "message, expected",
+    [
+        ({"type": "move", "uci": "e2e5", "ply": 0}, "illegal move e2e5"),
+        ({"type": "move", "uci": "e7e5", "ply": 0}, "illegal move e7e5"),
+        ({"type": "move", "uci": "zz", "ply": 0}, "not a move"),
+        ({"type": "move", "uci": 42, "ply": 0}, "not a move"),
+        ({"type": "move", "uci": "e2e4", "ply": 3}, "out of date"),
+        ({"type": "fly"}, "unknown message type"),
+        ({"no": "type"}, "unknown message type"),
+    ],
+)
+def test_bad_moves_and_messages_get_errors(tmp_path, message, expected):
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json(message)
+            assert expected in error(ws)
+            ws.send_json({"type": "sync"})
+            assert state(ws)["moves"] == []  # the socket still works, nothing changed
+        assert client.get(f"/api/games/{game['id']}").json()["moves"] == []
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("not json", "must be JSON"),
+        ("[1, 2]", "JSON objects"),
+        (json.dumps({"type": "move", "uci": "e2e4" + " " * MAX_MESSAGE}), "over"),
+    ],
+)
+def test_malformed_and_oversized_messages(tmp_path, raw, expected):
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_text(raw)
+            assert expected in error(ws)
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            assert state(ws, settled(2))["moves"][0]["uci"] == "e2e4"
+
+
+def test_moving_out_of_turn_while_the_engine_thinks(tmp_path):
+    with TestClient(app_for(tmp_path, engine={"think_ms": 400})) as client:
+        game = new_game(client, movetime_ms=400)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            state(ws, lambda g: len(g["moves"]) == 1 and g["thinking"])
+            ws.send_json({"type": "move", "uci": "d2d4", "ply": 1})
+            assert error(ws) == "it is not your turn"
+            assert [m["uci"] for m in state(ws, settled(2))["moves"]][0] == "e2e4"
+
+
+def test_unknown_game_ids(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        for gid in ("0123456789ab", "nothex", "x" * 500):
+            assert client.get(f"/api/games/{gid}").status_code == 404
+            assert client.get(f"/api/games/{gid}/pgn").status_code == 404
+        with client.websocket_connect("/ws/games/0123456789ab") as ws:
+            assert "no game" in ws.receive_json()["message"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4404
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ({"color": "green", "movetime_ms": 100}, "color"),
+        ({"elo": 99, "movetime_ms": 100}, "elo"),
+        ({"elo": True, "movetime_ms": 100}, "elo"),
+        ({"movetime_ms": 100, "depth": 3}, "exactly one"),
+        ({}, "exactly one"),
+        ({"movetime_ms": 10**9}, "movetime_ms"),
+        ({"depth": 0}, "depth"),
+        ({"clock": {"initial_ms": 10}}, "initial_ms"),
+        ({"clock": {"initial_ms": 60000, "increment_ms": -1}}, "increment_ms"),
+        ({"clock": "5+3"}, "clock"),
+        ({"movetime_ms": 100, "fen": "rnbqkbnr/pppppppp/8/8 w"}, "FEN"),
+        ({"movetime_ms": 100, "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "FEN"),
+        ({"movetime_ms": 100, "fen": "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"}, "decided"),
+        ({"movetime_ms": 100, "variant": "nochess"}, "unknown variant"),
+        ({"movetime_ms": 100, "variant": 7}, "strings"),
+    ],
+)
+def test_new_game_validation(tmp_path, body, expected):
+    with TestClient(app_for(tmp_path)) as client:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 400
+        assert expected in response.json()["error"]
+        assert client.get("/api/games").json() == []
+
+
+def test_request_body_limits(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        assert client.post("/api/games", content=b"{nope").status_code == 400
+        assert client.post("/api/games", content=b"[1]").status_code == 400
+        big = json.dumps({"movetime_ms": 100, "pad": "x" * MAX_BODY})
+        response = client.post("/api/games", content=big)
+        assert response.status_code == 413 and "over" in response.json()["error"]
+        assert client.get("/api/games").json() == []
+
+
+# ---------------------------------------------------------------- clocks
+
+
+def test_clock_runs_out_and_the_server_flags_it(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client, clock={"initial_ms": 1000, "increment_ms": 0})
+        assert game["clock"] == {"white": 1000, "black": 1000, "increment_ms": 0, "running": None}
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            replied = state(ws, settled(2))
+            assert replied["clock"]["running"] == "white" and replied["clock"]["black"] < 1000
+            over = state(ws, lambda g: g["result"] is not None)
+            assert (over["result"], over["termination"]) == ("0-1", "time forfeit")
+            assert over["clock"]["white"] == 0
+            ws.send_json({"type": "move", "uci": "d2d4", "ply": 2})
+            assert "over" in error(ws)
+
+
+def test_engine_gets_the_clock_as_search_limits(tmp_path):
+    stats = Stats()
+    with TestClient(app_for(tmp_path, stats)) as client:
+        clock = {"initial_ms": 60000, "increment_ms": 2000}
+        game = new_game(client, clock=clock)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            done = state(ws, settled(2))
+        limits, _ = stats.searches[-1]
+        assert limits.binc == limits.winc == 2000
+        assert 59000 < limits.btime <= 60000 and 60000 <= limits.wtime <= 62000
+        assert done["clock"]["white"] > 60000  # the increment was added after White's move
+
+
+# ---------------------------------------------------------------- persistence
+
+
+def test_games_survive_a_server_restart(tmp_path):
+    app = app_for(tmp_path, engine={"think_ms": 30})
+    with TestClient(app) as client:
+        game = new_game(client)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "d2d4", "ply": 0})
+            before = state(ws, settled(2))
+    # A second app on the same file: the game is listed and resumes where it stood.
+    with TestClient(app_for(tmp_path)) as client:
+        assert [g["id"] for g in client.get("/api/games").json()] == [game["id"]]
+        resumed = client.get(f"/api/games/{game['id']}").json()
+        assert resumed["moves"] == before["moves"] and resumed["legal"] == before["legal"]
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "c2c4", "ply": 2})
+            assert [m["san"] for m in state(ws, settled(4))["moves"]][:3] == [
+                "d4",
+                before["moves"][1]["san"],
+                "c4",
+            ]
+
+
+def test_an_interrupted_engine_turn_resumes_after_restart(tmp_path):
+    with TestClient(app_for(tmp_path, engine={"think_ms": 60_000})) as client:
+        game = new_game(client, movetime_ms=1000)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            state(ws, lambda g: len(g["moves"]) == 1 and g["thinking"])
+    rows = sqlite3.connect(tmp_path / "games.sqlite3").execute("SELECT moves FROM games").fetchall()
+    assert rows == [("e2e4",)]
+    client = TestClient(app_for(tmp_path))
+    with client, client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        assert len(state(ws, settled(2))["moves"]) == 2
+
+
+def test_a_corrupt_database_is_refused(tmp_path):
+    (tmp_path / "games.sqlite3").write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(ValueError, match="cannot open the games database"):
+        app_for(tmp_path)
+
+
+# ---------------------------------------------------------------- concurrency and limits
+
+
+def test_two_games_at_once(tmp_path):
+    with TestClient(app_for(tmp_path, engine={"think_ms": 100})) as client:
+        a, b = new_game(client), new_game(client, color="white", fen=PROMOTION)
+        with (
+            client.websocket_connect(f"/ws/games/{a['id']}") as wa,
+            client.websocket_connect(f"/ws/games/{b['id']}") as wb,
+        ):
+            state(wa), state(wb)
+            wa.send_json({"type": "move", "uci": "g1f3", "ply": 0})
+            wb.send_json({"type": "move", "uci": "e7e8q", "ply": 0})
+            ga, gb = state(wa, settled(2)), state(wb, settled(2))
+        assert ga["moves"][0]["san"] == "Nf3" and gb["moves"][0]["san"] == "e8=Q"
+        assert ga["id"] != gb["id"]
+
+
+def test_searches_beyond_the_slots_wait_in_line(tmp_path):
+    stats = Stats()
+    app = app_for(tmp_path, stats, slots=1, engine={"think_ms": 150})
+    with TestClient(app) as client:
+        games = [new_game(client, movetime_ms=150) for _ in range(3)]
+        sockets = [client.websocket_connect(f"/ws/games/{g['id']}") for g in games]
+        try:
+            for ws in sockets:
+                ws.__enter__()
+                state(ws)
+            for ws in sockets:
+                ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            for ws in sockets:
+                state(ws, settled(2))
+        finally:
+            for ws in sockets:
+                ws.__exit__(None, None, None)
+    assert stats.peak == 1 and len(stats.searches) == 3
+
+
+def test_think_time_ceiling_stops_a_runaway_search(tmp_path):
+    app = app_for(tmp_path, max_think_ms=300, engine={"think_ms": 60_000})
+    with TestClient(app) as client:
+        game = new_game(client, movetime_ms=300)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            start = time.monotonic()
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            state(ws, settled(2))
+            assert time.monotonic() - start < 3
+
+
+def test_draw_offers(tmp_path):
+    with TestClient(app_for(tmp_path, engine={"score_cp": -500})) as client:
+        game = new_game(client)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "draw"})
+            assert until(ws, lambda m: m["type"] == "draw")["accepted"] is False  # no score yet
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            state(ws, settled(2))
+            ws.send_json({"type": "draw"})  # the engine now thinks it is 5 pawns down
+            assert until(ws, lambda m: m["type"] == "draw")["accepted"] is True
+            over = state(ws, lambda g: g["result"] is not None)
+            assert (over["result"], over["termination"]) == ("1/2-1/2", "agreement")
+
+
+def test_a_closed_socket_does_not_break_the_game(tmp_path):
+    with TestClient(app_for(tmp_path, engine={"think_ms": 200})) as client:
+        game = new_game(client, movetime_ms=200)
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+            state(ws, lambda g: g["thinking"])
+        deadline = time.monotonic() + 5
+        while len(client.get(f"/api/games/{game['id']}").json()["moves"]) < 2:
+            assert time.monotonic() < deadline, "the engine's move was lost with the socket"
+            time.sleep(0.05)
+        assert threading.active_count() < 50
