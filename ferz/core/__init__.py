@@ -6,6 +6,8 @@ plain Python when no compiled module exists or when the environment sets FERZ_PU
 
 from __future__ import annotations
 
+import importlib
+import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
@@ -29,8 +31,35 @@ class _SourceFirst(importlib.machinery.PathFinder):
         return importlib.util.spec_from_file_location(fullname, source)
 
 
+class _CImportAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Uncompiled, `from cython.cimports.ferz.core.x import y` imports ferz.core.x itself."""
+
+    PREFIX = "cython.cimports."
+
+    @classmethod
+    def find_spec(cls, fullname, path=None, target=None):  # noqa: D102
+        if fullname.startswith(cls.PREFIX + "ferz"):
+            return importlib.util.spec_from_loader(fullname, cls())
+        return None
+
+    def create_module(self, spec):  # noqa: D102
+        return importlib.import_module(spec.name[len(self.PREFIX) :])
+
+    def exec_module(self, module):  # noqa: D102
+        return None
+
+
 if PURE and not any(f is _SourceFirst for f in sys.meta_path):
     sys.meta_path.insert(0, _SourceFirst)
+if _CImportAlias not in sys.meta_path:
+    sys.meta_path.insert(0, _CImportAlias)
+    try:  # Cython's stand-in package lacks __spec__, which Python 3.11 reads for submodules
+        import cython.cimports as _cimports
+
+        if "__spec__" not in vars(_cimports):
+            _cimports.__spec__ = None
+    except ImportError:  # no Cython installed: only the compiled modules can run
+        pass
 
 
 def compiled() -> bool:

@@ -867,6 +867,14 @@ class Position:
             raise IndexError("no move to undo")
         self.unmake()
 
+    def push_null(self) -> None:
+        """Pass the move (make_null)."""
+        self.make_null()
+
+    def pop_null(self) -> None:
+        """Undo push_null."""
+        self.unmake_null()
+
     def pseudo_moves(self, captures_only: bool = False) -> list:
         """Pseudo-legal moves as a list of ints."""
         buf = _ints(MAXMOVES)

@@ -1,0 +1,554 @@
+"""A friendly, python-chess-like board over the compiled core: FEN, moves, SAN/UCI, outcomes.
+
+Rich objects (Move, Outcome) exist only here; the core works on ints. Every method that takes
+user input raises a ValueError subclass on bad input and leaves the board unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from .core.defs import CASTLE, DROP, EP, PROMO, encode, move_from, move_kind, move_promo, move_to
+from .core.position import Position
+from .core.rules import Rules
+
+SAN_RE = re.compile(r"^([A-Z]?)([a-p]?)(\d{0,2})(x?)([a-p]\d{1,2})(?:=?([A-Za-z+]))?$")
+
+
+class InvalidFenError(ValueError):
+    """A FEN that cannot describe a position of this variant."""
+
+
+class IllegalMoveError(ValueError):
+    """A move that is garbled or not legal in the current position."""
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """A SAN move that matches more than one legal move."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A move of a particular board: its core code and its UCI text."""
+
+    code: int
+    text: str
+
+    def uci(self) -> str:
+        """The move in UCI notation."""
+        return self.text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: termination reason and winner (True white, False black, None draw)."""
+
+    termination: str
+    winner: bool | None
+
+    def result(self) -> str:
+        """The PGN result string."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner else "0-1"
+
+
+def rules_for(variant: str) -> Rules:
+    """The Rules of a variant by name; ValueError if unknown."""
+    from . import variants
+
+    return variants.get(variant)
+
+
+class Board:
+    """A game position with its move history."""
+
+    def __init__(
+        self,
+        fen: str | None = None,
+        variant: str = "chess",
+        chess960: bool = False,
+        rules: Rules | None = None,
+    ) -> None:
+        self.rules = rules if rules is not None else rules_for(variant)
+        self.variant = self.rules.name
+        self.chess960 = chess960 or self.rules.chess960
+        self.position = Position(self.rules)
+        self.move_stack: list[Move] = []
+        self._keys: list[int] = []
+        self.set_fen(fen if fen is not None else self.rules.start_fen)
+
+    # ------------------------------------------------------------------ setup
+
+    @property
+    def files(self) -> int:
+        """Number of files."""
+        return self.rules.files
+
+    @property
+    def ranks(self) -> int:
+        """Number of ranks."""
+        return self.rules.ranks
+
+    def set_fen(self, fen: str) -> None:
+        """Set up a position and clear the history; InvalidFenError leaves the board unchanged."""
+        if not isinstance(fen, str):
+            raise InvalidFenError(f"invalid FEN {fen!r}: not a string")
+        try:
+            self.position.set_fen(fen)
+        except ValueError as error:
+            raise InvalidFenError(f"invalid FEN {fen!r}: {error}") from None
+        self.starting_fen = self.position.fen()
+        self.move_stack = []
+        self._keys = [self.position.key]
+
+    def reset(self) -> None:
+        """Back to the variant's start position."""
+        self.set_fen(self.rules.start_fen)
+
+    def fen(self) -> str:
+        """The current position as FEN."""
+        return self.position.fen()
+
+    def copy(self) -> Board:
+        """An independent board with the same start position and moves."""
+        other = Board(self.starting_fen, rules=self.rules, chess960=self.chess960)
+        for move in self.move_stack:
+            other.push(move)
+        return other
+
+    @property
+    def turn(self) -> bool:
+        """True if White is to move (python-chess convention)."""
+        return self.position.side == 0
+
+    @property
+    def halfmove_clock(self) -> int:
+        """Plies since the last capture or pawn move."""
+        return self.position.halfmove
+
+    @property
+    def fullmove_number(self) -> int:
+        """The FEN move number."""
+        return self.position.fullmove_number()
+
+    def piece_at(self, square: str) -> str | None:
+        """The FEN letter of the piece on a square ('+P' for promoted pieces), or None."""
+        sq = self.rules.parse_square(square)
+        code = self.position.board[sq]
+        return None if code < 2 else self._letter(code)
+
+    def pieces(self) -> dict[str, str]:
+        """Every occupied square and its piece letter."""
+        return {
+            self.rules.square_name(sq): self._letter(self.position.board[sq])
+            for sq in self.rules.squares()
+            if self.position.board[sq] >= 2
+        }
+
+    def pockets(self) -> dict[str, int]:
+        """Pieces in hand by letter (upper case White, lower case Black)."""
+        return {
+            self._letter(p): self.position.hand[p]
+            for p in range(2, self.position.npc)
+            if self.position.hand[p]
+        }
+
+    def _letter(self, code: int) -> str:
+        """FEN letter of a piece code."""
+        piece = self.rules.pieces[(code >> 1) - 1]
+        text = f"+{piece.demoted}" if piece.demoted and piece.demoted != piece.letter else piece.letter
+        return text if code & 1 == 0 else text.lower()
+
+    # ------------------------------------------------------------------ moves
+
+    def _move(self, code: int) -> Move:
+        """Wrap a core move code."""
+        return Move(code, self._uci_text(code))
+
+    @property
+    def legal_moves(self) -> list[Move]:
+        """All legal moves."""
+        return [self._move(code) for code in self.position.legal_moves()]
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether the move is legal here."""
+        return move.code in self.position.legal_moves()
+
+    def _uci_text(self, code: int) -> str:
+        """UCI text of a core move (king-to-destination castling unless Chess960)."""
+        rules = self.rules
+        kind, fr, to = move_kind(code), move_from(code), move_to(code)
+        if kind == DROP:
+            return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+        if kind == CASTLE and not self.chess960:
+            to = self._castle_king_to(fr, to)
+        text = rules.square_name(fr) + rules.square_name(to)
+        if kind == PROMO:
+            promo = move_promo(code)
+            moving = rules.pieces[(self.position.board[fr] >> 1) - 1]
+            if moving.promoted and rules.piece_index(moving.promoted) == promo:
+                text += "+"
+            else:
+                text += rules.pieces[promo - 1].letter.lower()
+        return text
+
+    def _castle_king_to(self, king: int, rook: int) -> int:
+        """The king's destination square of a castling move given as king-takes-rook."""
+        rules = self.rules
+        file = (
+            rules.castling_kingside_file
+            if rules.file_of(rook) > rules.file_of(king)
+            else rules.castling_queenside_file
+        )
+        return rules.square(file, rules.rank_of(king))
+
+    def uci(self, move: Move) -> str:
+        """The move in UCI notation."""
+        return self._uci_text(move.code)
+
+    def parse_uci(self, text: str) -> Move:
+        """The legal move written in UCI notation; IllegalMoveError otherwise."""
+        if not isinstance(text, str) or not 4 <= len(text.strip()) <= 12:
+            raise IllegalMoveError(f"invalid UCI move {text!r}")
+        wanted = text.strip()
+        lowered = wanted.lower()
+        for code in self.position.legal_moves():
+            move = self._move(code)
+            if move.text == wanted or (move.text.lower() == lowered and "@" not in wanted):
+                return move
+            if move_kind(code) == CASTLE:
+                # accept both castling spellings: king-to-destination and king-takes-rook
+                rules = self.rules
+                fr, rook = move_from(code), move_to(code)
+                alternatives = {
+                    rules.square_name(fr) + rules.square_name(rook),
+                    rules.square_name(fr) + rules.square_name(self._castle_king_to(fr, rook)),
+                }
+                if lowered in alternatives:
+                    return move
+        raise IllegalMoveError(f"illegal move {wanted!r} in {self.fen()}")
+
+    def push(self, move: Move) -> None:
+        """Play a legal move; IllegalMoveError leaves the board unchanged."""
+        if not isinstance(move, Move) or move.code not in self.position.legal_moves():
+            raise IllegalMoveError(f"illegal move {move!s} in {self.fen()}")
+        if self.position.ply >= 3800:
+            raise IllegalMoveError("the game is too long (3800 plies)")
+        self.position.push(move.code)
+        self.move_stack.append(move)
+        self._keys.append(self.position.key)
+
+    def push_uci(self, text: str) -> Move:
+        """Parse and play a UCI move."""
+        move = self.parse_uci(text)
+        self.push(move)
+        return move
+
+    def push_san(self, text: str) -> Move:
+        """Parse and play a SAN move."""
+        move = self.parse_san(text)
+        self.push(move)
+        return move
+
+    def pop(self) -> Move:
+        """Undo the last move; IndexError if there is none."""
+        if not self.move_stack:
+            raise IndexError("no move to undo")
+        self.position.pop()
+        self._keys.pop()
+        return self.move_stack.pop()
+
+    def peek(self) -> Move:
+        """The last move played."""
+        if not self.move_stack:
+            raise IndexError("no move played yet")
+        return self.move_stack[-1]
+
+    # ------------------------------------------------------------------ SAN
+
+    def san(self, move: Move) -> str:
+        """The legal move in Standard Algebraic Notation, with + or #."""
+        text = self._san_body(move.code)
+        if not self.position.push(move.code):
+            raise IllegalMoveError(f"illegal move {move!s} in {self.fen()}")
+        try:
+            if self.position.check():
+                text += "#" if not self.position.legal_moves() else "+"
+        finally:
+            self.position.pop()
+        return text
+
+    def _san_body(self, code: int) -> str:
+        """SAN without the check suffix."""
+        rules, pos = self.rules, self.position
+        kind, fr, to = move_kind(code), move_from(code), move_to(code)
+        if kind == CASTLE:
+            return "O-O" if rules.file_of(to) > rules.file_of(fr) else "O-O-O"
+        if kind == DROP:
+            return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+        piece = rules.pieces[(pos.board[fr] >> 1) - 1]
+        capture = pos.board[to] >= 2 or kind == EP
+        text = ""
+        if piece.pawn:
+            if capture:
+                text = rules.square_name(fr)[0]
+        else:
+            text = piece.letter
+            others = [
+                move_from(m)
+                for m in pos.legal_moves()
+                if move_to(m) == to
+                and move_from(m) != fr
+                and move_kind(m) not in (CASTLE, DROP)
+                and pos.board[move_from(m)] == pos.board[fr]
+            ]
+            if others:
+                file, rank = rules.file_of(fr), rules.rank_of(fr)
+                name = rules.square_name(fr)
+                if all(rules.file_of(o) != file for o in others):
+                    text += name[0]
+                elif all(rules.rank_of(o) != rank for o in others):
+                    text += name[1:]
+                else:
+                    text += name
+        if capture:
+            text += "x"
+        text += rules.square_name(to)
+        if kind == PROMO:
+            promo = move_promo(code)
+            if piece.promoted and rules.piece_index(piece.promoted) == promo:
+                text += "+"
+            else:
+                text += "=" + rules.pieces[promo - 1].letter
+        return text
+
+    def parse_san(self, text: str) -> Move:
+        """The legal move written in SAN (lenient about x, =, + and #)."""
+        if not isinstance(text, str) or not 2 <= len(text.strip()) <= 16:
+            raise IllegalMoveError(f"invalid SAN {text!r}")
+        san = text.strip().rstrip("!?").rstrip("+#")
+        legal = self.position.legal_moves()
+        if san in ("O-O", "0-0", "O-O-O", "0-0-0"):
+            kingside = san in ("O-O", "0-0")
+            for code in legal:
+                if move_kind(code) == CASTLE:
+                    right = self.rules.file_of(move_to(code)) > self.rules.file_of(move_from(code))
+                    if right == kingside:
+                        return self._move(code)
+            raise IllegalMoveError(f"illegal castling {text!r} in {self.fen()}")
+        if "@" in san:
+            for code in legal:
+                if move_kind(code) == DROP and self._san_body(code) == san.upper()[:1] + san[1:]:
+                    return self._move(code)
+            raise IllegalMoveError(f"illegal drop {text!r} in {self.fen()}")
+        match = SAN_RE.match(san)
+        if match is None:
+            raise IllegalMoveError(f"invalid SAN {text!r}")
+        letter, from_file, from_rank, _, dest, promo = match.groups()
+        try:
+            to = self.rules.parse_square(dest)
+        except ValueError:
+            raise IllegalMoveError(f"invalid SAN {text!r}: no square {dest}") from None
+        candidates = []
+        for code in legal:
+            if move_kind(code) in (CASTLE, DROP) or move_to(code) != to:
+                continue
+            fr = move_from(code)
+            piece = self.rules.pieces[(self.position.board[fr] >> 1) - 1]
+            if ("" if piece.pawn else piece.letter) != letter:
+                continue
+            name = self.rules.square_name(fr)
+            if from_file and name[0] != from_file or from_rank and name[1:] != from_rank:
+                continue
+            if move_kind(code) == PROMO:
+                promo_piece = self.rules.pieces[move_promo(code) - 1]
+                shogi = piece.promoted == promo_piece.letter
+                if promo is None or (promo == "+") != shogi:
+                    continue
+                if promo != "+" and promo.upper() != promo_piece.letter:
+                    continue
+            elif promo is not None and promo != "+":
+                continue
+            elif promo == "+":
+                continue
+            candidates.append(code)
+        if not candidates:
+            raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
+        if len(candidates) > 1:
+            raise AmbiguousMoveError(f"ambiguous move {text!r} in {self.fen()}")
+        return self._move(candidates[0])
+
+    # ------------------------------------------------------------------ game state
+
+    def is_check(self) -> bool:
+        """Whether the side to move is in check."""
+        return self.position.check()
+
+    def is_checkmate(self) -> bool:
+        """In check with no legal move."""
+        return self.position.check() and not self.position.legal_moves()
+
+    def is_stalemate(self) -> bool:
+        """Not in check and no legal move."""
+        return not self.position.check() and not self.position.legal_moves()
+
+    def is_fifty_moves(self) -> bool:
+        """The halfmove clock has reached the n-move rule (fifty moves in chess)."""
+        return self.rules.n_move_rule > 0 and self.position.halfmove >= 2 * self.rules.n_move_rule
+
+    def can_claim_fifty_moves(self) -> bool:
+        """The fifty-move rule is reached, or will be by a move that is not a capture or pawn move."""
+        if self.is_fifty_moves():
+            return True
+        if self.rules.n_move_rule <= 0 or self.position.halfmove != 2 * self.rules.n_move_rule - 1:
+            return False
+        pos = self.position
+        for code in pos.legal_moves():
+            pos.push(code)
+            zeroing = pos.halfmove == 0
+            pos.pop()
+            if not zeroing:
+                return True
+        return False
+
+    def is_seventyfive_moves(self) -> bool:
+        """The seventy-five-move rule ends the game (checkmate on the last move wins)."""
+        return self.rules.n_move_rule > 0 and self.position.halfmove >= 150
+
+    def repetitions(self) -> int:
+        """How often the current position has occurred (including now)."""
+        return Counter(self._keys)[self.position.key]
+
+    def is_repetition(self, count: int = 3) -> bool:
+        """Whether the current position has occurred at least `count` times."""
+        return self.repetitions() >= count
+
+    def can_claim_threefold_repetition(self) -> bool:
+        """The position occurred three times, or will after some legal move."""
+        n = self.rules.n_fold_rule
+        if self.is_repetition(n):
+            return True
+        counts = Counter(self._keys)
+        pos = self.position
+        for code in pos.legal_moves():
+            pos.push(code)
+            repeated = counts[pos.key] >= n - 1
+            pos.pop()
+            if repeated:
+                return True
+        return False
+
+    def can_claim_draw(self) -> bool:
+        """The fifty-move rule or threefold repetition can be claimed."""
+        return self.can_claim_fifty_moves() or self.can_claim_threefold_repetition()
+
+    def _insufficient(self, color: int) -> bool:
+        """Whether `color` cannot possibly checkmate (FIDE rules, by piece movement)."""
+        rules, pos = self.rules, self.position
+        kinds = {}
+        for sq in rules.squares():
+            code = pos.board[sq]
+            if code >= 2:
+                kinds.setdefault(code & 1, []).append((code >> 1, sq))
+        if any(pos.hand[p] for p in range(2, pos.npc)):
+            return False
+        mine = [(t, sq) for t, sq in kinds.get(color, []) if not rules.pieces[t - 1].royal]
+        every = [(t, sq) for c in (0, 1) for t, sq in kinds.get(c, [])]
+        role = {t: _role(rules.pieces[t - 1]) for t, _ in every}
+        if any(role[t] in ("pawn", "queen", "major") for t, _ in mine):
+            return False
+        if any(role[t] == "knight" for t, _ in mine):
+            theirs = [t for t, _ in kinds.get(color ^ 1, []) if not rules.pieces[t - 1].royal]
+            return len(mine) <= 1 and all(role[t] == "queen" for t in theirs)
+        if mine:
+            colors = {
+                (rules.file_of(sq) + rules.rank_of(sq)) % 2 for t, sq in every if role[t] == "bishop"
+            }
+            blockers = any(role[t] in ("knight", "pawn") for t, _ in every)
+            return len(colors) == 1 and not blockers
+        return True
+
+    def is_insufficient_material(self) -> bool:
+        """Neither side can checkmate."""
+        if not any(p.royal for p in self.rules.pieces):
+            return False
+        return self._insufficient(0) and self._insufficient(1)
+
+    def outcome(self, claim_draw: bool = False) -> Outcome | None:
+        """The game's outcome if it is over (python-chess rules), else None."""
+        pos = self.position
+        if not pos.legal_moves():
+            if pos.check():
+                return Outcome("checkmate", pos.side == 1)
+            value = self.rules.stalemate_value
+            if value == "draw":
+                return Outcome("stalemate", None)
+            return Outcome("stalemate", (pos.side == 0) == (value == "win"))
+        if self.is_insufficient_material():
+            return Outcome("insufficient_material", None)
+        if self.is_seventyfive_moves():
+            return Outcome("seventyfive_moves", None)
+        if self.is_repetition(5):
+            return Outcome("fivefold_repetition", None)
+        if claim_draw:
+            if self.can_claim_fifty_moves():
+                return Outcome("fifty_moves", None)
+            if self.can_claim_threefold_repetition():
+                return Outcome("threefold_repetition", None)
+        return None
+
+    def is_game_over(self, claim_draw: bool = False) -> bool:
+        """Whether the game has ended."""
+        return self.outcome(claim_draw) is not None
+
+    def result(self, claim_draw: bool = False) -> str:
+        """'1-0', '0-1', '1/2-1/2' or '*'."""
+        outcome = self.outcome(claim_draw)
+        return outcome.result() if outcome else "*"
+
+    def __str__(self) -> str:
+        rows = []
+        for rank in range(self.ranks - 1, -1, -1):
+            cells = []
+            for file in range(self.files):
+                code = self.position.board[self.rules.square(file, rank)]
+                cells.append(self._letter(code) if code >= 2 else ".")
+            rows.append(" ".join(cells))
+        return "\n".join(rows)
+
+    def __repr__(self) -> str:
+        return f"Board({self.fen()!r}, variant={self.variant!r})"
+
+
+def _role(piece) -> str:
+    """Mating power class of a piece type: pawn, knight, bishop, queen or major (by its atoms)."""
+    if piece.pawn:
+        return "pawn"
+    if piece.royal:
+        return "royal"
+    steps = {(abs(a.dx), abs(a.dy)) for a in piece.atoms}
+    riders = {(abs(a.dx), abs(a.dy)) for a in piece.atoms if a.range != 1}
+    if steps == {(1, 2), (2, 1)} and not riders:
+        return "knight"
+    if steps == {(1, 1)} and riders:
+        return "bishop"
+    if steps == {(1, 1), (0, 1), (1, 0)} and riders == steps:
+        return "queen"
+    return "major"
+
+
+__all__ = [
+    "AmbiguousMoveError",
+    "Board",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "Move",
+    "Outcome",
+    "encode",
+]

@@ -1,0 +1,50 @@
+"""Shared test fixtures: paths to the shared data, and a guard against stale compiled modules."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("FERZ_SHARED", ROOT.parent / "shared"))
+EPD = SHARED / "data" / "epd"
+
+
+def _stale_modules() -> list[str]:
+    """Compiled core modules older than their source (they would hide the edit)."""
+    core = ROOT / "ferz" / "core"
+    stale = []
+    for so in core.glob("*.so"):
+        source = core / (so.name.split(".")[0] + ".py")
+        pxd = source.with_suffix(".pxd")
+        newest = max(p.stat().st_mtime for p in (source, pxd) if p.exists()) if source.exists() else 0
+        if newest > so.stat().st_mtime + 1:
+            stale.append(so.name)
+    return stale
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Refuse to test a stale build."""
+    if os.environ.get("FERZ_PURE", "") in ("", "0"):
+        stale = _stale_modules()
+        if stale:
+            raise pytest.UsageError(
+                f"compiled modules older than their source: {', '.join(stale)}; run `make build`"
+            )
+
+
+def read_perft_epd(name: str) -> list[tuple[str, dict[int, int]]]:
+    """Positions and their perft counts from a `FEN ;D1 n ;D2 n` file."""
+    out = []
+    for line in (EPD / name).read_text().splitlines():
+        if not line.strip():
+            continue
+        fen, *fields = line.split(";")
+        counts = {}
+        for field in fields:
+            tag, value = field.split()
+            counts[int(tag[1:])] = int(value)
+        out.append((fen.strip(), counts))
+    return out

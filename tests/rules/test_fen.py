@@ -1,0 +1,76 @@
+"""FEN parsing and formatting: round trips, and every kind of bad FEN refused with its reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from ferz.board import Board, InvalidFenError
+from tests.conftest import read_perft_epd
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+@pytest.mark.parametrize("fen", [fen for fen, _ in read_perft_epd("perftsuite.epd")][:60])
+def test_round_trip(fen: str) -> None:
+    board = Board(fen)
+    again = Board(board.fen())
+    assert again.fen() == board.fen()
+    assert again.position.key == board.position.key
+
+
+@pytest.mark.parametrize(
+    ("fen", "reason"),
+    [
+        ("", "fields"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", "fields"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", "ranks"),
+        ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "files"),
+        ("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "files"),
+        ("rnbqkbnr/ppppxppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "unknown piece"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", "side to move"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBKKBNR w KQkq - 0 1", "2 kings"),
+        ("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1", "0 kings"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/1NBQKBNR w KQkq - 0 1", "no rook"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqZ - 0 1", "castling"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e3 0 1", "en passant"),
+        ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e4 0 1", "en passant"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq z9 0 1", "en passant"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - -1 1", "halfmove"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0", "fullmove"),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 x", "fullmove"),
+        ("4k3/8/8/8/8/8/4Q3/4K3 w - - 0 1", "not to move is in check"),
+        ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "pawn"),
+        ("P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "pawn"),
+    ],
+)
+def test_bad_fen_refused_with_reason(fen: str, reason: str) -> None:
+    board = Board()
+    board.push_uci("e2e4")
+    before = (board.fen(), board.position.key, len(board.move_stack))
+    with pytest.raises(InvalidFenError, match=reason):
+        board.set_fen(fen)
+    assert (board.fen(), board.position.key, len(board.move_stack)) == before
+
+
+def test_non_string_fen() -> None:
+    with pytest.raises(ValueError):
+        Board(12345)  # type: ignore[arg-type]
+
+
+def test_optional_counters_and_ep_normalisation() -> None:
+    assert Board("4k3/8/8/8/8/8/8/4K3 w - -").fen() == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    # e3 is a possible e.p. square, but no black pawn can take: it is dropped (X-FEN)
+    fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    assert Board(fen).fen().split()[3] == "-"
+    fen = "rnbqkbnr/ppp1pppp/8/8/3pP3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 3"
+    assert Board(fen).fen() == fen
+
+
+def test_chess960_castling_fields() -> None:
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    board = Board(fen, chess960=True)
+    assert board.fen().split()[2] == "KQkq"
+    shredder = "rk2r3/8/8/8/8/8/8/RK2R3 w AEae - 0 1"
+    assert Board(shredder, chess960=True).fen().split()[2] == "KQkq"
+    inner = "r1k1r2r/8/8/8/8/8/8/R1K1R2R w EAea - 0 1"
+    assert Board(inner, chess960=True).fen().split()[2] == "EQeq"
