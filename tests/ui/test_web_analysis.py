@@ -1,0 +1,187 @@
+"""ferz web's analysis socket (MultiPV lines, review) and PGN/FEN import and export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from ferz.web import pgn  # noqa: E402
+from ferz.web.server import create_app  # noqa: E402
+from tests.ui.web_standin import Limits, Stats, factory  # noqa: E402
+
+pytestmark = pytest.mark.timeout(60)
+
+SCHOLAR = """[Event "Casual"]
+[Site "?"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+1. e4 e5 2. Bc4 {a comment} Nc6 (2... Nf6 3. d3) 3. Qh5 $2 Nf6?? 4. Qxf7# 1-0
+"""
+
+
+def client_for(tmp_path, stats: Stats | None = None, **engine: Any) -> TestClient:
+    app = create_app(
+        tmp_path / "games.sqlite3",
+        engine_factory=factory(stats or Stats(), **engine),
+        limits_type=Limits,
+        slots=1,
+        max_think_ms=500,
+        review_ms=20,
+    )
+    return TestClient(app)
+
+
+def until(ws, kind: str, limit: int = 100) -> dict[str, Any]:
+    for _ in range(limit):
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+# ---------------------------------------------------------------- PGN reading and writing
+
+
+def test_pgn_read_skips_comments_variations_and_nags():
+    game = pgn.read(SCHOLAR)
+    assert game.san == ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
+    assert game.uci[-1] == "h5f7" and game.result == "1-0" and game.tags["White"] == "A"
+
+
+def test_pgn_reads_only_the_first_game():
+    two = SCHOLAR + "\n" + SCHOLAR.replace("1. e4 e5", "1. d4 d5")
+    assert pgn.read(two).san[0] == "e4"
+
+
+def test_pgn_from_a_fen_with_black_to_move():
+    text = '[FEN "4k3/8/8/8/8/8/4P3/4K3 b - - 0 12"]\n12... Kd7 13. e4 *'
+    game = pgn.read(text)
+    assert game.san == ["Kd7", "e4"] and game.start_fen.endswith("b - - 0 12")
+    out = pgn.write({}, game.start_fen, game.san, default_fen="x", evals=[None, "0.50"])
+    assert '[SetUp "1"]' in out and "12... Kd7 13. e4 {[%eval 0.50]} *" in out
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1. e4 e5 2. Nf9", "'Nf9' at ply 3"),
+        ("1. e4 e5 2. Ke3", "'Ke3' at ply 3"),
+        ('[FEN "not a fen"]\n1. e4', "FEN"),
+        ('[Variant "Bughouse"]\n1. e4', "unknown variant"),
+        ("1. e4 (1. d4", "unclosed"),
+        ("1. e4 )", "without a matching"),
+        ("", "no tags and no moves"),
+    ],
+)
+def test_pgn_errors_name_the_problem(text, expected):
+    with pytest.raises(ValueError, match=expected):
+        pgn.read(text)
+
+
+def test_pgn_round_trip_of_a_stored_game(tmp_path):
+    with client_for(tmp_path) as client:
+        game = client.post("/api/games", json={"movetime_ms": 50}).json()
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            ws.send_json({"type": "move", "uci": "g1f3", "ply": 0})
+            for _ in range(50):
+                message = ws.receive_json()
+                if message["type"] == "state" and len(message["game"]["moves"]) == 2:
+                    break
+        text = client.get(f"/api/games/{game['id']}/pgn").text
+        assert text.startswith('[Event "ferz web game"]') and '[White "You"]' in text
+        back = client.post("/api/import", json={"text": text}).json()
+        assert back["moves"][0] == "g1f3" and len(back["moves"]) == 2
+
+
+# ---------------------------------------------------------------- import and export endpoints
+
+
+def test_import_pgn_and_fen(tmp_path):
+    with client_for(tmp_path) as client:
+        line = client.post("/api/import", json={"text": SCHOLAR}).json()
+        assert line["variant"] == "chess" and line["san"][-1] == "Qxf7#"
+        fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+        assert client.post("/api/import", json={"text": fen}).json()["start_fen"] == fen
+        for bad in ("1. e4 e5 2. Qxf7", "4k3/8/8/8/8/8/8/4K3/8 w - - 0 1", "", 7):
+            response = client.post("/api/import", json={"text": bad})
+            assert response.status_code == 400 and response.json()["error"]
+
+
+def test_export_writes_eval_comments(tmp_path):
+    with client_for(tmp_path) as client:
+        body = {"moves": ["e2e4", "e7e5"], "evals": [{"score_cp": 31}, {"score_mate": -2}]}
+        text = client.post("/api/export", json=body).json()["pgn"]
+        assert "1. e4 {[%eval 0.31]} e5 {[%eval #-2]} *" in text
+        bad = client.post("/api/export", json={"moves": ["e2e5"]})
+        assert bad.status_code == 400 and "illegal move" in bad.json()["error"]
+
+
+# ---------------------------------------------------------------- the analysis socket
+
+
+def test_analysis_streams_multipv_lines_from_whites_side(tmp_path):
+    stats = Stats()
+    with (
+        client_for(tmp_path, stats, score_cp=40) as client,
+        client.websocket_connect("/ws/analysis") as ws,
+    ):
+        ws.send_json({"type": "analyse", "seq": 1, "moves": ["e2e4"], "multipv": 3})
+        position = until(ws, "position")
+        assert position["seq"] == 1 and position["turn"] == "black" and position["ply"] == 1
+        assert position["moves"][0]["san"] == "e4" and "e7e5" in position["legal"]
+        lines = {}
+        while len(lines) < 3:
+            info = until(ws, "info")
+            lines[info["info"]["multipv"]] = info["info"]
+        assert lines[1]["score_cp"] == -40  # 40 for Black, the side to move
+        assert all(line["pv_san"] for line in lines.values())
+        assert until(ws, "done")["seq"] == 1  # stopped by the think-time ceiling
+        assert stats.searches[0][0].infinite and stats.searches[0][1]["MultiPV"] == 3
+
+
+def test_analysis_shows_an_earlier_ply_and_refuses_bad_lines(tmp_path):
+    with client_for(tmp_path) as client, client.websocket_connect("/ws/analysis") as ws:
+        moves = ["e2e4", "e7e5", "g1f3"]
+        ws.send_json({"type": "analyse", "seq": 2, "moves": moves, "ply": 1, "think": False})
+        position = until(ws, "position")
+        assert position["ply"] == 1 and position["turn"] == "black"
+        assert len(position["moves"]) == 3
+        for bad in (
+            {"moves": ["e2e4", "e2e4"]},
+            {"moves": "e2e4"},
+            {"fen": "garbage"},
+            {"moves": ["e2e4"], "ply": 5},
+            {"multipv": 9},
+            {"variant": "nochess"},
+        ):
+            ws.send_json({"type": "analyse", "seq": 3, **bad})
+            assert until(ws, "error")["message"]
+        ws.send_text("{")
+        assert "JSON" in until(ws, "error")["message"]
+
+
+def test_review_scores_every_position(tmp_path):
+    with (
+        client_for(tmp_path, score_cp=10) as client,
+        client.websocket_connect("/ws/analysis") as ws,
+    ):
+        line = client.post("/api/import", json={"text": SCHOLAR}).json()
+        ws.send_json({"type": "review", "moves": line["moves"]})
+        reviews = []
+        while True:
+            message = ws.receive_json()
+            if message["type"] == "review_done":
+                break
+            if message["type"] == "review":
+                reviews.append(message)
+        assert [r["ply"] for r in reviews] == list(range(8))
+        assert reviews[0]["score_cp"] == 10 and reviews[1]["score_cp"] == -10
+        assert reviews[7]["score_cp"] == 100_000  # checkmate: decided without a search
