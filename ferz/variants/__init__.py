@@ -61,7 +61,8 @@ def _compile(text: str, source: str, builtin: bool = False) -> dict[str, _Varian
                 )
             entries = dict(parent.entries)
         entries.update((entry.key, entry) for entry in section.entries)
-        rules = build(section.name, entries, source, section.line)
+        own = {entry.key for entry in section.entries}
+        rules = build(section.name, entries, source, section.line, own)
         out[section.name] = _Variant(entries, rules, builtin)
     return out
 

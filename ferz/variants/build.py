@@ -207,18 +207,23 @@ def known_key(key: str) -> bool:
 class _Reader:
     """Typed access to the merged entries of one variant, with errors naming the line."""
 
-    def __init__(self, name: str, entries: dict[str, Entry], source: str, line: int) -> None:
+    def __init__(
+        self, name: str, entries: dict[str, Entry], source: str, line: int, own: set[str]
+    ) -> None:
         self.name = name
         self.entries = entries
         self.source = source
         self.line = line
+        self.own = own
         self.used: set[str] = set()
 
     def error(self, key: str | None, message: str) -> DefinitionError:
-        """An error at the key's line, or at the section header when the key is absent."""
+        """An error at the key's line; at the section header when the key is absent or inherited."""
         entry = self.entries.get(key) if key else None
-        if entry is not None:
+        if entry is not None and key in self.own:
             return entry.error(message)
+        if entry is not None:
+            message = f"{key} (inherited from {entry.source}:{entry.line}): {message}"
         return DefinitionError(self.source, self.line, f"[{self.name}]: {message}")
 
     def raw(self, key: str) -> str | None:
@@ -418,10 +423,15 @@ def build(
     entries: dict[str, Entry],
     source: str,
     line: int,
+    own: set[str] | None = None,
     validate_fen: Callable[[Rules], None] | None = None,
 ) -> Rules:
-    """Compile one variant's merged entries into Rules; DefinitionError names the bad line."""
-    r = _Reader(name, entries, source, line)
+    """Compile one variant's merged entries into Rules; DefinitionError names the bad line.
+
+    `own` holds the keys written in the variant's own section (the others are inherited); an
+    error in an inherited value is reported at the section header, naming where it came from.
+    """
+    r = _Reader(name, entries, source, line, set(entries) if own is None else own)
     for key, entry in entries.items():
         if not known_key(key):
             raise entry.error("unknown key (see docs/variants.md for the supported keys)")
@@ -688,6 +698,8 @@ def build(
             description=r.raw("description") or "",
             extra=extra,
         )
+    except DefinitionError:
+        raise
     except ValueError as error:
         raise r.error(None, str(error)) from None
     if rules.extinction_value and rules.extinction_value not in VALUES:

@@ -1,0 +1,154 @@
+"""Fairy-Stockfish as an oracle: pyffish (pinned 0.0.90) in-process, and Debian's CLI for perft."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+
+import pytest
+
+PYFFISH_VERSION = (0, 0, 90)  # the oracle the tests were written against; others are skipped
+FSF_BINARY = "/usr/games/fairy-stockfish"
+FSF_NAME = {"chess960": "fischerandom"}  # ferz name -> Fairy-Stockfish name
+
+
+def fsf_name(name: str) -> str:
+    """Fairy-Stockfish's name of a built-in ferz variant."""
+    return FSF_NAME.get(name, name)
+
+
+def pyffish():
+    """The pinned pyffish module, or skip the test with the reason."""
+    sf = pytest.importorskip("pyffish", reason="pyffish (pip install pyffish==0.0.90) is missing")
+    if tuple(sf.version()) != PYFFISH_VERSION:
+        pytest.skip(f"pyffish {sf.version()} is not the pinned oracle {PYFFISH_VERSION}")
+    return sf
+
+
+def _castling_rooks(board: str, castling: str) -> frozenset[tuple[str, int]]:
+    """Castling rights as (colour, rook file), from KQkq, X-FEN or Shredder-FEN letters."""
+    rows = board.split("/")
+    out = set()
+    for char in castling.replace("-", ""):
+        white = char.isupper()
+        row = _expand(rows[-1] if white else rows[0])
+        king = next((i for i, x in enumerate(row) if x == ("K" if white else "k")), None)
+        rook = "R" if white else "r"
+        if char.upper() == "K" and king is not None:
+            files = [i for i in range(len(row) - 1, king, -1) if row[i] == rook]
+        elif char.upper() == "Q" and king is not None:
+            files = [i for i in range(king) if row[i] == rook]
+        else:
+            files = [ord(char.lower()) - ord("a")]
+        out.add(("w" if white else "b", files[0] if files else -1))
+    return frozenset(out)
+
+
+def _expand(row: str) -> list[str]:
+    """One FEN rank as a list of cells ('' for empty), multi-digit runs and +X pieces included."""
+    cells: list[str] = []
+    i = 0
+    while i < len(row):
+        if row[i].isdigit():
+            j = i
+            while j < len(row) and row[j].isdigit():
+                j += 1
+            cells += [""] * int(row[i:j])
+            i = j
+        elif row[i] == "+":
+            cells.append(row[i : i + 2])
+            i += 2
+        elif row[i] == "~":
+            i += 1
+        else:
+            cells.append(row[i])
+            i += 1
+    return cells
+
+
+def normal_fen(fen: str) -> tuple:
+    """The comparable parts of a FEN: board, pocket as a sorted multiset, side, castling, e.p."""
+    fields = fen.split()
+    board = fields[0]
+    pocket = ""
+    if "[" in board:
+        board, pocket = board[:-1].split("[", 1)
+    pocket = "".join(sorted(pocket.replace("-", "")))
+    board = board.replace("~", "")  # crazyhouse promotion markers are compared via moves
+    rest = fields[1:]
+    side = rest[0] if rest else "w"
+    castling, ep = "-", "-"
+    if len(rest) >= 3 and not rest[1].isdigit():
+        castling, ep = rest[1], rest[2]
+    return board, pocket, side, _castling_rooks(board, castling), ep
+
+
+class FairyStockfish:
+    """A running `fairy-stockfish` process speaking UCI, for perft counts."""
+
+    def __init__(self, binary: str = FSF_BINARY) -> None:
+        self.proc = subprocess.Popen(
+            [binary],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self.lock = threading.Lock()
+        self._send("uci")
+        self._until("uciok")
+
+    def _send(self, line: str) -> None:
+        """Write one command."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+
+    def _until(self, prefix: str) -> list[str]:
+        """Read lines up to and including the first starting with prefix."""
+        assert self.proc.stdout is not None
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("fairy-stockfish exited")
+            lines.append(line.rstrip("\n"))
+            if line.startswith(prefix):
+                return lines
+
+    def load(self, path: Path) -> None:
+        """Load a variants.ini file (VariantPath)."""
+        self._send(f"setoption name VariantPath value {path}")
+
+    def perft(self, variant: str, fen: str, moves: list[str], depth: int) -> int:
+        """Leaf count of `go perft` (answered asynchronously: wait for Nodes searched)."""
+        with self.lock:
+            self._send(f"setoption name UCI_Variant value {variant}")
+            self._send("isready")
+            self._until("readyok")
+            tail = f" moves {' '.join(moves)}" if moves else ""
+            self._send(f"position fen {fen}{tail}")
+            self._send(f"go perft {depth}")
+            line = self._until("Nodes searched")[-1]
+            match = re.search(r"Nodes searched:\s*(\d+)", line)
+            assert match, line
+            return int(match.group(1))
+
+    def close(self) -> None:
+        """Stop the process."""
+        try:
+            self._send("quit")
+            self.proc.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.proc.kill()
+
+
+def fairy_stockfish() -> FairyStockfish:
+    """A started Debian fairy-stockfish, or skip the test with the reason."""
+    if shutil.which(FSF_BINARY) is None:
+        pytest.skip(f"{FSF_BINARY} is missing (apt install fairy-stockfish)")
+    return FairyStockfish()

@@ -1,0 +1,341 @@
+"""Variant definitions: Betza, the variants.ini subset, strict refusal with line numbers."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ferz import variants
+from ferz.core.rules import Atom
+from ferz.variants import betza
+from ferz.variants.ini import DefinitionError
+
+pytestmark = pytest.mark.variant
+
+
+def steps(text: str) -> set[tuple[int, int, int]]:
+    """(dx, dy, range) of every atom of a Betza string."""
+    return {(a.dx, a.dy, a.range) for a in betza.parse(text)}
+
+
+# ---------------------------------------------------------------------------- Betza
+
+
+def test_betza_leapers_and_riders() -> None:
+    assert steps("W") == {(1, 0, 1), (-1, 0, 1), (0, 1, 1), (0, -1, 1)}
+    assert steps("N") == {
+        (x, y, 1) for x in (1, -1, 2, -2) for y in (1, -1, 2, -2) if abs(x) != abs(y)
+    }
+    assert steps("B") == {(1, 1, 0), (1, -1, 0), (-1, 1, 0), (-1, -1, 0)}
+    assert steps("Q") == steps("RB") == steps("WWFF")
+    assert steps("R4") == {(1, 0, 4), (-1, 0, 4), (0, 1, 4), (0, -1, 4)}
+    assert steps("NN") == {(x, y, 0) for x, y, _ in steps("N")}
+    assert steps("K") == steps("WF")
+    assert len(steps("HCZG")) == 4 + 8 + 8 + 4
+
+
+def test_betza_directions_follow_fairy_stockfish() -> None:
+    assert steps("fW") == {(0, 1, 1)}
+    assert steps("fsW") == {(0, 1, 1), (1, 0, 1), (-1, 0, 1)}  # xiangqi soldier
+    assert steps("fN") == {(1, 2, 1), (-1, 2, 1)}  # shogi knight: the two forward-most
+    assert steps("FfW") == steps("F") | {(0, 1, 1)}  # silver
+    assert steps("WfF") == steps("W") | {(1, 1, 1), (-1, 1, 1)}  # gold
+    assert steps("flF") == {(-1, 1, 1)}
+    assert steps("lN") == {(-2, 1, 1), (-2, -1, 1)}
+    assert steps("fR") == {(0, 1, 0)}  # lance
+    assert steps("vR") == {(0, 1, 0), (0, -1, 0)}
+
+
+def test_betza_modalities_hoppers_lame_initial() -> None:
+    pawn = betza.parse("fmWfceFifmnD")
+    assert Atom(0, 1, 1, True, False) in pawn
+    assert Atom(1, 1, 1, False, True) in pawn and Atom(-1, 1, 1, False, True) in pawn
+    assert Atom(0, 2, 1, True, False, False, (0, 1), True) in pawn
+    cannon = betza.parse("mRcpR")
+    assert Atom(0, 1, 0, True, False) in cannon and Atom(0, 1, 0, False, True, True) in cannon
+    horse = betza.parse("nN")
+    assert Atom(1, 2, 1, leg=(0, 1)) in horse and Atom(2, -1, 1, leg=(1, 0)) in horse
+    assert Atom(2, 2, 1, leg=(1, 1)) in betza.parse("nA")
+    # a move-only and a capture-only twin merge into one atom
+    assert betza.parse("mWcW") == betza.parse("W")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["gR", "X", "Wx", "fm", "pN", "pR4", "nH", "nR", "R10", "R0", "aW", "jN", "O", "W*", "é"],
+)
+def test_betza_refuses_unsupported(text: str) -> None:
+    with pytest.raises(betza.BetzaError):
+        betza.parse(text)
+
+
+@given(st.text(alphabet="WFDNAHCZGKRBQLJmcepnigfbvlrshaxyo0123456789+-", max_size=14))
+def test_betza_never_crashes(text: str) -> None:
+    try:
+        atoms = betza.parse(text)
+    except betza.BetzaError:
+        return
+    assert all(isinstance(a, Atom) and a.range >= 0 for a in atoms)
+
+
+# ---------------------------------------------------------------------------- built-ins
+
+
+def test_builtin_names_in_order() -> None:
+    names = variants.names()
+    assert names[:3] == ["chess", "chess960", "gardner"]
+    for name in ("losalamos", "shatranj", "hoppelpoppel", "makruk", "capablanca", "grand"):
+        assert name in names
+    for name in ("xiangqi", "minishogi", "shogi", "crazyhouse"):
+        assert name in names
+
+
+def test_builtin_chess_matches_the_hand_written_rules() -> None:
+    from ferz.core.rules import chess
+
+    mine, theirs = variants.get("chess"), chess()
+    assert [(p.letter, set(p.atoms), p.royal, p.pawn) for p in mine.pieces] == [
+        (p.letter, set(p.atoms), p.royal, p.pawn) for p in theirs.pieces
+    ]
+    for field in (
+        "files",
+        "ranks",
+        "start_fen",
+        "castling",
+        "promotion_ranks",
+        "double_step_ranks",
+    ):
+        assert getattr(mine, field) == getattr(theirs, field)
+    assert set(mine.promotion_letters) == set(theirs.promotion_letters)
+
+
+def test_builtin_rules_details() -> None:
+    xiangqi = variants.get("xiangqi")
+    general = next(p for p in xiangqi.pieces if p.royal)
+    assert general.letter == "K" and steps("W") == {(a.dx, a.dy, a.range) for a in general.atoms}
+    assert (
+        len(general.region[0]) == 9 and (4, 0) in general.region[0] and (4, 9) in general.region[1]
+    )
+    assert xiangqi.flying_general and xiangqi.stalemate_value == "loss"
+    soldier = next(p for p in xiangqi.pieces if p.name == "soldier")
+    assert {a.min_rank for a in soldier.atoms if a.dx} == {5}
+    shogi = variants.get("shogi")
+    promoted = {p.letter: p for p in shogi.pieces if p.demoted}
+    assert set(promoted) == {"+P", "+S", "+B", "+R", "+L", "+N"}
+    gold = next(p for p in shogi.pieces if p.letter == "G")
+    assert promoted["+P"].atoms == gold.atoms and promoted["+P"].demoted == "P"
+    assert shogi.drops and shogi.captures_to_hand and shogi.drop_no_doubled == "P"
+    grand = variants.get("grand")
+    assert grand.promotion_ranks == frozenset({7, 8, 9}) and not grand.mandatory_promotion
+    assert grand.promotion_limit == {"A": 1, "C": 1, "Q": 1, "R": 2, "B": 2, "N": 2}
+    assert variants.get("makruk").promotion_letters == "M"
+    assert variants.get("shatranj").extinction_value == "loss"
+
+
+def test_unknown_variant_lists_known_names() -> None:
+    with pytest.raises(ValueError, match="unknown variant 'nosuch'.*chess"):
+        variants.get("nosuch")
+
+
+# ---------------------------------------------------------------------------- user files
+
+
+GOOD = """
+# a comment
+[tinyhoppel:chess]
+maxRank = 6
+maxFile = 6
+knight = -
+bishop = -
+knibis = n   ; inline comment
+biskni = b
+startFen = rnbqkr/pppppp/6/6/PPPPPP/RNBQKR w - - 0 1
+promotionRegionWhite = *6
+promotionRegionBlack = *1
+promotionPieceTypes = nbrq
+doubleStep = false
+castling = false
+
+[tinyhoppel-wide:tinyhoppel]
+maxFile = 7
+customPiece1 = w:mRcpR
+startFen = rnbqkrw/ppppppp/7/7/PPPPPPP/RNBQKRW w - - 0 1
+"""
+
+
+def test_parse_text_inheritance() -> None:
+    compiled = variants.parse_text(GOOD)
+    assert list(compiled) == ["tinyhoppel", "tinyhoppel-wide"]
+    small, wide = compiled["tinyhoppel"], compiled["tinyhoppel-wide"]
+    assert (small.files, small.ranks, wide.files, wide.ranks) == (6, 6, 7, 6)
+    assert [p.letter for p in small.pieces] == ["P", "R", "Q", "K", "N", "B"]
+    assert [p.letter for p in wide.pieces] == ["P", "R", "Q", "K", "N", "B", "W"]
+    assert wide.promotion_ranks == frozenset({5})
+    assert "tinyhoppel" not in variants.names()  # parse_text does not register
+
+
+def test_load_file_registers_and_check_main(tmp_path, capsys) -> None:
+    path = tmp_path / "mine.ini"
+    path.write_text(GOOD.replace("tinyhoppel", "loadtest"))
+    assert variants.check_main(str(path)) == 0
+    assert "loadtest: ok (6x6" in capsys.readouterr().out
+    assert variants.load_file(path) == ["loadtest", "loadtest-wide"]
+    assert variants.get("loadtest-wide").files == 7
+    assert variants.list_main() == 0
+    out = capsys.readouterr().out
+    assert "loadtest-wide" in out and "(user)" in out and out.startswith("chess ")
+    with pytest.raises(DefinitionError, match="already exists"):
+        variants.load_file(path)  # all or nothing: a second load is refused
+
+
+def bad(text: str, line: int, match: str) -> None:
+    """The definition is refused with an error naming `line`."""
+    with pytest.raises(DefinitionError, match=match) as info:
+        variants.parse_text(textwrap.dedent(text), "bad.ini")
+    assert info.value.line == line, str(info.value)
+    assert str(info.value).startswith(f"bad.ini:{line}: ")
+
+
+def test_refuses_duplicate_letters() -> None:
+    bad(
+        """\
+        [dup:chess]
+        knibis = n
+        """,
+        2,
+        "letter 'n' is already used by knight",
+    )
+
+
+def test_refuses_unknown_key() -> None:
+    bad("[x:chess]\ncastling = false\nmaxFiles = 9\n", 3, "maxFiles: unknown key")
+
+
+def test_refuses_unsupported_betza() -> None:
+    bad("[x:chess]\n\ncustomPiece1 = a:gR\n", 3, "grasshoppers")
+    bad("[x:chess]\ncustomPiece1 = a:Wq\n", 2, "unsupported Betza letter 'q'")
+
+
+def test_refuses_oversize_board() -> None:
+    bad("[x:chess]\nmaxFile = 17\n", 2, "larger than 16x16")
+    bad("[x:chess]\nmaxRank = 20\n", 2, "larger than 16x16")
+
+
+def test_refuses_inconsistent_start_fen() -> None:
+    bad("[x:chess]\nmaxFile = 9\n", 1, "start position does not fit")  # inherited 8-file FEN
+    bad("[x:chess]\nstartFen = rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w - - 0 1\n", 2, "'Z'")
+    bad("[x:chess]\nstartFen = 8/8/8/8/8/8/8/8 w - - 0 1\n", 2, "kings")
+    bad("[x:chess]\npieceDrops = true\n", 1, "pocket")
+
+
+def test_refuses_unsupported_rules_but_accepts_defaults() -> None:
+    variants.parse_text("[ok:chess]\nmustCapture = false\ncountingRule = none\n")
+    bad("[x:chess]\nmustCapture = true\n", 2, "not supported by ferz")
+    bad("[x:chess]\nblastOnCapture = true\n", 2, "not supported by ferz")
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "match"),
+    [
+        ("maxFile = 5\n", 1, "before the first"),
+        ("[x:chess\n", 1, "lacks"),
+        ("[x y]\n", 1, "bad variant name"),
+        ("[x:nosuch]\n", 1, "unknown parent"),
+        ("[x:x]\n", 1, "inherits from itself"),
+        ("[x:chess]\n[x:chess]\n", 2, "defined twice"),
+        ("[chess]\npawn = p\n", 1, "already exists"),
+        ("[x:chess]\ncastling = maybe\n", 2, "true or false"),
+        ("[x:chess]\ncastling = false\ncastling = false\n", 3, "set twice"),
+        ("[x:chess]\njust words\n", 2, "expected 'key = value'"),
+        ("[x:chess]\nknight =\n", 2, "empty value"),
+        ("[x:chess]\nknight = nn\n", 2, "piece letter"),
+        ("[x:chess]\nknight = n:K\n", 2, "only custom pieces"),
+        ("[x:chess]\ncustomPiece1 = a\n", 2, "letter:Betza"),
+        ("[x:chess]\ncustomPiece26 = a:K\n", 2, "unknown key"),
+        ("[x:chess]\npromotionPieceTypes = qz\n", 2, "'z' is not a piece letter"),
+        ("[x:chess]\npromotionPieceTypes = qk\n", 2, "royal"),
+        ("[x:chess]\npromotionRegionWhite = *9\n", 2, "off the"),
+        ("[x:chess]\npromotionRegionWhite = d8 e8\n", 2, "whole ranks"),
+        ("[x:chess]\npromotionRegionWhite = *7 *8\n", 2, "mirror"),
+        ("[x:chess]\nstalemateValue = maybe\n", 2, "win, loss or draw"),
+        ("[x:chess]\nmaxFile = z\n", 2, "file number or letter"),
+        ("[x:chess]\nmobilityRegionWhiteDragon = d1\n", 2, "not a piece of this variant"),
+        ("[x:chess]\ncapturesToHand = true\n", 2, "pieceDrops"),
+        ("[x]\nmaxFile = 5\n", 1, "no pieces"),
+        ("[x:chess]\ncastlingRookPieces = -\n", 2, "castling needs"),
+        ("[x:chess]\npieceValueMg = q:lots\n", 2, "letter:value"),
+        ("[x:chess]\npromotedPieceType = p:z\n", 2, "pairs of piece letters"),
+    ],
+)
+def test_refuses_bad_lines(text: str, line: int, match: str) -> None:
+    bad(text, line, match)
+
+
+def test_check_main_reports_line(tmp_path, capsys) -> None:
+    path = tmp_path / "bad.ini"
+    path.write_text("[x:chess]\n\nqueen = -\nkniroo = n\n")
+    assert variants.check_main(str(path)) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:4: kniroo: letter 'n' is already used by knight" in err
+    assert variants.check_main(str(tmp_path / "missing.ini")) == 1
+    assert "No such file" in capsys.readouterr().err
+    (tmp_path / "bin.ini").write_bytes(b"\xff\xfe[x]")
+    assert variants.check_main(str(tmp_path / "bin.ini")) == 1
+    assert "UTF-8" in capsys.readouterr().err
+
+
+INI_TOKENS = st.sampled_from(
+    [
+        "[a]",
+        "[b:chess]",
+        "[c:a]",
+        "[d:shogi]",
+        "pawn = p",
+        "king = k",
+        "king = k:W",
+        "knight = -",
+        "queen = q",
+        "customPiece1 = q:QN",
+        "customPiece2 = x:mNcpR",
+        "maxFile = 12",
+        "maxRank = 3",
+        "maxFile = 17",
+        "startFen = 8/8/8/8/8/8/8/8[] w - - 0 1",
+        "startFen = k7/8/8/8/8/8/8/K7 w - - 0 1",
+        "startFen = kq/2/KQ w",
+        "pieceDrops = true",
+        "capturesToHand = true",
+        "promotionPieceTypes = qx",
+        "promotionRegionWhite = *3",
+        "promotedPieceType = p:q",
+        "doubleStepRegionWhite = *1",
+        "castling = false",
+        "castlingKingsideFile = p",
+        "mobilityRegionWhiteKing = a1 b2",
+        "extinctionPieceTypes = *",
+        "flagRegion = d4",
+        "dropNoDoubled = p",
+        "= x",
+        "#",
+        "",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(INI_TOKENS, max_size=12), st.text(max_size=40))
+def test_definitions_never_crash(lines: list[str], noise: str) -> None:
+    for text in ("\n".join(lines), "\n".join(lines) + "\n" + noise):
+        try:
+            compiled = variants.parse_text(text, "fuzz.ini")
+        except DefinitionError as error:
+            assert error.line >= 0 and str(error).startswith("fuzz.ini:")
+            continue
+        for rules in compiled.values():
+            from ferz.core.position import Position
+
+            Position(rules).set_fen(rules.start_fen)  # a definition that loads also plays
