@@ -5,7 +5,7 @@ import { api, Socket } from './api.js';
 import { Board } from './board.js';
 import { h, formatScore, barShare, splitUci } from './util.js';
 
-const BRUSHES = ['paleBlue', 'paleGreen', 'paleRed', 'paleGrey', 'paleGrey'];
+const BRUSHES = ['paleBlue', 'paleGreen', 'paleGrey', 'paleGrey', 'paleGrey'];
 
 /** Open the analysis board, optionally on stored game `id`. */
 export async function showAnalysis(root, id) {

@@ -104,7 +104,7 @@ export class Board {
     const ordered = [...choices].sort((a, b) => PROMO_ORDER.indexOf(a) - PROMO_ORDER.indexOf(b));
     const close = () => overlay.remove();
     const overlay = h('div', { class: 'promotion', role: 'dialog', 'aria-label': 'Promote to' },
-      h('div', { class: 'promotion-box' },
+      h('div', { class: 'promotion-box cg-wrap' },
         ...ordered.map((letter) => h('button', {
           class: 'promo-choice', 'data-piece': letter, title: letter.toUpperCase(),
           onclick: () => { close(); this.onMove(from + to + letter); },

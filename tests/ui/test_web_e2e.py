@@ -1,0 +1,274 @@
+"""ferz web in a real browser: Debian's chromium driven by Playwright against `ferz web`.
+
+Starts `python -m ferz web --no-browser` on a free loopback port with a fresh database, then
+plays through the page as a person would. Screenshots go to test-artifacts/web/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
+
+CHROMIUM = os.environ.get("FERZ_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "web"
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+PROMOTION = "8/4P3/8/8/8/8/k7/6K1 w - - 0 1"
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+
+# Where each piece stands, read from chessgroundx's DOM (translate() of every piece element).
+PIECES_JS = """() => {
+  const board = document.querySelector('cg-board');
+  const size = board.getBoundingClientRect().width / 8;
+  const white = document.querySelector('.cg-wrap').classList.contains('orientation-white');
+  const out = {};
+  for (const p of board.querySelectorAll('piece')) {
+    if (p.classList.contains('ghost')) continue;
+    const m = /translate\\(([-\\d.]+)px,\\s*([-\\d.]+)px\\)/.exec(p.style.transform);
+    if (!m) continue;
+    let f = Math.round(parseFloat(m[1]) / size), r = 7 - Math.round(parseFloat(m[2]) / size);
+    if (!white) { f = 7 - f; r = 7 - r; }
+    if (p.classList.contains('fading')) continue;
+    const role = [...p.classList].find((c) => c.endsWith('-piece'));
+    out['abcdefgh'[f] + (r + 1)] = (p.classList.contains('white') ? 'white ' : 'black ') + role;
+  }
+  return out;
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    """`ferz web --no-browser` on a free port with an empty database; yields its URL."""
+    port = _free_port()
+    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+    cmd = [
+        sys.executable,
+        "-m",
+        "ferz",
+        "web",
+        "--no-browser",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = proc.stdout.readline()
+        assert "serving on" in line, line + proc.stdout.read()
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture()
+def page(browser, request):
+    """A fresh page; page errors fail the test; a screenshot is kept whatever happens."""
+    context = browser.new_context(viewport={"width": 1200, "height": 820}, accept_downloads=True)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"))
+    context.close()
+    assert errors == []
+
+
+def square(page, name: str) -> tuple[float, float]:
+    """Screen coordinates of a square's centre (board seen from White or Black)."""
+    box = page.locator("cg-board").bounding_box()
+    white = "orientation-white" in (page.locator(".cg-wrap").get_attribute("class") or "")
+    f, r = ord(name[0]) - 97, int(name[1:]) - 1
+    if not white:
+        f, r = 7 - f, 7 - r
+    size = box["width"] / 8
+    return box["x"] + (f + 0.5) * size, box["y"] + (7 - r + 0.5) * size
+
+
+def click_move(page, frm: str, to: str) -> None:
+    """Play a move by clicking the piece, then the destination."""
+    page.mouse.click(*square(page, frm))
+    page.mouse.click(*square(page, to))
+
+
+def start_game(page, url: str, fen: str = "", movetime: str = "0.2", color: str = "white"):
+    """Fill the new-game dialog and wait for the board."""
+    page.goto(url + "#/new")
+    page.wait_for_selector("form.new-game")
+    page.check(f"input[name=color][value={color}]")
+    page.check("input[name=mode][value=movetime]")
+    page.fill("input[name=movetime]", movetime)
+    page.fill("input[name=fen]", fen)
+    page.click("button[type=submit]")
+    page.wait_for_selector("cg-board piece")
+    page.wait_for_function("location.hash.startsWith('#/game/')")
+
+
+def plies(page) -> int:
+    return page.locator(".moves .move[data-ply]").count()
+
+
+def test_first_page_load_is_fast(page, server):
+    page.goto(server)  # warm the server once; the measured load is the second
+    page.wait_for_selector("h1")
+    start = time.monotonic()
+    page.goto(server + "#/new")
+    page.wait_for_selector("form.new-game")
+    elapsed = time.monotonic() - start
+    timing = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
+    print(f"page load: {elapsed * 1000:.0f} ms to the form, load event at {timing:.0f} ms")
+    assert elapsed < 1.0
+
+
+def test_play_moves_by_clicking_and_the_engine_replies(page, server):
+    start_game(page, server, movetime="1")
+    start = time.monotonic()
+    click_move(page, "e2", "e4")
+    page.wait_for_selector(".move[data-ply='2']", timeout=10_000)
+    reply = time.monotonic() - start
+    print(f"first engine reply at 1 s think: {reply * 1000:.0f} ms")
+    assert reply < 1.5
+    assert page.locator(".move[data-ply='1']").inner_text() == "e4"
+    pieces = page.evaluate(PIECES_JS)
+    assert "e2" not in pieces and pieces["e4"] == "white p-piece"
+    click_move(page, "g1", "f3")
+    page.wait_for_selector(".move[data-ply='4']", timeout=10_000)
+    assert page.evaluate(PIECES_JS)["f3"] == "white n-piece"
+
+
+def test_an_illegal_drag_snaps_back(page, server):
+    start_game(page, server)
+    before = page.evaluate(PIECES_JS)
+    page.mouse.move(*square(page, "e2"))
+    page.mouse.down()
+    page.mouse.move(*square(page, "e5"), steps=8)
+    page.mouse.up()
+    time.sleep(0.4)
+    assert page.evaluate(PIECES_JS) == before
+    assert plies(page) == 0
+    # and a legal drag is played
+    page.mouse.move(*square(page, "d2"))
+    page.mouse.down()
+    page.mouse.move(*square(page, "d4"), steps=8)
+    page.mouse.up()
+    page.wait_for_selector(".move[data-ply='2']", timeout=10_000)
+    assert page.locator(".move[data-ply='1']").inner_text() == "d4"
+
+
+def test_promotion_chooser(page, server):
+    start_game(page, server, fen=PROMOTION)
+    click_move(page, "e7", "e8")
+    page.wait_for_selector(".promotion")
+    choices = page.locator(".promo-choice").evaluate_all("els => els.map(e => e.dataset.piece)")
+    assert choices == ["q", "n", "r", "b"]
+    page.screenshot(path=str(ARTIFACTS / "promotion-chooser.png"))
+    page.click(".promo-choice[data-piece=n]")
+    page.wait_for_selector(".move[data-ply='1']")
+    assert page.locator(".move[data-ply='1']").inner_text() == "e8=N"
+    assert page.evaluate(PIECES_JS)["e8"] == "white n-piece"
+
+
+def test_checkmate_shows_the_result(page, server):
+    start_game(page, server, fen=MATE_IN_ONE)
+    click_move(page, "a1", "a8")
+    banner = page.locator(".banner")
+    banner.wait_for(state="visible")
+    assert banner.inner_text() == "1-0 · checkmate"
+    assert page.locator(".move[data-ply='1']").inner_text() == "Ra8#"
+
+
+def test_reload_resumes_and_pgn_downloads(page, server):
+    start_game(page, server)
+    click_move(page, "c2", "c4")
+    page.wait_for_selector(".move[data-ply='2']", timeout=10_000)
+    url = page.url
+    moves = page.locator(".moves").inner_text()
+    page.reload()
+    page.wait_for_selector(".move[data-ply='2']")
+    assert page.url == url and page.locator(".moves").inner_text() == moves
+    click_move(page, "b1", "c3")
+    page.wait_for_selector(".move[data-ply='4']", timeout=10_000)
+    with page.expect_download() as download:
+        page.click("[data-action=pgn]")
+    text = Path(download.value.path()).read_text()
+    assert re.search(r"^1\. c4 \S+ 2\. Nc3 \S+ \*$", text, re.M), text
+    assert '[White "You"]' in text
+    page.goto(server)
+    assert page.locator(f"tr[data-game='{url.rsplit('/', 1)[1]}']").count() == 1
+
+
+def test_analysis_board_with_pgn_and_review(page, server):
+    page.goto(server + "#/analysis")
+    page.wait_for_selector(".pv", timeout=15_000)
+    page.fill("textarea", "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0")
+    page.click("[data-action=load]")
+    page.wait_for_selector(".move[data-ply='7']")
+    page.click(".move[data-ply='4']")
+    page.wait_for_selector(".pv", timeout=15_000)
+    assert page.locator(".move.current").inner_text().startswith("Nc6")
+    page.click("[data-action=review]")
+    page.wait_for_function(
+        "document.querySelector('.engine-row .status').textContent === 'review done'",
+        timeout=60_000,
+    )
+    assert page.locator(".move.blunder").count() >= 1  # 3... Nf6?? allows mate
+
+
+def test_phone_layout(browser, server):
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto(server + "#/new")
+    page.wait_for_selector("form.new-game")
+    page.click("button[type=submit]")
+    page.wait_for_selector("cg-board piece")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    board = page.locator("cg-board").bounding_box()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
+    context.close()
+    assert width <= 390 and board["width"] > 300
+
+
+def test_chromium_is_debian_s(browser):
+    assert shutil.which("chromium") or Path(CHROMIUM).exists()
