@@ -886,8 +886,27 @@ def main(args: argparse.Namespace) -> int:
     app = create_app(path)
     host = f"[{args.host}]" if ":" in args.host else args.host
     url = f"http://{host}:{args.port}/"
-    print(f"ferz web: serving on {url} (games in {path}); Ctrl-C stops", flush=True)
-    if not args.no_browser:
-        threading.Timer(0.8, webbrowser.open, [url]).start()
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_FRAME)
+    config = uvicorn.Config(
+        app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_FRAME
+    )
+    server = uvicorn.Server(config)
+
+    async def announce() -> None:
+        """Print the URL (and open the browser) once the socket really listens."""
+        while not server.started:
+            if server.should_exit:
+                return
+            await asyncio.sleep(0.02)
+        print(f"ferz web: serving on {url} (games in {path}); Ctrl-C stops", flush=True)
+        if not args.no_browser:
+            threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+
+    async def serve() -> None:
+        waiter = asyncio.ensure_future(announce())
+        try:
+            await server.serve()
+        finally:
+            waiter.cancel()
+
+    asyncio.run(serve())
     return 0

@@ -435,3 +435,20 @@ def test_a_closed_socket_does_not_break_the_game(tmp_path):
             assert time.monotonic() < deadline, "the engine's move was lost with the socket"
             time.sleep(0.05)
         assert threading.active_count() < 50
+
+
+def test_main_refuses_a_busy_port(tmp_path, capsys):
+    import argparse
+    import socket
+
+    from ferz.web.server import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        args = argparse.Namespace(
+            host="127.0.0.1", port=port, no_browser=True, db=str(tmp_path / "g.sqlite3")
+        )
+        assert main(args) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
