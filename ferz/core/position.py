@@ -53,6 +53,7 @@ def _keys(rng: random.Random, n: int) -> array:
     return array("Q", [rng.getrandbits(64) for _ in range(n)])
 
 
+@cython.final
 @cython.cclass
 class Position:
     """A variant position with incremental hashing and evaluation terms."""
@@ -106,6 +107,9 @@ class Position:
         self.u_mg, self.u_eg, self.u_phase = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
         self.u_key = array("Q", [0]) * MAXPLY
         self.scratch = _ints(MAXMOVES)
+        self.u_chk = _ints(MAXPLY)
+        self.u_chk_key = array("Q", [0]) * MAXPLY
+        self._compile_lines(rules)
         self.side = self.halfmove = self.ep = self.castling = 0
         self.ply = self.game_ply = self.mg = self.eg = self.phase = 0
         self.fullmove = 1
@@ -210,6 +214,30 @@ class Position:
         self.pr_vec, self.pr_range = array("i", vec or [0]), array("i", rng or [0])
         self.pr_kind, self.pr_leg = array("i", kind or [0]), array("i", leg or [0])
         self.pr_near, self.pr_far = array("Q", near or [0]), array("Q", far or [0])
+
+    def _compile_lines(self, rules: Rules) -> None:
+        """Tables for the legality fast path: after a non-king move by a side not in check,
+        only an unlimited rider on the line king-origin can attack the king. Variants with
+        hoppers, lame leapers, limited riders or regions use the full attack test instead."""
+        nsq = self.nsq
+        self.line_dir = _ints(2 * nsq)
+        self.ray_mask = array("Q", [0]) * (4 * nsq)
+        simple = True
+        for t, piece in enumerate(rules.pieces, start=1):
+            if piece.region is not None:
+                simple = False
+            for atom in piece.atoms:
+                if atom.hop or atom.leg is not None or atom.range not in (0, 1):
+                    if atom.capture:
+                        simple = False
+                if atom.capture and atom.range == 0:
+                    for color in (0, 1):
+                        v = self._vector(atom.dx, atom.dy, color)
+                        self.ray_mask[color * 2 * nsq + v + nsq] |= 1 << t
+                        for k in range(1, max(rules.files, rules.ranks)):
+                            if abs(k * v) < nsq:
+                                self.line_dir[-k * v + nsq] = -v
+        self.fast_legal = 1 if simple else 0
 
     def _compile_zones(self, rules: Rules) -> None:
         """Mobility regions per piece code, double-step and promotion zones per colour."""
@@ -318,6 +346,8 @@ class Position:
         fl: cython.int
         rng: cython.int
         k: cython.int
+        self.u_chk[self.ply] = 1 if self.in_check() else 0
+        self.u_chk_key[self.ply] = self.key
         for i in range(self.pcount[us]):
             fr = self.plist[us * MAXP + i]
             p = self.board[fr]
@@ -510,6 +540,24 @@ class Position:
             s += self.stride
         return True
 
+    def discovered(self, king: cython.int, fr: cython.int, by: cython.int) -> cython.bint:
+        """Whether a rider of `by` attacks the king through the vacated square fr."""
+        u: cython.int = self.line_dir[fr - king + self.nsq]
+        t: cython.int
+        q: cython.int
+        one: cython.ulonglong = 1
+        if u == 0:
+            return False
+        t = king + u
+        while self.board[t] == EMPTY:
+            t += u
+        q = self.board[t]
+        return (
+            q > WALL
+            and (q & 1) == by
+            and (self.ray_mask[by * 2 * self.nsq - u + self.nsq] & (one << (q >> 1))) != 0
+        )
+
     def ep_square_after(self, leg: cython.int, them: cython.int) -> cython.int:
         """Whether a pawn of `them` could capture en passant on square leg."""
         i: cython.int
@@ -635,9 +683,23 @@ class Position:
         self.key = key ^ self.z_side
         self.ply = ply + 1
         self.game_ply += 1
-        if (self.royal[us] >= 0 and self.attacked(self.royal[us], them)) or (
-            self.flying and self.kings_facing()
-        ):
+        if self.royal[us] >= 0:
+            if (
+                self.fast_legal
+                and kind != EP
+                and kind != CASTLE
+                and self.royal[us] != to
+                and self.u_chk_key[ply] == self.u_key[ply]
+                and self.u_chk[ply] == 0
+            ):
+                # not in check before, not a king move: only a discovered rider attack can hurt
+                if kind != DROP and self.discovered(self.royal[us], fr, them):
+                    self.unmake()
+                    return False
+            elif self.attacked(self.royal[us], them):
+                self.unmake()
+                return False
+        if self.flying and self.kings_facing():
             self.unmake()
             return False
         return True
