@@ -645,7 +645,7 @@ def build(
     if not regions_flag[0] and not regions_flag[1]:
         flags = ("", "")
 
-    start_fen = r.raw("startFen") or CHESS_FEN
+    start_fen = full_fen(r.raw("startFen") or CHESS_FEN)
     try:
         rules = Rules(
             name=name,
@@ -726,7 +726,7 @@ def _check_start_fen(r: _Reader, rules: Rules, validate: Callable[[Rules], None]
     if rules.drops and "[" not in rules.start_fen.split(" ")[0]:
         raise r.error(key, "a drop variant's start FEN needs a pocket, e.g. [] after the board")
     try:
-        fenmod.parse(rules, full_fen(rules.start_fen))
+        fenmod.parse(rules, rules.start_fen)
         if validate is not None:
             validate(rules)
     except ValueError as error:

@@ -70,7 +70,7 @@ def _expand(row: str) -> list[str]:
 
 
 def normal_fen(fen: str) -> tuple:
-    """The comparable parts of a FEN: board, pocket as a sorted multiset, side, castling, e.p."""
+    """The comparable parts of a FEN: board, pocket as a sorted multiset, side, castling."""
     fields = fen.split()
     board = fields[0]
     pocket = ""
@@ -83,7 +83,10 @@ def normal_fen(fen: str) -> tuple:
     castling, ep = "-", "-"
     if len(rest) >= 3 and not rest[1].isdigit():
         castling, ep = rest[1], rest[2]
-    return board, pocket, side, _castling_rooks(board, castling), ep
+    # the e.p. field is left out: FSF 2023 sets it after moves that cannot be answered e.p.
+    # (and makruk puts its counter there); e.p. captures themselves are compared as moves
+    del ep
+    return board, pocket, side, _castling_rooks(board, castling)
 
 
 class FairyStockfish:

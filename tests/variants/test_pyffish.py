@@ -14,6 +14,7 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
+from ferz.core.rules import Rules
 from tests.variants.oracle import fsf_name, normal_fen, pyffish
 
 pytestmark = pytest.mark.variant
@@ -70,17 +71,21 @@ def _value_of(board: Board) -> int | None:
     return 1 if outcome.winner == board.turn else -1
 
 
-def _play(name: str, seed: int) -> int:
-    """One random game compared ply by ply; returns the number of positions compared."""
+def play(name: str, seed: int, rules: Rules | None = None, plies: int = PLIES) -> int:
+    """One random game compared ply by ply; returns the number of positions compared.
+
+    `name` is the variant's name in FSF; `rules` default to ferz's built-in of that name.
+    """
     sf = pyffish()
     rng = random.Random(seed)
     variant = fsf_name(name)
-    rules = variants.get(name)
+    if rules is None:
+        rules = variants.get(name)
     chess960 = rules.chess960
     start = chess960_fen(rng) if chess960 else rules.start_fen
-    board = Board(start, variant=name, chess960=chess960)
+    board = Board(start, rules=rules, chess960=chess960)
     moves: list[str] = []
-    for _ in range(PLIES):
+    for _ in range(plies):
         where = f"{name} seed {seed}: {start} moves {' '.join(moves)}"
         ours = board.legal_moves
         over, value = sf.is_immediate_game_end(variant, start, moves, chess960)
@@ -128,7 +133,7 @@ def _params() -> list:
 
 @pytest.mark.parametrize("name", _params())
 def test_random_games_agree_with_fsf(name: str) -> None:
-    plies = sum(_play(name, seed) for seed in range(GAMES))
+    plies = sum(play(name, seed) for seed in range(GAMES))
     assert plies >= GAMES * 4
 
 
@@ -136,4 +141,4 @@ def test_random_games_agree_with_fsf(name: str) -> None:
 @pytest.mark.parametrize("name", _params())
 def test_many_random_games_agree_with_fsf(name: str) -> None:
     for seed in range(100, 160):
-        _play(name, seed)
+        play(name, seed)
