@@ -1,0 +1,44 @@
+# C-level interface of the search (implementation in search.py).
+from ferz.core.position cimport Position
+from ferz.core.evaluate cimport Evaluator
+from ferz.core.tt cimport TT
+
+cdef enum:
+    MAXDEPTH = 128
+    INF = 32001
+    VALUE_NONE = 32002
+    MAXQUIETS = 64
+    SC_TT = 1 << 30
+    SC_GOOD = 1 << 28
+    SC_KILLER = 1 << 27
+    SC_BAD = -(1 << 28)
+
+cdef class Search:
+    cdef public Position pos
+    cdef public TT tt
+    cdef public Evaluator ev
+    cdef public int stop, stopped, seldepth, nroot, draw_moves, stalemate_score, null_verify_off
+    cdef public long long nodes, node_limit
+    cdef int nsq, best_promo
+    cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
+    cdef int[::1] quiets, root_moves, see_buf, lmr
+    # tunables, named as in ferz.params.SEARCH
+    cdef public int aspiration_delta, aspiration_min_depth, null_min_depth, null_base_reduction
+    cdef public int null_depth_div, null_eval_div, null_verify_depth, rfp_max_depth, rfp_margin
+    cdef public int razor_max_depth, razor_margin, futility_max_depth, futility_base
+    cdef public int futility_per_depth, lmp_max_depth, lmp_base, lmr_min_depth, lmr_base, lmr_div
+    cdef public int lmr_history_div, see_quiet_margin, see_capture_margin, see_max_depth
+    cdef public int iir_min_depth, delta_margin, history_bonus_max, history_max, poll_mask
+
+    cdef int root(self, int alpha, int beta, int depth, int first) noexcept nogil
+    cdef int search(self, int alpha, int beta, int depth, int ply, bint cutnode) noexcept nogil
+    cdef int qsearch(self, int alpha, int beta, int ply) noexcept nogil
+    cdef void poll(self) noexcept nogil
+    cdef bint is_draw(self) noexcept nogil
+    cdef bint has_pieces(self, int color) noexcept nogil
+    cdef bint is_tactical(self, int m) noexcept nogil
+    cdef void score_moves(self, int base, int n, int ply, int ttm, bint qs) noexcept nogil
+    cdef int pick(self, int base, int i, int n) noexcept nogil
+    cdef void update_pv(self, int ply, int m) noexcept nogil
+    cdef void update_history(self, int ply, int m, int depth, int nquiets) noexcept nogil
+    cdef void add_history(self, int idx, int bonus) noexcept nogil

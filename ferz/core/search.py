@@ -1,0 +1,784 @@
+"""Alpha-beta search: iterative deepening, aspiration windows, principal variation search.
+
+The tree search runs in C with the GIL released (`with nogil`), so other Python threads (the
+protocol reader answering `stop` and `isready`, helper search threads) run while it thinks.
+It stops when another thread sets `stop`, or at the node limit; it never prints: `iterate`
+yields one Iteration per completed depth and the caller reports it.
+
+Node recipe (`search`): draw and mate-distance checks, transposition table, static eval,
+reverse futility, razoring, null move (verified at high depth), internal iterative reduction,
+then the moves in order (TT move, good captures, killers, counter move, quiets by history, bad
+captures) with futility, late-move and SEE pruning, check extension and late move reductions.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections import namedtuple
+
+import cython
+from cython.cimports.ferz.core.defs import (
+    CASTLE,
+    DROP,
+    EMPTY,
+    EP,
+    MAXMOVES,
+    MAXP,
+    PROMO,
+    move_from,
+    move_kind,
+    move_promo,
+    move_to,
+)
+from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator
+from cython.cimports.ferz.core.position import Position
+from cython.cimports.ferz.core.see import captured_value, see_ge
+from cython.cimports.ferz.core.tt import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    MATE,
+    MATE_BOUND,
+    TT,
+    tt_bound,
+    tt_depth,
+    tt_eval,
+    tt_move,
+    tt_score,
+)
+
+from ferz.params import SEARCH
+
+if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallback
+    MAXDEPTH = 128
+    INF = 32001
+    VALUE_NONE = 32002
+    MAXQUIETS = 64
+    SC_TT = 1 << 30  # move-ordering score bands (see score_moves)
+    SC_GOOD = 1 << 28
+    SC_KILLER = 1 << 27
+    SC_BAD = -(1 << 28)
+    from ferz.core.evaluate import K_PIECE
+    from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
+
+
+DEPTH_LIMIT = 124  # the deepest iteration (MAXDEPTH - 4 leaves room for the extensions)
+
+Line = namedtuple("Line", "score bound pv")  # bound: "lower", "upper" or None (exact)
+Iteration = namedtuple("Iteration", "depth seldepth lines nodes")
+
+
+def mate_in(score: int) -> int | None:
+    """Moves to mate (negative when getting mated) of a mate score, None for other scores."""
+    if score >= MATE_BOUND:
+        return (MATE - score + 1) // 2
+    if score <= -MATE_BOUND:
+        return -((MATE + score) // 2)
+    return None
+
+
+def _ints(n: int) -> array:
+    """A zeroed int array."""
+    return array("i", bytes(4 * n))
+
+
+@cython.cclass
+class Search:
+    """One search thread's state: the position, its tables and the shared TT."""
+
+    def __init__(self, pos: Position, tt: TT, ev: Evaluator) -> None:
+        self.pos = pos
+        self.tt = tt
+        self.ev = ev
+        self.nsq = self.pos.nsq
+        for name, value in SEARCH.items():
+            setattr(self, name, int(value))
+        rules = pos.rules
+        self.draw_moves = 2 * rules.n_move_rule if rules.n_move_rule > 0 else 0
+        self.stalemate_score = {"draw": 0, "loss": -1, "win": 1}[rules.stalemate_value]
+        promos = [ev.value[rules.piece_index(c)] for c in rules.promotion_letters]
+        self.best_promo = max(promos, default=0)
+        self.moves = _ints(MAXDEPTH * MAXMOVES)
+        self.scores = _ints(MAXDEPTH * MAXMOVES)
+        self.pv = _ints(MAXDEPTH * MAXDEPTH)
+        self.pv_len = _ints(MAXDEPTH + 1)
+        self.killers = _ints(2 * (MAXDEPTH + 1))
+        self.history = _ints(2 * self.nsq * self.nsq)
+        self.counter = _ints(self.nsq * self.nsq)
+        self.cur_move = _ints(MAXDEPTH + 1)
+        self.evals = _ints(MAXDEPTH + 1)
+        self.quiets = _ints(MAXDEPTH * MAXQUIETS)
+        self.root_moves = _ints(MAXMOVES)
+        self.see_buf = _ints(MAXMOVES)
+        lmr = _ints(64 * 64)
+        for d in range(1, 64):
+            for n in range(1, 64):
+                r = self.lmr_base + math.log(d) * math.log(n) * 100 / self.lmr_div
+                lmr[d * 64 + n] = int(r // 100)
+        self.lmr = lmr
+        self.nroot = 0
+        self.nodes = 0
+        self.node_limit = 0
+        self.stop = 0
+        self.stopped = 0
+
+    # ------------------------------------------------------------------ Python interface
+
+    def clear(self) -> None:
+        """Forget history, killers and counter moves (a new game)."""
+        for i in range(len(self.history)):
+            self.history[i] = 0
+        for i in range(len(self.counter)):
+            self.counter[i] = 0
+        for i in range(len(self.killers)):
+            self.killers[i] = 0
+
+    def set_root(self, searchmoves=None) -> int:
+        """Collect the legal root moves (restricted to `searchmoves` if given); their count."""
+        legal = self.pos.legal_moves()
+        if searchmoves:
+            wanted = set(searchmoves)
+            legal = [m for m in legal if m in wanted]
+        for i, m in enumerate(legal):
+            self.root_moves[i] = m
+        self.nroot = len(legal)
+        return self.nroot
+
+    def root_move_list(self) -> list[int]:
+        """The root moves in their current order (best first after an iteration)."""
+        return [self.root_moves[i] for i in range(self.nroot)]
+
+    def iterate(self, max_depth: int = DEPTH_LIMIT, multipv: int = 1):
+        """Search depth 1, 2, ... and yield an Iteration after each completed depth.
+
+        The last Iteration yielded is the result; when `stop` interrupts a depth, an Iteration
+        for the partial depth is yielded only if it already changed the best move.
+        """
+        self.stopped = 0
+        self.nodes = 0
+        self.seldepth = 0
+        self.tt.new_search()
+        for i in range(MAXDEPTH + 1):
+            self.killers[2 * i] = self.killers[2 * i + 1] = 0
+        max_depth = max(1, min(max_depth, DEPTH_LIMIT))
+        if self.nroot == 0:
+            return
+        npv = max(1, min(multipv, self.nroot))
+        previous = [0] * npv
+        for depth in range(1, max_depth + 1):
+            lines = []
+            for k in range(npv):
+                first_move = self.root_moves[k]
+                delta = self.aspiration_delta
+                if depth >= self.aspiration_min_depth and abs(previous[k]) < MATE_BOUND:
+                    alpha = max(previous[k] - delta, -INF)
+                    beta = min(previous[k] + delta, INF)
+                else:
+                    alpha, beta = -INF, INF
+                while True:
+                    score = self._root(alpha, beta, depth, k)
+                    if self.stopped:
+                        break
+                    if score <= alpha:
+                        beta = (alpha + beta) // 2
+                        alpha = max(score - delta, -INF)
+                    elif score >= beta:
+                        beta = min(score + delta, INF)
+                    else:
+                        break
+                    delta += delta
+                bound = None
+                if score <= alpha:
+                    bound = "upper"
+                elif score >= beta:
+                    bound = "lower"
+                if self.stopped:
+                    if k == 0 and lines == [] and self.root_moves[0] != first_move and depth > 1:
+                        # the interrupted depth already found a better move: report it
+                        lines.append(Line(score, "lower", self._pv_list(self.root_moves[0])))
+                    break
+                previous[k] = score
+                lines.append(Line(score, bound, self._pv_list(self.root_moves[k])))
+            if lines:
+                yield Iteration(depth, self.seldepth, lines, self.nodes)
+            if self.stopped:
+                return
+
+    def _root(self, alpha: int, beta: int, depth: int, first: int) -> int:
+        """Search the root moves from index `first` with the GIL released."""
+        a: cython.int = alpha
+        b: cython.int = beta
+        d: cython.int = depth
+        f: cython.int = first
+        score: cython.int
+        with cython.nogil:
+            score = self.root(a, b, d, f)
+        return score
+
+    def _pv_list(self, best: int) -> list[int]:
+        """The principal variation at the root, starting with `best`."""
+        n = self.pv_len[0]
+        if n == 0 or self.pv[0] != best:
+            return [best]
+        return [self.pv[i] for i in range(n)]
+
+    # ------------------------------------------------------------------ the tree search
+
+    def poll(self) -> cython.void:
+        """Check the stop flag and the node limit now and then."""
+        if (self.nodes & self.poll_mask) == 0 and (
+            self.stop or (self.node_limit > 0 and self.nodes >= self.node_limit)
+        ):
+            self.stopped = 1
+
+    def is_draw(self) -> cython.bint:
+        """Repetition or the n-move rule (a checkmate on the last move still counts as mate)."""
+        if self.draw_moves and self.pos.halfmove >= self.draw_moves:
+            return True
+        return self.pos.is_repetition()
+
+    def has_pieces(self, color: cython.int) -> cython.bint:
+        """Whether `color` has a piece other than pawns and royals (null-move zugzwang guard)."""
+        i: cython.int
+        for i in range(self.pos.pcount[color]):
+            if self.ev.kind[self.pos.board[self.pos.plist[color * MAXP + i]] >> 1] == K_PIECE:
+                return True
+        return False
+
+    def is_tactical(self, m: cython.int) -> cython.bint:
+        """Captures and promotions (moves that change the material)."""
+        kind: cython.int = move_kind(m)
+        if kind == EP or kind == PROMO:  # noqa: SIM109 - C comparisons, no tuple
+            return True
+        if kind == CASTLE or kind == DROP:  # noqa: SIM109 - C comparisons, no tuple
+            return False
+        return self.pos.board[move_to(m)] != EMPTY
+
+    def update_pv(self, ply: cython.int, m: cython.int) -> cython.void:
+        """pv[ply] = m followed by the child's principal variation."""
+        i: cython.int
+        base: cython.int = ply * MAXDEPTH
+        child: cython.int = (ply + 1) * MAXDEPTH
+        self.pv[base + ply] = m
+        for i in range(ply + 1, self.pv_len[ply + 1]):
+            self.pv[base + i] = self.pv[child + i]
+        self.pv_len[ply] = self.pv_len[ply + 1] if self.pv_len[ply + 1] > ply + 1 else ply + 1
+        if ply == 0:
+            # keep the root line where the Python side reads it
+            for i in range(self.pv_len[0]):
+                self.pv[i] = self.pv[base + i]
+
+    def add_history(self, idx: cython.int, bonus: cython.int) -> cython.void:
+        """History update with gravity: values stay within +-history_max."""
+        h: cython.int = self.history[idx]
+        mag: cython.int = bonus if bonus >= 0 else -bonus
+        self.history[idx] = h + bonus - (h * mag) // self.history_max
+
+    def update_history(
+        self, ply: cython.int, m: cython.int, depth: cython.int, nquiets: cython.int
+    ) -> cython.void:
+        """Reward the quiet move that caused a cutoff, punish the quiets tried before it."""
+        nsq: cython.int = self.nsq
+        side_base: cython.int = self.pos.side * nsq * nsq
+        bonus: cython.int = depth * depth * 16
+        i: cython.int
+        q: cython.int
+        prev: cython.int
+        if bonus > self.history_bonus_max:
+            bonus = self.history_bonus_max
+        if self.killers[2 * ply] != m:
+            self.killers[2 * ply + 1] = self.killers[2 * ply]
+            self.killers[2 * ply] = m
+        self.add_history(side_base + move_from(m) * nsq + move_to(m), bonus)
+        for i in range(nquiets):
+            q = self.quiets[ply * MAXQUIETS + i]
+            if q != m:
+                self.add_history(side_base + move_from(q) * nsq + move_to(q), -bonus)
+        if ply > 0:
+            prev = self.cur_move[ply - 1]
+            if prev:
+                self.counter[move_from(prev) * nsq + move_to(prev)] = m
+
+    def score_moves(
+        self, base: cython.int, n: cython.int, ply: cython.int, ttm: cython.int, qs: cython.bint
+    ) -> cython.void:
+        """Order scores: TT move, captures by MVV-LVA, killers, counter move, quiets by history."""
+        i: cython.int
+        m: cython.int
+        s: cython.int
+        attacker: cython.int
+        nsq: cython.int = self.nsq
+        side_base: cython.int = self.pos.side * nsq * nsq
+        k1: cython.int = self.killers[2 * ply]
+        k2: cython.int = self.killers[2 * ply + 1]
+        cm: cython.int = 0
+        prev: cython.int
+        if ply > 0 and not qs:
+            prev = self.cur_move[ply - 1]
+            if prev:
+                cm = self.counter[move_from(prev) * nsq + move_to(prev)]
+        for i in range(base, base + n):
+            m = self.moves[i]
+            if m == ttm:
+                s = SC_TT
+            elif self.is_tactical(m):
+                if move_kind(m) == DROP:
+                    attacker = 0
+                else:
+                    attacker = self.ev.value[self.pos.board[move_from(m)] >> 1]
+                    if attacker > 4000:
+                        attacker = 4000  # royal pieces capture last, but before bad captures
+                s = SC_GOOD + captured_value(self.pos, self.ev, m) * 16 - attacker // 4
+                if move_kind(m) == PROMO and self.ev.value[move_promo(m)] < self.best_promo:
+                    s = SC_BAD + s - SC_GOOD  # under-promotions go behind the quiet moves
+            elif m == k1:
+                s = SC_KILLER + 2
+            elif m == k2:
+                s = SC_KILLER + 1
+            elif m == cm:
+                s = SC_KILLER
+            else:
+                s = self.history[side_base + move_from(m) * nsq + move_to(m)]
+            self.scores[i] = s
+        return
+
+    def pick(self, base: cython.int, i: cython.int, n: cython.int) -> cython.int:
+        """Move the best-scored move of [i, base + n) to position i (selection sort step)."""
+        j: cython.int
+        best: cython.int = i
+        end: cython.int = base + n
+        for j in range(i + 1, end):
+            if self.scores[j] > self.scores[best]:
+                best = j
+        if best != i:
+            j = self.moves[i]
+            self.moves[i] = self.moves[best]
+            self.moves[best] = j
+            j = self.scores[i]
+            self.scores[i] = self.scores[best]
+            self.scores[best] = j
+        return self.moves[i]
+
+    def root(
+        self, alpha: cython.int, beta: cython.int, depth: cython.int, first: cython.int
+    ) -> cython.int:
+        """Search root moves [first, nroot); the best one moves to index `first`."""
+        best: cython.int = -INF
+        i: cython.int
+        j: cython.int
+        m: cython.int
+        score: cython.int
+        newdepth: cython.int
+        self.pv_len[0] = 0
+        self.nodes += 1
+        for i in range(first, self.nroot):
+            m = self.root_moves[i]
+            if not self.pos.make(m):
+                continue
+            self.cur_move[0] = m
+            newdepth = depth - 1
+            if self.pos.in_check():
+                newdepth += 1
+            if i == first:
+                score = -self.search(-beta, -alpha, newdepth, 1, False)
+            else:
+                score = -self.search(-alpha - 1, -alpha, newdepth, 1, True)
+                if score > alpha and score < beta and not self.stopped:
+                    score = -self.search(-beta, -alpha, newdepth, 1, False)
+            self.pos.unmake()
+            if self.stopped:
+                break
+            if score > best:
+                best = score
+                if score > alpha or i == first:
+                    self.update_pv(0, m)
+                    # rotate the new best move to the front, keeping the others' order
+                    for j in range(i, first, -1):
+                        self.root_moves[j] = self.root_moves[j - 1]
+                    self.root_moves[first] = m
+                if score > alpha:
+                    alpha = score
+                    if score >= beta:
+                        break
+        return best
+
+    def search(
+        self,
+        alpha: cython.int,
+        beta: cython.int,
+        depth: cython.int,
+        ply: cython.int,
+        cutnode: cython.bint,
+    ) -> cython.int:
+        """Principal variation search of one node: exact inside (alpha, beta), else a bound."""
+        pvnode: cython.bint = beta - alpha > 1
+        in_check: cython.bint
+        slot: cython.longlong
+        meta: cython.ulonglong
+        data: cython.ulonglong
+        ttm: cython.int = 0
+        tts: cython.int = 0
+        ttd: cython.int = -100
+        ttb: cython.int = 0
+        tthit: cython.bint = False
+        static: cython.int
+        improving: cython.bint = False
+        score: cython.int
+        best: cython.int = -INF
+        bestmove: cython.int = 0
+        base: cython.int
+        n: cython.int
+        i: cython.int
+        m: cython.int
+        legal: cython.int = 0
+        nquiets: cython.int = 0
+        tactical: cython.bint
+        gives_check: cython.bint
+        newdepth: cython.int
+        r: cython.int
+        hist: cython.int
+        skip_quiets: cython.bint = False
+        old_alpha: cython.int = alpha
+        nsq: cython.int = self.nsq
+
+        # Step 1. Quiescence at the horizon.
+        if depth <= 0:
+            return self.qsearch(alpha, beta, ply)
+        self.pv_len[ply] = ply
+        self.nodes += 1
+        self.poll()
+        if self.stopped:
+            return 0
+        if ply > self.seldepth:
+            self.seldepth = ply
+
+        # Step 2. Draws, the ply limit and mate distance pruning.
+        if self.is_draw():
+            return 0
+        in_check = self.pos.in_check()
+        if ply >= MAXDEPTH - 2:
+            return 0 if in_check else self.ev.evaluate(self.pos)
+        if alpha < -MATE + ply:
+            alpha = -MATE + ply
+        if beta > MATE - ply - 1:
+            beta = MATE - ply - 1
+        if alpha >= beta:
+            return alpha
+
+        # Step 3. Transposition table: a deep enough bound ends non-PV nodes at once.
+        slot = self.tt.probe(self.pos.key)
+        if slot >= 0:
+            data = self.tt.table[2 * slot + 1]
+            meta = self.tt.table[2 * slot] ^ data
+            if (meta >> 32) == (self.pos.key >> 32):
+                tthit = True
+                ttm = tt_move(data)
+                tts = tt_score(data, ply)
+                ttd = tt_depth(meta)
+                ttb = tt_bound(meta)
+                if (
+                    not pvnode
+                    and ttd >= depth
+                    and (
+                        ttb == BOUND_EXACT
+                        or (ttb == BOUND_LOWER and tts >= beta)
+                        or (ttb == BOUND_UPPER and tts <= alpha)
+                    )
+                ):
+                    return tts
+
+        # Step 4. Static evaluation, refined by the TT score when its bound allows.
+        if in_check:
+            static = VALUE_NONE
+        else:
+            if tthit and tt_eval(meta) != VALUE_NONE:
+                static = tt_eval(meta)
+            else:
+                static = self.ev.evaluate(self.pos)
+        self.evals[ply] = static
+        if not in_check and ply >= 2 and self.evals[ply - 2] != VALUE_NONE:
+            improving = static > self.evals[ply - 2]
+        score = static
+        if (
+            tthit
+            and not in_check
+            and -MATE_BOUND < tts < MATE_BOUND
+            and (
+                ttb == BOUND_EXACT
+                or (ttb == BOUND_LOWER and tts > static)
+                or (ttb == BOUND_UPPER and tts < static)
+            )
+        ):
+            score = tts  # the better estimate for the pruning decisions below
+
+        if not in_check and not pvnode:
+            # Step 5. Reverse futility: far above beta at low depth, the node will fail high.
+            if (
+                depth <= self.rfp_max_depth
+                and score - self.rfp_margin * (depth - improving) >= beta
+                and beta > -MATE_BOUND
+                and score < MATE_BOUND
+            ):
+                return score
+
+            # Step 6. Razoring: hopeless at low depth unless a capture saves it.
+            if depth <= self.razor_max_depth and score + self.razor_margin * depth < alpha:
+                r = self.qsearch(alpha, alpha + 1, ply)
+                if r <= alpha:
+                    return r
+
+            # Step 7. Null move: if passing still fails high, the node is good enough.
+            if (
+                depth >= self.null_min_depth
+                and score >= beta
+                and static >= beta
+                and ply > 0
+                and self.cur_move[ply - 1] != 0
+                and not self.null_verify_off
+                and beta > -MATE_BOUND
+                and self.has_pieces(self.pos.side)
+            ):
+                r = self.null_base_reduction + depth // self.null_depth_div
+                i = (score - beta) // self.null_eval_div
+                r += i if i < 3 else 3
+                self.cur_move[ply] = 0
+                self.pos.make_null()
+                hist = -self.search(-beta, -beta + 1, depth - r - 1, ply + 1, not cutnode)
+                self.pos.unmake_null()
+                if self.stopped:
+                    return 0
+                if hist >= beta:
+                    if hist >= MATE_BOUND:
+                        hist = beta
+                    if depth < self.null_verify_depth:
+                        return hist
+                    # Zugzwang guard at high depth: verify with a reduced normal search.
+                    self.null_verify_off = 1
+                    r = self.search(beta - 1, beta, depth - r - 1, ply, False)
+                    self.null_verify_off = 0
+                    if r >= beta:
+                        return hist
+
+        # Step 8. Internal iterative reduction: a node without a TT move gets one ply less.
+        if depth >= self.iir_min_depth and ttm == 0 and (pvnode or cutnode):
+            depth -= 1
+
+        # Step 9. Generate and order the moves.
+        base = ply * MAXMOVES
+        n = self.pos.gen(self.moves, base, False) - base
+        self.score_moves(base, n, ply, ttm, False)
+        self.pv_len[ply] = ply
+
+        # Step 10. The move loop.
+        for i in range(base, base + n):
+            m = self.pick(base, i, n)
+            tactical = self.is_tactical(m)
+            if skip_quiets and not tactical:
+                continue
+            # Step 11. Pruning of late and losing moves (never while mated scores are possible).
+            if ply > 0 and best > -MATE_BOUND and not in_check:
+                if not tactical:
+                    if depth <= self.lmp_max_depth and nquiets >= (
+                        self.lmp_base + depth * depth
+                    ) // (2 - improving):
+                        skip_quiets = True
+                        continue
+                    if (
+                        depth <= self.futility_max_depth
+                        and not pvnode
+                        and static + self.futility_base + self.futility_per_depth * depth <= alpha
+                        and m != self.killers[2 * ply]
+                    ):
+                        skip_quiets = True
+                        continue
+                    if depth <= self.see_max_depth and not see_ge(
+                        self.pos, self.ev, m, -self.see_quiet_margin * depth, self.see_buf
+                    ):
+                        continue
+                elif (
+                    depth <= self.see_max_depth
+                    and self.scores[i] < SC_TT
+                    and not see_ge(
+                        self.pos, self.ev, m, -self.see_capture_margin * depth * depth, self.see_buf
+                    )
+                ):
+                    continue
+            if not self.pos.make(m):
+                continue
+            legal += 1
+            self.cur_move[ply] = m
+            gives_check = self.pos.in_check()
+            if not tactical and nquiets < MAXQUIETS:
+                self.quiets[ply * MAXQUIETS + nquiets] = m
+                nquiets += 1
+            # Step 12. Check extension.
+            newdepth = depth - 1
+            if gives_check:
+                newdepth += 1
+            # Step 13. Late move reductions, then re-search at full depth or full window.
+            if depth >= self.lmr_min_depth and legal > 1 + pvnode and not tactical:
+                r = self.lmr[(depth if depth < 63 else 63) * 64 + (legal if legal < 63 else 63)]
+                if pvnode:
+                    r -= 1
+                if cutnode:
+                    r += 1
+                if not improving:
+                    r += 1
+                if gives_check:
+                    r -= 1
+                if m == self.killers[2 * ply] or m == self.killers[2 * ply + 1]:
+                    r -= 1
+                hist = self.history[
+                    (self.pos.side ^ 1) * nsq * nsq + move_from(m) * nsq + move_to(m)
+                ]
+                r -= hist // self.lmr_history_div
+                if r < 0:
+                    r = 0
+                if r > newdepth - 1:
+                    r = newdepth - 1 if newdepth > 1 else 0
+                score = -self.search(-alpha - 1, -alpha, newdepth - r, ply + 1, True)
+                if score > alpha and r > 0:
+                    score = -self.search(-alpha - 1, -alpha, newdepth, ply + 1, not cutnode)
+            elif not pvnode or legal > 1:
+                score = -self.search(-alpha - 1, -alpha, newdepth, ply + 1, not cutnode)
+            if pvnode and (legal == 1 or (score > alpha and score < beta)):
+                score = -self.search(-beta, -alpha, newdepth, ply + 1, False)
+            self.pos.unmake()
+            if self.stopped:
+                return 0
+            # Step 14. New best move: PV, cutoff, history.
+            if score > best:
+                best = score
+                if score > alpha:
+                    bestmove = m
+                    if pvnode:
+                        self.update_pv(ply, m)
+                    if score >= beta:
+                        if not tactical:
+                            self.update_history(ply, m, depth, nquiets)
+                        break
+                    alpha = score
+
+        # Step 15. No legal move: mate or stalemate (scored by the variant's rule).
+        if legal == 0:
+            if in_check:
+                return -MATE + ply
+            if self.stalemate_score == 0:
+                return 0
+            return (MATE - ply) * self.stalemate_score
+
+        # Step 16. Store the result.
+        if best >= beta:
+            r = BOUND_LOWER
+        elif pvnode and bestmove != 0 and best > old_alpha:
+            r = BOUND_EXACT
+        else:
+            r = BOUND_UPPER
+        self.tt.store(self.pos.key, ply, bestmove, best, static, depth, r)
+        return best
+
+    def qsearch(self, alpha: cython.int, beta: cython.int, ply: cython.int) -> cython.int:
+        """Quiescence search: captures (all evasions when in check) until the position is quiet."""
+        in_check: cython.bint
+        slot: cython.longlong
+        meta: cython.ulonglong
+        data: cython.ulonglong
+        ttm: cython.int = 0
+        tts: cython.int
+        ttb: cython.int
+        static: cython.int = VALUE_NONE
+        best: cython.int
+        bestmove: cython.int = 0
+        base: cython.int
+        n: cython.int
+        i: cython.int
+        m: cython.int
+        score: cython.int
+        legal: cython.int = 0
+        pvnode: cython.bint = beta - alpha > 1
+        old_alpha: cython.int = alpha
+
+        self.nodes += 1
+        self.poll()
+        if self.stopped:
+            return 0
+        self.pv_len[ply] = ply
+        if ply > self.seldepth:
+            self.seldepth = ply
+        if self.draw_moves and self.pos.halfmove >= self.draw_moves:
+            return 0
+        in_check = self.pos.in_check()
+        if ply >= MAXDEPTH - 2:
+            return 0 if in_check else self.ev.evaluate(self.pos)
+
+        slot = self.tt.probe(self.pos.key)
+        if slot >= 0:
+            data = self.tt.table[2 * slot + 1]
+            meta = self.tt.table[2 * slot] ^ data
+            if (meta >> 32) == (self.pos.key >> 32):
+                ttm = tt_move(data)
+                tts = tt_score(data, ply)
+                ttb = tt_bound(meta)
+                if not pvnode and (
+                    ttb == BOUND_EXACT
+                    or (ttb == BOUND_LOWER and tts >= beta)
+                    or (ttb == BOUND_UPPER and tts <= alpha)
+                ):
+                    return tts
+                static = tt_eval(meta)
+
+        # Stand pat: the side to move may decline every capture (not when in check).
+        if in_check:
+            best = -MATE + ply
+            static = VALUE_NONE
+        else:
+            if static == VALUE_NONE:
+                static = self.ev.evaluate(self.pos)
+            best = static
+            if best >= beta:
+                return best
+            if best > alpha:
+                alpha = best
+
+        base = ply * MAXMOVES
+        n = self.pos.gen(self.moves, base, not in_check) - base
+        self.score_moves(base, n, ply, ttm, True)
+        for i in range(base, base + n):
+            m = self.pick(base, i, n)
+            if not in_check:
+                # Delta pruning: even winning the piece would not reach alpha.
+                if (
+                    move_kind(m) != PROMO
+                    and static + captured_value(self.pos, self.ev, m) + self.delta_margin <= alpha
+                ):
+                    continue
+                if self.scores[i] < SC_TT and not see_ge(self.pos, self.ev, m, 0, self.see_buf):
+                    continue
+            if not self.pos.make(m):
+                continue
+            legal += 1
+            self.cur_move[ply] = m
+            score = -self.qsearch(-beta, -alpha, ply + 1)
+            self.pos.unmake()
+            if self.stopped:
+                return 0
+            if score > best:
+                best = score
+                if score > alpha:
+                    bestmove = m
+                    if pvnode:
+                        self.update_pv(ply, m)
+                    if score >= beta:
+                        break
+                    alpha = score
+        if in_check and legal == 0:
+            return -MATE + ply
+        if best >= beta:
+            i = BOUND_LOWER
+        elif pvnode and best > old_alpha:
+            i = BOUND_EXACT
+        else:
+            i = BOUND_UPPER
+        self.tt.store(self.pos.key, ply, bestmove, best, static, 0, i)
+        return best

@@ -1,0 +1,539 @@
+"""The Engine facade: position, options and a non-blocking search that reports via callbacks.
+
+Protocol front ends (UCI, xboard, web, terminal) drive an Engine and never touch the core. The
+search runs in a worker thread with the GIL released, so `stop`, `ponderhit` and the front
+end's own I/O are served while it thinks. Search output leaves only through the callbacks.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from . import timeman, variants
+from .board import Board, Move, rules_for
+from .core.evaluate import Evaluator
+from .core.position import Position
+from .core.search import DEPTH_LIMIT, Search, mate_in
+from .core.tt import TT
+from .options import Option, Options
+from .params import TIME
+
+HASH_MAX_MB = 4096
+THREADS_MAX = 64
+MULTIPV_MAX = 256
+ELO_MIN = 1000
+ELO_MAX = 2850
+STOP_POLL_S = 0.002
+
+
+@dataclass
+class Limits:
+    """What `go` may spend: clocks and increments in ms, or a fixed time, depth, node count."""
+
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int | None = None
+    binc: int | None = None
+    movestogo: int | None = None
+    movetime: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    mate: int | None = None
+    infinite: bool = False
+    ponder: bool = False
+    searchmoves: Sequence[str] = ()
+
+
+@dataclass
+class Info:
+    """One search update (fields left None are not reported)."""
+
+    depth: int | None = None
+    seldepth: int | None = None
+    multipv: int | None = None
+    score_cp: int | None = None
+    score_mate: int | None = None
+    bound: str | None = None  # "lower", "upper" or None for an exact score
+    wdl: tuple[int, int, int] | None = None
+    nodes: int | None = None
+    nps: int | None = None
+    hashfull: int | None = None
+    time_ms: int | None = None
+    pv: list[str] = field(default_factory=list)
+    currmove: str | None = None
+    currmovenumber: int | None = None
+    string: str | None = None
+
+
+InfoCallback = Callable[[Info], None]
+BestmoveCallback = Callable[[str | None, str | None], None]
+
+
+def wdl_of(score_cp: int) -> tuple[int, int, int]:
+    """Win/draw/loss permille for a centipawn score (a logistic model, side to move's view)."""
+
+    def win(cp: float) -> float:
+        return 1000 / (1 + math.exp((150 - cp) / 70))
+
+    w = round(win(score_cp))
+    loss = round(win(-score_cp))
+    return w, 1000 - w - loss, loss
+
+
+def skill_of(options: Options) -> int | None:
+    """The effective skill level 0..19 when strength is limited, else None (full strength)."""
+    if options.get("UCI_LimitStrength"):
+        elo = int(options.get("UCI_Elo"))
+        # Linear map of the Elo range onto skill 0..19 (calibration: see docs in the report).
+        return max(0, min(19, round((elo - ELO_MIN) * 19 / (ELO_MAX - ELO_MIN))))
+    level = int(options.get("Skill Level"))
+    return level if level < 20 else None
+
+
+class Engine:
+    """A chess/variant engine with a UCI-like life cycle (see docs/architecture.md)."""
+
+    def __init__(self, variant: str = "chess") -> None:
+        self._rules = rules_for(variant)
+        self._evaluator = Evaluator(self._rules)
+        self._tt = TT(16)
+        self._searches: list[Search] = []
+        self._board = Board(variant=self._rules.name)
+        self._thread: threading.Thread | None = None
+        self._done = threading.Event()
+        self._done.set()
+        self._lock = threading.Lock()
+        self._stop_requested = False
+        self._pondering = False
+        self._clock_start = 0.0
+        self._budget = timeman.Budget(None, None)
+        self._rng = random.Random(0)
+        self._pv_board = self._board  # the root position for move notation during a search
+        self.options = self._declare_options()
+
+    # ------------------------------------------------------------------ options
+
+    def _declare_options(self) -> Options:
+        """Every option of the engine, declared once."""
+        names = variants.names()
+        return Options(
+            [
+                Option(
+                    "Hash",
+                    "spin",
+                    16,
+                    1,
+                    HASH_MAX_MB,
+                    help="transposition table (MB)",
+                    on_change=self._set_hash,
+                ),
+                Option("Threads", "spin", 1, 1, THREADS_MAX, help="search threads (Lazy SMP)"),
+                Option("MultiPV", "spin", 1, 1, MULTIPV_MAX, help="principal variations shown"),
+                Option("Ponder", "check", False, help="think on the opponent's time"),
+                Option(
+                    "Move Overhead",
+                    "spin",
+                    TIME["move_overhead"],
+                    0,
+                    5000,
+                    help="ms kept back per move for communication delays",
+                ),
+                Option(
+                    "Clear Hash",
+                    "button",
+                    help="empty the transposition table",
+                    on_change=lambda _value: self._clear(),
+                ),
+                Option(
+                    "UCI_Chess960",
+                    "check",
+                    False,
+                    help="Chess960 castling notation",
+                    on_change=self._set_chess960,
+                ),
+                Option(
+                    "UCI_Variant",
+                    "combo",
+                    self._rules.name,
+                    choices=tuple(names),
+                    help="the variant to play",
+                    on_change=self._set_variant,
+                ),
+                Option("UCI_LimitStrength", "check", False, help="play at UCI_Elo strength"),
+                Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="target strength"),
+                Option("Skill Level", "spin", 20, 0, 20, help="20 = full strength"),
+                Option("UCI_ShowWDL", "check", False, help="report win/draw/loss permille"),
+            ]
+        )
+
+    def set_option(self, name: str, value) -> None:
+        """Set an option by name; ValueError for an unknown name or a bad value."""
+        if self.searching:
+            raise ValueError("options cannot change during a search")
+        self.options.set(name, value)
+
+    def _set_hash(self, value) -> None:
+        """Resize the transposition table."""
+        self._tt.resize(int(value))
+
+    def _set_chess960(self, value) -> None:
+        """Switch Chess960 castling notation, keeping the position."""
+        self._board = self._rebuild(self._board.starting_fen, self._uci_moves(), bool(value))
+
+    def _set_variant(self, value) -> None:
+        """Switch the variant; the board goes to its start position."""
+        rules = rules_for(str(value))
+        self._rules = rules
+        self._evaluator = Evaluator(rules)
+        self._searches = []
+        self._board = Board(rules=rules, chess960=bool(self.options.get("UCI_Chess960")))
+        self._tt.clear()
+
+    def _clear(self) -> None:
+        """Empty the hash table and the move-ordering histories."""
+        self._tt.clear()
+        for search in self._searches:
+            search.clear()
+
+    # ------------------------------------------------------------------ position
+
+    @property
+    def board(self) -> Board:
+        """The current position with its move history."""
+        return self._board
+
+    def new_game(self) -> None:
+        """Forget everything learnt in the previous game."""
+        self.wait()
+        self._clear()
+        self._rng = random.Random(0)
+        self._board = Board(rules=self._rules, chess960=self._board.chess960)
+
+    def set_position(self, fen: str | None = None, moves: Sequence[str] = ()) -> None:
+        """Set up a position (None = start) and play UCI moves; ValueError keeps the old one."""
+        if self.searching:
+            raise ValueError("the position cannot change during a search")
+        self._board = self._rebuild(fen, moves, self._board.chess960)
+
+    def _rebuild(self, fen: str | None, moves: Sequence[str], chess960: bool) -> Board:
+        """A new board from FEN and UCI moves; raises ValueError naming the bad part."""
+        board = Board(fen, rules=self._rules, chess960=chess960)
+        for i, text in enumerate(moves):
+            try:
+                board.push_uci(text)
+            except ValueError as error:
+                raise ValueError(f"move {i + 1} ({text}): {error}") from None
+        return board
+
+    def _uci_moves(self) -> list[str]:
+        """The moves played on the current board, in UCI notation."""
+        return [move.uci() for move in self._board.move_stack]
+
+    def evaluate(self) -> int:
+        """Static evaluation of the current position, side to move's view, in centipawns."""
+        return self._evaluator.eval(self._search_position())
+
+    def _search_position(self) -> Position:
+        """A core position of the current game with its history (for repetitions)."""
+        pos = Position(self._rules)
+        self._evaluator.install(pos)
+        pos.set_fen(self._board.starting_fen)
+        for move in self._board.move_stack:
+            if not pos.push(move.code):
+                raise AssertionError("a move of the game is illegal in the search position")
+        return pos
+
+    # ------------------------------------------------------------------ searching
+
+    @property
+    def searching(self) -> bool:
+        """Whether a search is running."""
+        return not self._done.is_set()
+
+    def go(
+        self,
+        limits: Limits,
+        on_info: InfoCallback | None = None,
+        on_bestmove: BestmoveCallback | None = None,
+    ) -> None:
+        """Start searching the current position; returns at once. on_bestmove is called once."""
+        if self.searching:
+            raise ValueError("a search is already running")
+        if limits.depth is not None and limits.depth < 1:
+            raise ValueError("depth must be at least 1")
+        board = self._board
+        searchmoves = [board.parse_uci(text).code for text in limits.searchmoves]
+        self._stop_requested = False
+        self._pondering = bool(limits.ponder)
+        self._pv_board = Board(board.fen(), rules=self._rules, chess960=board.chess960)
+        self._done.clear()
+        self._thread = threading.Thread(
+            target=self._run,
+            args=(limits, searchmoves, on_info, on_bestmove),
+            name="ferz-search",
+            daemon=True,
+        )
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the search as soon as possible; its bestmove follows."""
+        with self._lock:
+            self._stop_requested = True
+            self._pondering = False
+            for search in self._searches:
+                search.stop = 1
+
+    def ponderhit(self) -> None:
+        """The opponent played the predicted move: the ponder search now runs on the clock."""
+        with self._lock:
+            if self._pondering:
+                self._pondering = False
+                self._clock_start = time.monotonic()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the search has finished (and its bestmove was reported)."""
+        return self._done.wait(timeout)
+
+    def _run(self, limits: Limits, searchmoves: list[int], on_info, on_bestmove) -> None:
+        """The worker thread: search, report, and always deliver exactly one bestmove."""
+        best: str | None = None
+        ponder: str | None = None
+        try:
+            best, ponder = self._think(limits, searchmoves, on_info)
+        except Exception as error:  # report instead of dying silently; still send a move
+            if on_info:
+                on_info(Info(string=f"search error: {error!r}"))
+            best, ponder = self._fallback_move(), None
+        finally:
+            with self._lock:
+                for search in self._searches:
+                    search.stop = 0
+            if on_bestmove:
+                try:
+                    on_bestmove(best, ponder)
+                finally:
+                    self._done.set()
+            else:
+                self._done.set()
+
+    def _fallback_move(self) -> str | None:
+        """Some legal move when the search could not provide one (never in a finished game)."""
+        board = self._board
+        if board.outcome() is not None:
+            return None
+        moves = board.legal_moves
+        return board.uci(moves[0]) if moves else None
+
+    def _prepare(self, threads: int) -> list[Search]:
+        """One Search per thread on fresh copies of the game position, sharing the TT."""
+        while len(self._searches) < threads:
+            pos = self._search_position()
+            self._searches.append(Search(pos, self._tt, self._evaluator))
+        del self._searches[threads:]
+        for search in self._searches:
+            search.pos = self._search_position()
+            search.stop = 0
+            search.node_limit = 0
+        return self._searches
+
+    def _think(self, limits: Limits, searchmoves: list[int], on_info) -> tuple:
+        """Run the search to its limits; returns (best, ponder) in UCI notation."""
+        board = self._board
+        if board.outcome() is not None:
+            return None, None
+        self._clock_start = time.monotonic()
+        side = 0 if board.turn else 1
+        self._budget = timeman.allocate(
+            side,
+            wtime=limits.wtime,
+            btime=limits.btime,
+            winc=limits.winc,
+            binc=limits.binc,
+            movestogo=limits.movestogo,
+            movetime=limits.movetime,
+            infinite=limits.infinite,
+            overhead=int(self.options.get("Move Overhead")),
+        )
+        skill = skill_of(self.options)
+        threads = int(self.options.get("Threads")) if skill is None else 1
+        with self._lock:
+            searches = self._prepare(threads)
+            if self._stop_requested:
+                for search in searches:
+                    search.stop = 1
+        main = searches[0]
+        if main.set_root(searchmoves) == 0:
+            main.set_root()
+        depth = limits.depth or DEPTH_LIMIT
+        multipv = int(self.options.get("MultiPV"))
+        if skill is not None:
+            multipv = max(multipv, 4)
+            depth = min(depth, 1 + skill // 2 + skill // 4)
+            main.node_limit = self._skill_nodes(skill)
+        if limits.nodes:
+            main.node_limit = (
+                min(main.node_limit, limits.nodes) if main.node_limit else limits.nodes
+            )
+        helpers = self._start_helpers(searches[1:], searchmoves, depth)
+        timer = threading.Thread(target=self._watch, args=(searches,), daemon=True)
+        timer.start()
+        last = None
+        try:
+            for iteration in main.iterate(depth, multipv):
+                last = iteration
+                self._report(iteration, searches, on_info)
+                if self._should_stop(iteration, limits, main.nroot):
+                    break
+        finally:
+            for search in searches:
+                search.stop = 1
+            for helper in helpers:
+                helper.join()
+            timer.join()
+        if last is None:
+            moves = main.root_move_list()
+            return (self._uci(moves[0]) if moves else self._fallback_move()), None
+        pv = last.lines[0].pv
+        if skill is not None:
+            pv = [self._skill_pick(last.lines, skill)]
+        best = self._uci(pv[0])
+        ponder = self._pv_texts(pv)[1] if len(pv) > 1 else None
+        return best, ponder
+
+    def _start_helpers(self, helpers: list[Search], searchmoves: list[int], depth: int) -> list:
+        """Lazy SMP: helper threads search the same root, sharing only the TT."""
+        threads = []
+        for n, search in enumerate(helpers):
+            if search.set_root(searchmoves) == 0:
+                search.set_root()
+            thread = threading.Thread(
+                target=self._helper, args=(search, depth + 1 + n % 2), daemon=True
+            )
+            thread.start()
+            threads.append(thread)
+        return threads
+
+    @staticmethod
+    def _helper(search: Search, depth: int) -> None:
+        """Run a helper search until it is stopped."""
+        for _ in search.iterate(depth, 1):
+            pass
+
+    def _watch(self, searches: list[Search]) -> None:
+        """Stop the search at the hard time limit (the search itself never reads the clock)."""
+        while not searches[0].stop:
+            hard = self._budget.hard
+            if (
+                hard is not None
+                and not self._pondering
+                and (time.monotonic() - self._clock_start) * 1000 >= hard
+            ):
+                for search in searches:
+                    search.stop = 1
+                return
+            time.sleep(STOP_POLL_S)
+
+    def _should_stop(self, iteration, limits: Limits, nroot: int) -> bool:
+        """Whether to stop after a completed iteration (mate found, time, a forced move)."""
+        if self._stop_requested:
+            return True
+        if limits.mate:
+            found = mate_in(iteration.lines[0].score)
+            if found is not None and 0 < found <= limits.mate:
+                return True
+        soft = self._budget.soft
+        if soft is None or self._pondering or limits.infinite:
+            return False
+        elapsed = (time.monotonic() - self._clock_start) * 1000
+        if limits.movetime is not None:
+            return elapsed >= soft
+        if nroot == 1 and iteration.depth >= 4:
+            return True
+        # The next iteration takes a few times longer than this one: do not start it late.
+        return elapsed >= soft * 0.6
+
+    def _report(self, iteration, searches: list[Search], on_info) -> None:
+        """Send one Info per principal variation of a completed iteration."""
+        if on_info is None:
+            return
+        elapsed = max(1e-3, time.monotonic() - self._clock_start)
+        nodes = sum(search.nodes for search in searches)
+        show_wdl = bool(self.options.get("UCI_ShowWDL"))
+        for k, line in enumerate(iteration.lines):
+            mate = mate_in(line.score)
+            on_info(
+                Info(
+                    depth=iteration.depth,
+                    seldepth=max(iteration.seldepth, iteration.depth),
+                    multipv=k + 1,
+                    score_cp=None if mate is not None else line.score,
+                    score_mate=mate,
+                    bound=line.bound,
+                    wdl=(
+                        None
+                        if not show_wdl
+                        else (1000, 0, 0)
+                        if mate is not None and mate > 0
+                        else (0, 0, 1000)
+                        if mate is not None
+                        else wdl_of(line.score)
+                    ),
+                    nodes=nodes,
+                    nps=int(nodes / elapsed),
+                    hashfull=self._tt.hashfull(),
+                    time_ms=int(elapsed * 1000),
+                    pv=self._pv_texts(line.pv),
+                )
+            )
+
+    def _uci(self, code: int) -> str:
+        """UCI text of a move code in the searched position."""
+        return self._pv_board.uci(Move(code, ""))
+
+    def _pv_texts(self, pv: list[int]) -> list[str]:
+        """UCI texts of a principal variation (stops at the first move that is not legal)."""
+        pos = self._pv_board.position
+        texts = []
+        played = 0
+        try:
+            for code in pv:
+                if code not in pos.legal_moves():
+                    break
+                texts.append(self._pv_board.uci(Move(code, "")))
+                pos.push(code)
+                played += 1
+        finally:
+            for _ in range(played):
+                pos.pop()
+        return texts
+
+    # ------------------------------------------------------------------ strength limits
+
+    @staticmethod
+    def _skill_nodes(skill: int) -> int:
+        """Node budget per move for a skill level (grows geometrically with the level)."""
+        return int(400 * 1.55**skill)
+
+    def _skill_pick(self, lines, skill: int) -> int:
+        """Choose among the best lines: a random push that grows as the skill falls.
+
+        Each line's score gets a push proportional to its distance from the best score and a
+        random share of the spread, so a weak level still prefers good moves and never picks
+        a line far worse than the spread of the top lines.
+        """
+        top = lines[0].score
+        spread = min(top - lines[-1].score, 100)
+        weakness = 120 - 5 * skill
+        choice = lines[0].pv[0]
+        chosen = -(10**9)
+        for line in lines:
+            push = (weakness * (top - line.score) + spread * self._rng.randrange(weakness)) // 128
+            if line.score + push > chosen:
+                chosen = line.score + push
+                choice = line.pv[0]
+        return choice

@@ -1,0 +1,53 @@
+"""Time management: how long to think on this move, from the clock and the search limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .params import TIME
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Thinking time for one move in ms: stop starting iterations after `soft`, abort at `hard`.
+
+    None means no time limit (depth, nodes, mate, infinite or ponder searches).
+    """
+
+    soft: float | None
+    hard: float | None
+
+
+def allocate(
+    side: int,
+    *,
+    wtime: int | None = None,
+    btime: int | None = None,
+    winc: int | None = None,
+    binc: int | None = None,
+    movestogo: int | None = None,
+    movetime: int | None = None,
+    infinite: bool = False,
+    overhead: int = TIME["move_overhead"],
+) -> Budget:
+    """The time budget of the side to move (0 white, 1 black); never more than the clock holds."""
+    if infinite:
+        return Budget(None, None)
+    if movetime is not None:
+        spend = max(TIME["min_think"], movetime - overhead)
+        return Budget(spend, spend)
+    clock = wtime if side == 0 else btime
+    if clock is None:
+        return Budget(None, None)
+    inc = (winc if side == 0 else binc) or 0
+    mtg = movestogo if movestogo and movestogo > 0 else TIME["moves_to_go"]
+    mtg = min(mtg, TIME["moves_to_go"])
+    # What is safely ours: the clock minus the overhead of every move still to play.
+    usable = max(0.0, clock - overhead * min(mtg, 5))
+    soft = (usable / mtg + inc * 3 / 4) * TIME["optimum_percent"] / 100
+    hard = soft * TIME["maximum_percent"] / 100
+    cap = usable * TIME["maximum_share"] / 100 if mtg > 1 else usable * 0.8
+    hard = min(hard, cap, max(0.0, clock - overhead))
+    soft = min(soft, hard)
+    floor = float(TIME["min_think"])
+    return Budget(max(floor, soft) if soft > 0 else floor, max(floor, hard))
