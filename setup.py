@@ -1,10 +1,9 @@
 """Build ferz: the modules of ferz/core/ are Cython pure-Python mode, compiled to C here."""
 
+import glob
 import os
 
 from setuptools import setup
-
-import glob
 
 # Every module of ferz/core/ is compiled to C, except the package file and the pure-Python helpers.
 PYTHON_ONLY = {"__init__.py", "rules.py", "defs.py", "fen.py"}

@@ -1,7 +1,9 @@
 """Perft speed of ferz against python-chess, measured in one run (compare the ratio, not seconds).
 
-    python bench/perft_speed.py            # ferz perft(6) start, perft(5) Kiwipete; python-chess smaller
-    python bench/perft_speed.py --quick    # smaller depths, for a smoke test
+Usage: python bench/perft_speed.py [--quick]
+
+ferz runs perft(6) from the start and perft(5) from Kiwipete (--quick: two plies less),
+python-chess the same positions two plies shallower.
 """
 
 from __future__ import annotations

@@ -162,7 +162,9 @@ class Board:
     def _letter(self, code: int) -> str:
         """FEN letter of a piece code."""
         piece = self.rules.pieces[(code >> 1) - 1]
-        text = f"+{piece.demoted}" if piece.demoted and piece.demoted != piece.letter else piece.letter
+        text = (
+            f"+{piece.demoted}" if piece.demoted and piece.demoted != piece.letter else piece.letter
+        )
         return text if code & 1 == 0 else text.lower()
 
     # ------------------------------------------------------------------ moves
@@ -373,9 +375,7 @@ class Board:
                     continue
                 if promo != "+" and promo.upper() != promo_piece.letter:
                     continue
-            elif promo is not None and promo != "+":
-                continue
-            elif promo == "+":
+            elif promo is not None and promo != "+" or promo == "+":
                 continue
             candidates.append(code)
         if not candidates:
@@ -403,7 +403,7 @@ class Board:
         return self.rules.n_move_rule > 0 and self.position.halfmove >= 2 * self.rules.n_move_rule
 
     def can_claim_fifty_moves(self) -> bool:
-        """The fifty-move rule is reached, or will be by a move that is not a capture or pawn move."""
+        """The fifty-move rule holds now, or will after a move that is no capture or pawn move."""
         if self.is_fifty_moves():
             return True
         if self.rules.n_move_rule <= 0 or self.position.halfmove != 2 * self.rules.n_move_rule - 1:
@@ -468,7 +468,9 @@ class Board:
             return len(mine) <= 1 and all(role[t] == "queen" for t in theirs)
         if mine:
             colors = {
-                (rules.file_of(sq) + rules.rank_of(sq)) % 2 for t, sq in every if role[t] == "bishop"
+                (rules.file_of(sq) + rules.rank_of(sq)) % 2
+                for t, sq in every
+                if role[t] == "bishop"
             }
             blockers = any(role[t] in ("knight", "pawn") for t, _ in every)
             return len(colors) == 1 and not blockers

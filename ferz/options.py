@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 Kind = Literal["check", "spin", "combo", "button", "string"]
-Value = Union[bool, int, str, None]
+Value = bool | int | str | None
 
 
 @dataclass
@@ -48,18 +48,14 @@ class Option:
             if (self.min is not None and number < self.min) or (
                 self.max is not None and number > self.max
             ):
-                raise ValueError(
-                    f"option {self.name}: {number} is outside {self.min}..{self.max}"
-                )
+                raise ValueError(f"option {self.name}: {number} is outside {self.min}..{self.max}")
             return number
         if self.kind == "combo":
             text = str(raw).strip()
             for choice in self.choices:
                 if choice.lower() == text.lower():
                     return choice
-            raise ValueError(
-                f"option {self.name}: {raw!r} is not one of {', '.join(self.choices)}"
-            )
+            raise ValueError(f"option {self.name}: {raw!r} is not one of {', '.join(self.choices)}")
         return "" if raw is None else str(raw)
 
 

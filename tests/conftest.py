@@ -19,7 +19,9 @@ def _stale_modules() -> list[str]:
     for so in core.glob("*.so"):
         source = core / (so.name.split(".")[0] + ".py")
         pxd = source.with_suffix(".pxd")
-        newest = max(p.stat().st_mtime for p in (source, pxd) if p.exists()) if source.exists() else 0
+        newest = (
+            max(p.stat().st_mtime for p in (source, pxd) if p.exists()) if source.exists() else 0
+        )
         if newest > so.stat().st_mtime + 1:
             stale.append(so.name)
     return stale
@@ -30,7 +32,8 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     if os.environ.get("FERZ_PURE", "") in ("", "0"):
         stale = _stale_modules()
         if stale:
-            return f"WARNING: compiled modules older than their source: {', '.join(stale)}; run `make build`"
+            names = ", ".join(stale)
+            return f"WARNING: compiled modules older than their source: {names}; run `make build`"
     return None
 
 

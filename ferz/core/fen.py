@@ -94,7 +94,9 @@ def _parse_placement(rules: Rules, text: str, setup: Setup) -> None:
             if not char.isalpha():
                 raise ValueError(f"piece placement: unexpected {char!r} in rank {rank + 1}")
             if file >= rules.files:
-                raise ValueError(f"piece placement: rank {rank + 1} has more than {rules.files} files")
+                raise ValueError(
+                    f"piece placement: rank {rank + 1} has more than {rules.files} files"
+                )
             setup.pieces[rules.square(file, rank)] = _piece_code(rules, char, promoted)
             file += 1
             i += 1
@@ -152,7 +154,8 @@ def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
         same_side = [
             r
             for r in setup.castling
-            if rules.rank_of(r) == rank and (rules.file_of(r) > king_file) == (rook_file > king_file)
+            if rules.rank_of(r) == rank
+            and (rules.file_of(r) > king_file) == (rook_file > king_file)
         ]
         if same_side:
             raise ValueError(f"castling: two rights on the same side for {char!r}")

@@ -10,7 +10,9 @@ from cython.cimports.ferz.core.position import Position
 @cython.cfunc
 @cython.nogil
 @cython.exceptval(check=False)
-def _perft(pos: Position, depth: cython.int, buf: cython.int[::1], base: cython.int) -> cython.longlong:
+def _perft(
+    pos: Position, depth: cython.int, buf: cython.int[::1], base: cython.int
+) -> cython.longlong:
     """Leaf count below pos; buf[base:] holds this ply's moves."""
     n: cython.int = pos.gen(buf, base, False)
     i: cython.int

@@ -12,7 +12,8 @@ KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1
 
 
 @pytest.mark.parametrize(
-    "text", ["", "e2", "e2e5", "e7e5", "z9z9", "e2e4q", "e1g1x", "P@e4", "a1a1", "0000", "e2e4 e7e5"]
+    "text",
+    ["", "e2", "e2e5", "e7e5", "z9z9", "e2e4q", "e1g1x", "P@e4", "a1a1", "0000", "e2e4 e7e5"],
 )
 def test_bad_uci_refused(text: str) -> None:
     board = Board()
