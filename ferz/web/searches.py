@@ -56,6 +56,11 @@ class SearchPool:
                 self._free.put_nowait(slot)
         return self._free
 
+    def warm(self, variant: str) -> None:
+        """Make every slot's engine for `variant` now, so the first move does not wait."""
+        for slot in range(self.slots):
+            self._engine(slot, variant)
+
     def _engine(self, slot: int, variant: str) -> Any:
         """The slot's engine for this variant, made on first use."""
         engines = self._engines[slot]

@@ -796,6 +796,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(pool.warm, "chess")
         try:
             yield
         finally:
