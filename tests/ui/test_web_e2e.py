@@ -146,6 +146,12 @@ def start_game(page, url: str, fen: str = "", movetime: str = "0.2", color: str 
     page.wait_for_function("location.hash.startsWith('#/game/')")
 
 
+def pieces(page) -> dict[str, str]:
+    """The board's pieces by square, once the move animation (150 ms) is over."""
+    time.sleep(0.3)
+    return page.evaluate(PIECES_JS)
+
+
 def plies(page) -> int:
     return page.locator(".moves .move[data-ply]").count()
 
@@ -203,22 +209,22 @@ def test_play_moves_by_clicking_and_the_engine_replies(page, server):
     )
     assert came - sent < 1300
     assert page.locator(".move[data-ply='1']").inner_text() == "e4"
-    pieces = page.evaluate(PIECES_JS)
-    assert "e2" not in pieces and pieces["e4"] == "white p-piece"
+    seen = pieces(page)
+    assert "e2" not in seen and seen["e4"] == "white p-piece"
     click_move(page, "g1", "f3")
     page.wait_for_selector(".move[data-ply='4']", timeout=10_000)
-    assert page.evaluate(PIECES_JS)["f3"] == "white n-piece"
+    assert pieces(page)["f3"] == "white n-piece"
 
 
 def test_an_illegal_drag_snaps_back(page, server):
     start_game(page, server)
-    before = page.evaluate(PIECES_JS)
+    before = pieces(page)
     page.mouse.move(*square(page, "e2"))
     page.mouse.down()
     page.mouse.move(*square(page, "e5"), steps=8)
     page.mouse.up()
     time.sleep(0.4)
-    assert page.evaluate(PIECES_JS) == before
+    assert pieces(page) == before
     assert plies(page) == 0
     # and a legal drag is played
     page.mouse.move(*square(page, "d2"))
@@ -239,7 +245,7 @@ def test_promotion_chooser(page, server):
     page.click(".promo-choice[data-piece=n]")
     page.wait_for_selector(".move[data-ply='1']")
     assert page.locator(".move[data-ply='1']").inner_text() == "e8=N"
-    assert page.evaluate(PIECES_JS)["e8"] == "white n-piece"
+    assert pieces(page)["e8"] == "white n-piece"
 
 
 def test_checkmate_shows_the_result(page, server):
@@ -305,3 +311,32 @@ def test_phone_layout(browser, server):
 
 def test_chromium_is_debian_s(browser):
     assert shutil.which("chromium") or Path(CHROMIUM).exists()
+
+
+def test_premove_is_played_after_the_engine_replies(page, server):
+    start_game(page, server, movetime="1")
+    click_move(page, "e2", "e4")
+    page.wait_for_selector(".move[data-ply='1']")
+    time.sleep(0.3)  # let the pawn land
+    click_move(page, "d2", "d4")  # the engine is still thinking: this is a premove
+    page.wait_for_selector("square.current-premove")  # drawn on the next animation frame
+    assert page.locator("square.current-premove").count() == 2
+    page.wait_for_selector(".move[data-ply='3']", timeout=10_000)
+    assert page.locator(".move[data-ply='3']").inner_text() == "d4"
+
+
+def test_takeback_flip_and_resign(page, server):
+    page.on("dialog", lambda dialog: dialog.accept())
+    start_game(page, server)
+    click_move(page, "e2", "e4")
+    page.wait_for_selector(".move[data-ply='2']", timeout=10_000)
+    page.click("[data-action=takeback]")
+    page.wait_for_function("document.querySelectorAll('.move[data-ply]').length === 0")
+    assert pieces(page)["e2"] == "white p-piece"
+    page.click("[data-action=flip]")
+    assert "orientation-black" in page.locator(".cg-wrap").first.get_attribute("class")
+    assert pieces(page)["e2"] == "white p-piece"  # same squares, seen from Black
+    page.click("[data-action=resign]")
+    banner = page.locator(".banner")
+    banner.wait_for(state="visible")
+    assert banner.inner_text() == "0-1 · resignation"
