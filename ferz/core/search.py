@@ -33,7 +33,7 @@ from cython.cimports.ferz.core.defs import (
 )
 from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator
 from cython.cimports.ferz.core.position import Position
-from cython.cimports.ferz.core.see import captured_value, see_ge
+from cython.cimports.ferz.core.see import captured_value, see, see_ge
 from cython.cimports.ferz.core.tt import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -215,6 +215,10 @@ class Search:
         with cython.nogil:
             score = self.root(a, b, d, f)
         return score
+
+    def see_value(self, m: int) -> int:
+        """Static exchange value of move m in the current position (for tools and tests)."""
+        return see(self.pos, self.ev, m, self.see_buf)
 
     def _pv_list(self, best: int) -> list[int]:
         """The principal variation at the root, starting with `best`."""
@@ -442,7 +446,9 @@ class Search:
         old_alpha: cython.int = alpha
         nsq: cython.int = self.nsq
 
-        # Step 1. Quiescence at the horizon.
+        # Step 1. Draws by repetition or the n-move rule; quiescence at the horizon.
+        if self.is_draw():
+            return 0
         if depth <= 0:
             return self.qsearch(alpha, beta, ply)
         self.pv_len[ply] = ply
@@ -453,9 +459,7 @@ class Search:
         if ply > self.seldepth:
             self.seldepth = ply
 
-        # Step 2. Draws, the ply limit and mate distance pruning.
-        if self.is_draw():
-            return 0
+        # Step 2. The ply limit and mate distance pruning.
         in_check = self.pos.in_check()
         if ply >= MAXDEPTH - 2:
             return 0 if in_check else self.ev.evaluate(self.pos)

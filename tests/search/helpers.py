@@ -1,0 +1,39 @@
+"""Helpers for the search tests: run the Engine synchronously and collect its output."""
+
+from __future__ import annotations
+
+from ferz.engine import Engine, Info, Limits
+
+
+def think(engine: Engine, fen: str | None = None, moves=(), **limits) -> tuple[str | None, list]:
+    """Search a position to the given limits; returns (bestmove, infos)."""
+    engine.set_position(fen, moves)
+    infos: list[Info] = []
+    best: list = []
+    engine.go(Limits(**limits), on_info=infos.append, on_bestmove=lambda b, p: best.append(b))
+    assert engine.wait(120), "the search did not finish"
+    assert len(best) == 1, "exactly one bestmove per go"
+    return best[0], infos
+
+
+def scored(infos: list[Info]) -> list[Info]:
+    """The infos that carry a score (principal variation reports)."""
+    return [i for i in infos if i.score_cp is not None or i.score_mate is not None]
+
+
+def read_epd(path, limit: int | None = None) -> list[tuple[str, dict[str, str]]]:
+    """(FEN, operations) of the first `limit` lines of an EPD file."""
+    out = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        fields = line.split(None, 4)
+        ops = {}
+        for op in fields[4].split(";") if len(fields) > 4 else []:
+            words = op.split(None, 1)
+            if len(words) == 2:
+                ops[words[0]] = words[1].strip().strip('"')
+        out.append((" ".join(fields[:4]) + " 0 1", ops))
+        if limit and len(out) >= limit:
+            break
+    return out

@@ -1,0 +1,122 @@
+"""Core pieces of the search: transposition table, SEE, evaluation symmetry, time budgets."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from ferz import timeman
+from ferz.core.evaluate import Evaluator
+from ferz.core.position import Position
+from ferz.core.search import Search, mate_in
+from ferz.core.tt import TT
+from ferz.variants import get
+
+MATE = 32000
+
+
+def test_tt_store_probe_and_mate_scores():
+    """Entries come back as stored; mate scores are relative to the node's ply."""
+    tt = TT(1)
+    key = 0x123456789ABCDEF0
+    assert tt.lookup(key) is None
+    tt.put(key, 5, 777, MATE - 9, 12, 6, 3)  # mate found 4 plies below a node at ply 5
+    move, score, static, depth, bound = tt.lookup(key, 5)
+    assert (move, score, static, depth, bound) == (777, MATE - 9, 12, 6, 3)
+    assert tt.lookup(key, 1)[1] == MATE - 5  # the same mate seen from ply 1
+    tt.put(key, 0, 0, -50, 0, 7, 1)  # no move: the old one is kept
+    assert tt.lookup(key)[0] == 777
+    tt.clear()
+    assert tt.lookup(key) is None
+    with pytest.raises(ValueError):
+        tt.resize(0)
+
+
+def test_tt_replaces_shallow_entries_in_full_buckets():
+    """A full bucket gives way to new entries; the table never loses the newest one."""
+    tt = TT(1)
+    keys = [(i << 32) | 7 for i in range(1, 10)]  # same bucket, different check bits
+    for i, key in enumerate(keys):
+        tt.put(key, 0, i + 1, 0, 0, i, 3)
+    assert tt.lookup(keys[-1]) is not None
+    assert sum(tt.lookup(k) is not None for k in keys) == 4
+
+
+def _position(fen: str):
+    rules = get("chess")
+    ev = Evaluator(rules)
+    pos = Position(rules)
+    ev.install(pos)
+    pos.set_fen(fen)
+    return pos, ev
+
+
+def _mirror(fen: str) -> str:
+    """The colour-flipped position (python-chess mirror)."""
+    return chess.Board(fen).mirror().fen()
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "8/8/8/4k3/8/8/8/3BKN2 w - - 0 1",
+        "6k1/5ppp/8/3P4/8/8/5PPP/6K1 b - - 0 1",
+    ],
+)
+def test_evaluation_is_colour_symmetric(fen):
+    """The side to move's evaluation does not change when the colours are swapped."""
+    pos, ev = _position(fen)
+    mirrored, _ = _position(_mirror(fen))
+    assert ev.eval(pos) == ev.eval(mirrored)
+
+
+def test_evaluation_knows_material_and_mopup():
+    """Up a rook is winning; a lone king in the corner is worse for it than in the centre."""
+    pos, ev = _position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert ev.eval(pos) > 400
+    corner, _ = _position("k7/8/2K5/8/8/8/8/7R w - - 0 1")
+    centre, _ = _position("8/8/2K5/4k3/8/8/8/7R w - - 0 1")
+    assert ev.eval(corner) > ev.eval(centre)
+    draw, _ = _position("4k3/8/8/8/8/8/8/2B1K3 w - - 0 1")
+    assert abs(ev.eval(draw)) < 60  # a lone bishop cannot win
+
+
+def test_see_values():
+    """Static exchange: a defended pawn taken by a queen loses, an undefended one wins."""
+    from ferz.board import Board
+
+    pos, ev = _position("4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1")
+    search = Search(pos, TT(1), ev)
+    board = Board("4k3/8/3p4/4p3/8/8/8/4QK2 w - - 0 1")
+    qxe5 = board.parse_uci("e1e5").code
+    assert search.see_value(qxe5) < 0
+    pos2, ev2 = _position("4k3/8/8/4p3/8/8/8/4QK2 w - - 0 1")
+    search2 = Search(pos2, TT(1), ev2)
+    assert search2.see_value(qxe5) > 0
+
+
+def test_mate_in_conversion():
+    """Mate scores convert to moves; ordinary scores do not."""
+    assert mate_in(MATE - 1) == 1
+    assert mate_in(MATE - 3) == 2
+    assert mate_in(-MATE + 2) == -1
+    assert mate_in(150) is None
+
+
+def test_time_budgets_never_exceed_the_clock():
+    """Soft <= hard, and the hard limit always leaves the move overhead on the clock."""
+    for clock in (50, 200, 1000, 10_000, 300_000):
+        for inc in (0, 100, 2000):
+            for mtg in (None, 1, 5, 40):
+                budget = timeman.allocate(
+                    0, wtime=clock, btime=clock, winc=inc, binc=inc, movestogo=mtg, overhead=30
+                )
+                assert budget.soft <= budget.hard
+                assert budget.hard <= max(clock - 30, 5), (clock, inc, mtg, budget)
+    assert timeman.allocate(0, movetime=500, overhead=30) == timeman.Budget(470, 470)
+    assert timeman.allocate(1, infinite=True) == timeman.Budget(None, None)
+    assert timeman.allocate(1, wtime=1000) == timeman.Budget(None, None)  # black has no clock

@@ -1,0 +1,150 @@
+"""The Engine facade: legal moves everywhere, determinism, stop, options, bad input."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import chess
+import pytest
+
+from ferz import bench
+from ferz.engine import Engine, Limits
+from tests.conftest import read_perft_epd
+from tests.search.helpers import scored, think
+
+
+def test_best_move_is_legal_on_every_perft_position(engine: Engine):
+    """Every perft-suite position gets a legal move (or None exactly when the game is over)."""
+    for fen, _ in read_perft_epd("perftsuite.epd"):
+        engine.new_game()
+        best, _ = think(engine, fen, nodes=1500)
+        board = chess.Board(fen)
+        if board.is_game_over():
+            assert best is None, fen
+        else:
+            assert best is not None, fen
+            assert chess.Move.from_uci(best) in board.legal_moves, f"{fen}: {best}"
+
+
+def test_go_nodes_is_deterministic():
+    """`go nodes N` twice after new_game: identical node counts and principal variations."""
+    fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+    runs = []
+    for _ in range(2):
+        engine = Engine()
+        for _ in range(2):
+            engine.new_game()
+            best, infos = think(engine, fen, nodes=30000)
+            last = scored(infos)[-1]
+            runs.append((best, last.nodes, last.pv, [i.nodes for i in scored(infos)]))
+    assert all(run == runs[0] for run in runs)
+
+
+def test_bench_is_deterministic():
+    """The bench signature does not change between runs."""
+    positions = bench.POSITIONS[:8]
+    assert bench.run(5, positions)[0] == bench.run(5, positions)[0]
+
+
+def test_stop_during_infinite_returns_a_legal_move_quickly(engine: Engine):
+    """`stop` is answered within a fraction of a second with a legal move."""
+    engine.set_position(None, ["e2e4", "e7e5"])
+    got = []
+    done = threading.Event()
+
+    def on_bestmove(best, ponder):
+        got.append((best, ponder, time.monotonic()))
+        done.set()
+
+    engine.go(Limits(infinite=True), on_bestmove=on_bestmove)
+    time.sleep(0.5)
+    assert engine.searching and not done.is_set()
+    start = time.monotonic()
+    engine.stop()
+    assert done.wait(5)
+    assert got[0][2] - start < 0.25
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert chess.Move.from_uci(got[0][0]) in board.legal_moves
+
+
+def test_movetime_is_respected(engine: Engine):
+    """A 300 ms search ends near 300 ms, never far beyond."""
+    start = time.monotonic()
+    best, _ = think(engine, None, movetime=300)
+    elapsed = time.monotonic() - start
+    assert best is not None
+    assert 0.15 < elapsed < 0.8
+
+
+def test_clock_search_stays_within_its_time(engine: Engine):
+    """With 1 s on the clock the engine moves in well under a second."""
+    start = time.monotonic()
+    best, _ = think(engine, None, wtime=1000, btime=1000, winc=0, binc=0)
+    assert best is not None
+    assert time.monotonic() - start < 0.5
+
+
+def test_multipv_reports_distinct_lines(engine: Engine):
+    """MultiPV 3 gives three lines with distinct first moves, best first."""
+    engine.set_option("MultiPV", 3)
+    _, infos = think(engine, None, depth=6)
+    last = [i for i in scored(infos) if i.depth == 6]
+    assert [i.multipv for i in last] == [1, 2, 3]
+    assert len({i.pv[0] for i in last}) == 3
+    assert last[0].score_cp >= last[1].score_cp >= last[2].score_cp
+
+
+def test_searchmoves_restricts_the_root(engine: Engine):
+    """Only the listed moves are considered."""
+    best, _ = think(engine, None, depth=5, searchmoves=["a2a3", "h2h3"])
+    assert best in ("a2a3", "h2h3")
+
+
+def test_threads_search_gives_a_legal_move(engine: Engine):
+    """Lazy SMP with two threads returns a legal move and counts every thread's nodes."""
+    engine.set_option("Threads", 2)
+    best, infos = think(engine, None, movetime=300)
+    assert chess.Move.from_uci(best) in chess.Board().legal_moves
+
+
+def test_bad_input_changes_nothing(engine: Engine):
+    """A bad FEN, move or option raises ValueError and keeps the previous state."""
+    engine.set_position(None, ["e2e4"])
+    before = engine.board.fen()
+    with pytest.raises(ValueError):
+        engine.set_position("not a fen")
+    with pytest.raises(ValueError):
+        engine.set_position(None, ["e2e4", "e2e4"])
+    assert engine.board.fen() == before
+    with pytest.raises(ValueError):
+        engine.set_option("Hash", 0)
+    with pytest.raises(ValueError):
+        engine.set_option("No Such Option", 1)
+    assert engine.options.get("Hash") == 8
+
+
+def test_skill_level_plays_legal_moves(engine: Engine):
+    """A limited-strength engine still returns legal moves quickly."""
+    engine.set_option("UCI_LimitStrength", True)
+    engine.set_option("UCI_Elo", 1200)
+    board = chess.Board()
+    for _ in range(6):
+        best, _ = think(engine, None, [m.uci() for m in board.move_stack], movetime=200)
+        move = chess.Move.from_uci(best)
+        assert move in board.legal_moves
+        board.push(move)
+
+
+def test_ponderhit_turns_ponder_into_timed_search(engine: Engine):
+    """A ponder search waits for ponderhit, then finishes on its clock."""
+    engine.set_position(None, ["e2e4"])
+    got = []
+    engine.go(Limits(ponder=True, wtime=2000, btime=2000), on_bestmove=lambda b, p: got.append(b))
+    time.sleep(0.3)
+    assert engine.searching
+    engine.ponderhit()
+    assert engine.wait(3)
+    assert got and got[0] is not None
