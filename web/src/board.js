@@ -41,6 +41,14 @@ export class Board {
     this.wrap.classList.toggle('odd-ranks', ranks % 2 === 1);
   }
 
+  /** Change the board's geometry (another variant): chessgroundx redraws everything. */
+  resize(files, ranks) {
+    if (files === this.files && ranks === this.ranks) return;
+    this.setSize(files, ranks);
+    this.cg.set({ dimensions: { width: files, height: ranks } });
+    this.cg.redrawAll();
+  }
+
   /**
    * Show a position: fen, side to move, legal moves (UCI) for `movable` ('white', 'black',
    * 'both' or undefined for none), the last move and whether the side to move is in check.
