@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from . import boards
 
-MAX_PLIES = 2000
+MAX_PLIES = 1000
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 

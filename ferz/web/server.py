@@ -21,6 +21,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -38,7 +39,7 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 256 * 1024  # largest HTTP request body (a long PGN fits)
 MAX_MESSAGE = 16 * 1024  # largest WebSocket message the app reads; larger ones get an error
 MAX_FRAME = 64 * 1024  # uvicorn closes the socket (1009) on frames above this
-MAX_LINE = 1000  # plies in an analysis line
+MAX_LINE = pgn.MAX_PLIES  # plies in an analysis line
 MAX_ROOMS = 500  # idle games kept in memory
 DRAW_ACCEPT_CP = -100  # the engine takes a draw when it thinks it is this much worse or more
 ID_RE = re.compile(r"[0-9a-f]{12}")
@@ -623,6 +624,29 @@ async def receive(ws: WebSocket) -> dict[str, Any] | None | str:
     return message
 
 
+class SameOrigin:
+    """ASGI middleware: a browser request from another site's page (its Origin is not this
+    server) is refused, so that no web page can play, read or create games behind the user's
+    back through a local ferz web (cross-site requests, WebSocket hijacking)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            headers = dict(scope.get("headers") or [])
+            origin = headers.get(b"origin")
+            host = headers.get(b"host", b"")
+            if origin is not None and origin not in (b"http://" + host, b"https://" + host):
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 4403})
+                else:
+                    response = JSONResponse({"error": "cross-origin request refused"}, 403)
+                    await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(
     db: str | os.PathLike[str],
     *,
@@ -818,6 +842,7 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
+        middleware=[Middleware(SameOrigin)],
         exception_handlers={ClientError: client_error, HTTPException: http_error},
         lifespan=lifespan,
     )

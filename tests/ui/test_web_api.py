@@ -452,3 +452,20 @@ def test_main_refuses_a_busy_port(tmp_path, capsys):
         )
         assert main(args) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_requests_from_other_sites_are_refused(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        evil = {"origin": "http://evil.example"}
+        response = client.post("/api/games", json={"movetime_ms": 100}, headers=evil)
+        assert response.status_code == 403 and client.get("/api/games").json() == []
+        game = new_game(client)
+        url = f"/ws/games/{game['id']}"
+        with (
+            pytest.raises(WebSocketDisconnect) as refused,
+            client.websocket_connect(url, headers=evil),
+        ):
+            pass
+        assert refused.value.code == 4403
+        same = {"origin": "http://testserver"}
+        assert client.post("/api/games", json={"depth": 2}, headers=same).status_code == 201
