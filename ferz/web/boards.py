@@ -49,6 +49,30 @@ def new_board(fen: str | None, variant: str = "chess") -> Board:
     return Board(fen, variant=variant) if fen else Board(variant=variant)
 
 
+# The ten ways to put two knights on five empty squares, in Scharnagl's order.
+_KNIGHTS = [(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4)]
+
+
+def chess960_fen(number: int) -> str:
+    """Chess960 start position number 0..959 (Scharnagl numbering; 518 is the usual start)."""
+    if not 0 <= number < 960:
+        raise ValueError("Chess960 positions are numbered 0 to 959")
+    rank: list[str | None] = [None] * 8
+    n, light = divmod(number, 4)
+    rank[2 * light + 1] = "B"
+    n, dark = divmod(n, 4)
+    rank[2 * dark] = "B"
+    n, queen = divmod(n, 6)
+    rank[[i for i, p in enumerate(rank) if p is None][queen]] = "Q"
+    empty = [i for i, p in enumerate(rank) if p is None]
+    for k in _KNIGHTS[n]:
+        rank[empty[k]] = "N"
+    for i, piece in zip([i for i, p in enumerate(rank) if p is None], "RKR", strict=True):
+        rank[i] = piece
+    white = "".join(p or "" for p in rank)
+    return f"{white.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{white} w KQkq - 0 1"
+
+
 def start_fen(variant: str) -> str:
     """The start position of a variant."""
     return new_board(None, variant).fen()

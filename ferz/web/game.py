@@ -102,7 +102,10 @@ class Game:
 
     @classmethod
     def create(cls, settings: Settings, variant: str, fen: str | None) -> Game:
-        """A new game at `fen` (None: the variant's start); ValueError on a bad FEN."""
+        """A new game at `fen` (None: the variant's start, for Chess960 a random one of the 960);
+        ValueError on a bad FEN."""
+        if fen is None and variant == "chess960":
+            fen = boards.chess960_fen(secrets.randbelow(960))
         board = boards.new_board(fen, variant)
         if boards.outcome(board) is not None:
             raise ValueError("the position is already decided (checkmate, stalemate or a draw)")

@@ -469,3 +469,17 @@ def test_requests_from_other_sites_are_refused(tmp_path):
         assert refused.value.code == 4403
         same = {"origin": "http://testserver"}
         assert client.post("/api/games", json={"depth": 2}, headers=same).status_code == 201
+
+
+def test_chess960_games_start_from_a_random_legal_setup(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        ranks = {
+            new_game(client, variant="chess960")["start_fen"].split("/")[-1].split()[0]
+            for _ in range(8)
+        }
+    assert len(ranks) > 1  # eight draws from 960 setups are very unlikely to be all equal
+    for rank in ranks:
+        assert sorted(rank) == sorted("RNBQKBNR")
+        bishops = [i for i, p in enumerate(rank) if p == "B"]
+        assert (bishops[0] + bishops[1]) % 2 == 1  # on squares of both colours
+        assert rank.index("R") < rank.index("K") < rank.rindex("R")

@@ -133,10 +133,14 @@ def click_move(page, frm: str, to: str) -> None:
     page.mouse.click(*square(page, to))
 
 
-def start_game(page, url: str, fen: str = "", movetime: str = "0.2", color: str = "white"):
+def start_game(
+    page, url: str, fen: str = "", movetime: str = "0.2", color: str = "white", variant: str = ""
+):
     """Fill the new-game dialog and wait for the board."""
     page.goto(url + "#/new")
     page.wait_for_selector("form.new-game")
+    if variant:
+        page.select_option("select[name=variant]", variant)
     page.check(f"input[name=color][value={color}]")
     page.check("input[name=mode][value=movetime]")
     page.fill("input[name=movetime]", movetime)
@@ -340,3 +344,19 @@ def test_takeback_flip_and_resign(page, server):
     banner = page.locator(".banner")
     banner.wait_for(state="visible")
     assert banner.inner_text() == "0-1 · resignation"
+
+
+@pytest.mark.parametrize(
+    "variant, fen, king, rook",
+    [
+        ("chess", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", "e1", "g1"),
+        ("chess960", "bqnbrkr1/pppppppp/8/8/8/8/PPPPPPPP/BQNBRK1R w KQkq - 0 1", "f1", "h1"),
+    ],
+)
+def test_castling_by_clicking(page, server, variant, fen, king, rook):
+    start_game(page, server, fen=fen, variant=variant)
+    click_move(page, king, rook)
+    page.wait_for_selector(".move[data-ply='1']")
+    assert page.locator(".move[data-ply='1']").inner_text() == "O-O"
+    seen = pieces(page)
+    assert seen["g1"] == "white k-piece" and seen["f1"] == "white r-piece"
