@@ -40,8 +40,11 @@ class Game:
     result: str = "*"
 
 
-def read(text: str) -> Game:
-    """Parse the first game of `text`; ValueError names the first problem (tag, move, ply)."""
+def read(text: str, variant: str = "chess") -> Game:
+    """Parse the first game of `text`; ValueError names the first problem (tag, move, ply).
+
+    The Variant tag, when present, names the variant; otherwise it is `variant`.
+    """
     game = Game()
     tokens = _tokens(text)
     moves: list[str] = []
@@ -74,7 +77,8 @@ def read(text: str) -> Game:
         raise ValueError("PGN: unclosed variation '('")
     if not game.tags and not moves:
         raise ValueError("PGN: no tags and no moves found")
-    game.variant = boards.variant_from_tag(game.tags.get("Variant", "chess"))
+    tag = game.tags.get("Variant")
+    game.variant = variant if tag is None else boards.variant_from_tag(tag)
     fen = game.tags.get("FEN")
     board = boards.new_board(fen, game.variant)
     game.start_fen = board.fen()

@@ -712,38 +712,25 @@ def create_app(
 
     async def import_text(request: Request) -> Response:
         data = await read_json(request)
-        text = data.get("text")
+        text, variant = data.get("text"), data.get("variant", "chess")
         if not isinstance(text, str) or not text.strip():
             raise ClientError("text must be a PGN or a FEN")
+        if not isinstance(variant, str) or variant not in boards.variant_names():
+            raise ClientError(f"unknown variant {str(variant)[:40]!r}")
         text = text.strip()
-        if "[" not in text and "." not in text and text.count("/") >= 7:
+        if "[" not in text and "." not in text and text.count("/") >= 4:
             try:
-                board = boards.new_board(text, str(data.get("variant", "chess")))
+                board = boards.new_board(text, variant)
             except ValueError as error:
                 raise ClientError(f"bad FEN: {error}") from None
-            return JSONResponse(
-                {
-                    "variant": data.get("variant", "chess"),
-                    "start_fen": board.fen(),
-                    "moves": [],
-                    "san": [],
-                    "tags": {},
-                }
-            )
+            line = {"variant": variant, "start_fen": board.fen(), "moves": [], "san": []}
+            return JSONResponse({**line, "tags": {}, "result": "*"})
         try:
-            game = pgn.read(text)
+            game = pgn.read(text, variant)
         except ValueError as error:
             raise ClientError(str(error)) from None
-        return JSONResponse(
-            {
-                "variant": game.variant,
-                "start_fen": game.start_fen,
-                "moves": game.uci,
-                "san": game.san,
-                "tags": game.tags,
-                "result": game.result,
-            }
-        )
+        line = {"variant": game.variant, "start_fen": game.start_fen, "moves": game.uci}
+        return JSONResponse({**line, "san": game.san, "tags": game.tags, "result": game.result})
 
     async def export_line(request: Request) -> Response:
         data = await read_json(request)

@@ -185,3 +185,18 @@ def test_review_scores_every_position(tmp_path):
         assert [r["ply"] for r in reviews] == list(range(8))
         assert reviews[0]["score_cp"] == 10 and reviews[1]["score_cp"] == -10
         assert reviews[7]["score_cp"] == 100_000  # checkmate: decided without a search
+
+
+def test_import_in_a_variant(tmp_path):
+    with client_for(tmp_path) as client:
+        line = client.post("/api/import", json={"text": "1. h3e3", "variant": "xiangqi"})
+        assert line.status_code == 400  # UCI is not SAN
+        line = client.post("/api/import", json={"text": "1. Che3 Che8", "variant": "xiangqi"})
+        assert line.json()["variant"] == "xiangqi" and line.json()["moves"] == ["h3e3", "h8e8"]
+        fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+        assert (
+            client.post("/api/import", json={"text": fen, "variant": "xiangqi"}).status_code == 200
+        )
+        assert client.post("/api/import", json={"text": fen}).status_code == 400
+        bad = client.post("/api/import", json={"text": fen, "variant": "nochess"})
+        assert bad.status_code == 400 and "unknown variant" in bad.json()["error"]

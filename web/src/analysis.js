@@ -52,10 +52,19 @@ class AnalysisView {
     this.multipv = h('select', { 'aria-label': 'lines', onchange: () => this.analyse() },
       ...[1, 2, 3, 4, 5].map((n) => h('option', { value: String(n), selected: n === 3 }, `${n} line${n > 1 ? 's' : ''}`)));
     this.engineOn = h('input', { type: 'checkbox', checked: true, onchange: () => this.analyse() });
+    this.variantSelect = h('select', { 'aria-label': 'variant', name: 'variant', onchange: () => {
+      this.variant = this.variantSelect.value;
+      this.reviews = new Map();
+      this.setLine(null, [], 0);
+    } }, h('option', { value: this.variant }, this.variant));
+    api('/api/meta').then((meta) => {
+      const names = meta.variants.includes(this.variant) ? meta.variants : [this.variant, ...meta.variants];
+      this.variantSelect.replaceChildren(...names.map((v) => h('option', { value: v, selected: v === this.variant }, v)));
+    }).catch(() => {});
     const btn = (label, title, onclick) => h('button', { title, onclick, 'data-action': title.toLowerCase().split(' ')[0] }, label);
     this.pgnText = h('textarea', { rows: '5', placeholder: 'Paste a PGN or a FEN', spellcheck: 'false', 'aria-label': 'PGN or FEN' });
     const side = h('div', { class: 'side-col' },
-      h('div', { class: 'engine-row' }, h('label', {}, this.engineOn, ' engine'), ' ', this.multipv, this.status),
+      h('div', { class: 'engine-row' }, h('label', {}, this.engineOn, ' engine'), ' ', this.multipv, ' ', this.variantSelect, this.status),
       this.pvBox,
       this.moveList,
       h('div', { class: 'nav' },
@@ -154,8 +163,9 @@ class AnalysisView {
   load() {
     const text = this.pgnText.value.trim();
     if (!text) return;
-    api('/api/import', { method: 'POST', body: { text } }).then((line) => {
+    api('/api/import', { method: 'POST', body: { text, variant: this.variant } }).then((line) => {
       this.variant = line.variant;
+      this.variantSelect.value = line.variant;
       this.reviews = new Map();
       this.setLine(line.start_fen, line.moves, line.moves.length);
     }).catch((err) => { this.error.textContent = err.message; });
