@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -311,10 +310,6 @@ def test_phone_layout(browser, server):
     page.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
     context.close()
     assert width <= 390 and board["width"] > 300
-
-
-def test_chromium_is_debian_s(browser):
-    assert shutil.which("chromium") or Path(CHROMIUM).exists()
 
 
 def test_premove_is_played_after_the_engine_replies(page, server):
