@@ -332,7 +332,11 @@ class Server:
             rec = self.store.load(game_id)
             if rec is None:
                 raise ClientError(f"no game {game_id!r}", 404)
-            room = self.add(Game(rec))
+            try:
+                game = Game(rec)
+            except (ValueError, TypeError) as error:  # a row this version cannot replay
+                raise ClientError(f"game {game_id} cannot be loaded: {error}", 500) from None
+            room = self.add(game)
         self.rooms.move_to_end(game_id)
         return room
 

@@ -483,3 +483,16 @@ def test_chess960_games_start_from_a_random_legal_setup(tmp_path):
         bishops = [i for i, p in enumerate(rank) if p == "B"]
         assert (bishops[0] + bishops[1]) % 2 == 1  # on squares of both colours
         assert rank.index("R") < rank.index("K") < rank.rindex("R")
+
+
+def test_a_damaged_stored_game_gets_a_clear_error(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client)
+    db = sqlite3.connect(tmp_path / "games.sqlite3")
+    db.execute("UPDATE games SET moves = 'e2e4 e2e4' WHERE id = ?", (game["id"],))
+    db.commit()
+    db.close()
+    with TestClient(app_for(tmp_path)) as client:
+        response = client.get(f"/api/games/{game['id']}")
+        assert response.status_code == 500 and "cannot be loaded" in response.json()["error"]
+        assert new_game(client)["moves"] == []  # the server keeps serving

@@ -236,8 +236,10 @@ class AnalysisView {
         items.push(li);
       }
       const mark = this.mark(i + 1, white);
+      const review = this.reviews.get(i + 1);
       li.append(h('span', { class: `move${i + 1 === this.ply ? ' current' : ''}${mark ? ' ' + mark.cls : ''}`,
-        'data-ply': String(i + 1), onclick: () => this.goto(i + 1) }, m.san + (mark ? mark.sign : '')));
+        'data-ply': String(i + 1), onclick: () => this.goto(i + 1) }, m.san + (mark ? mark.sign : ''),
+        review ? h('small', { class: 'eval' }, formatScore(review.score_cp, review.score_mate)) : null));
       if (!white) number += 1;
     });
     this.moveList.replaceChildren(...items);

@@ -96,6 +96,7 @@ class GameView {
       if (this.game.moves.length < (this.lastLength || 0)) this.board.cancelPremove();
       this.lastLength = this.game.moves.length;
       if (!msg.game.thinking) this.thinking.textContent = '';
+      else if (!this.thinking.textContent) this.thinking.textContent = 'ferz is thinking…';
       this.render();
     } else if (msg.type === 'info') {
       const i = msg.info;
