@@ -12,6 +12,7 @@ cdef enum:
     KING_ZONE = 4
     MAP_SIZE = 512
     SAFE_MAX = 20000
+    ROYAL_VALUE = 20000
 
 cdef int tdiv(int a, int b) noexcept nogil
 

@@ -29,6 +29,7 @@ if not cython.compiled:  # the constants of evaluate.pxd, for the uncompiled fal
     KING_ZONE = 4  # square map bit, << colour: next to that colour's royal piece
     MAP_SIZE = 512  # larger than any Position.nsq (16x16 board with its padding)
     SAFE_MAX = 20000  # evaluations stay far from mate scores
+    ROYAL_VALUE = 20000  # exchange value of a royal piece (it is never really captured)
 
 RUNTIME_WEIGHTS = (
     "mobility_mg", "mobility_eg", "doubled_mg", "doubled_eg", "isolated_mg", "isolated_eg",
@@ -185,7 +186,7 @@ class Evaluator:
         for t in range(1, nt):
             piece = rules.pieces[t - 1]
             mg, eg = piece_value(rules, t, w)
-            value[t] = mg if not piece.royal else 20000
+            value[t] = mg if not piece.royal else ROYAL_VALUE
             kind[t] = K_ROYAL if piece.royal else K_PAWN if piece.pawn else K_PIECE
             flags[t] = self._flags(piece)
             squares = _home_squares(rules, piece)

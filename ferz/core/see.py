@@ -1,9 +1,7 @@
 """Static exchange evaluation: the material outcome of the captures on one square.
 
-Instead of attack tables (which would have to know every fairy piece's lines), the exchange is
-played out on the position itself: each side recaptures with its least valuable legal capture
-onto the square. Pins, x-rays, hoppers and lame leapers are then right for every variant, at the
-price of a capture generation per exchange step, so callers first try the cheap exits.
+The attackers are found with the position's own attack probes (compiled from the variant's
+pieces), so riders, hoppers and lame leapers of any variant are handled.
 """
 
 from __future__ import annotations
@@ -14,16 +12,19 @@ from cython.cimports.ferz.core.defs import (
     DROP,
     EMPTY,
     EP,
+    PROBE_HOP,
+    PROBE_LEG,
+    WALL,
     move_from,
     move_kind,
     move_promo,
     move_to,
 )
-from cython.cimports.ferz.core.evaluate import Evaluator
+from cython.cimports.ferz.core.evaluate import ROYAL_VALUE, Evaluator
 from cython.cimports.ferz.core.position import Position
 
 if not cython.compiled:
-    from ferz.core.defs import move_from, move_kind, move_promo, move_to
+    from ferz.core.evaluate import ROYAL_VALUE
 
 
 def captured_value(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
@@ -58,73 +59,119 @@ def _mover_value(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
 @cython.cfunc
 @cython.nogil
 @cython.exceptval(check=False)
-def _least_attacker(
-    pos: Position, ev: Evaluator, sq: cython.int, buf: cython.int[::1]
-) -> cython.int:
-    """The cheapest capture onto sq for the side to move (pseudo-legal), or 0."""
-    n: cython.int = pos.gen(buf, 0, True)
-    best: cython.int = 0
+def _least_attacker(pos: Position, ev: Evaluator, sq: cython.int, by: cython.int) -> cython.int:
+    """Square of the least valuable piece of colour `by` attacking sq, or -1.
+
+    Walks the position's attack probes (the same ones `Position.attacked` uses) outwards from
+    sq, so pieces lifted off the board during an exchange reveal the attackers behind them.
+    """
+    best: cython.int = -1
     best_value: cython.int = 1 << 30
     i: cython.int
-    m: cython.int
     v: cython.int
-    for i in range(n):
-        m = buf[i]
-        if move_to(m) != sq or move_kind(m) == CASTLE or move_kind(m) == EP:
+    t: cython.int
+    k: cython.int
+    q: cython.int
+    rng: cython.int
+    kind: cython.int
+    mask: cython.ulonglong
+    one: cython.ulonglong = 1
+    for i in range(pos.pr_start[by], pos.pr_start[by + 1]):
+        v = pos.pr_vec[i]
+        kind = pos.pr_kind[i]
+        rng = pos.pr_range[i]
+        t = sq - v
+        if kind == PROBE_LEG:
+            q = pos.board[t]
+            if not (
+                q > WALL
+                and (q & 1) == by
+                and pos.pr_near[i] & (one << (q >> 1))
+                and pos.board[t + pos.pr_leg[i]] == EMPTY
+            ):
+                continue
+        else:
+            k = 1
+            while pos.board[t] == EMPTY and k < rng:
+                t -= v
+                k += 1
+            if kind == PROBE_HOP:
+                if pos.board[t] <= WALL or k >= rng:
+                    continue
+                t -= v
+                k += 1
+                while pos.board[t] == EMPTY and k < rng:
+                    t -= v
+                    k += 1
+            q = pos.board[t]
+            if q <= WALL or (q & 1) != by:
+                continue
+            mask = pos.pr_near[i] if k == 1 else pos.pr_far[i]
+            if not mask & (one << (q >> 1)):
+                continue
+        if not pos.region[q * pos.nsq + sq]:
             continue
-        v = ev.value[pos.board[move_from(m)] >> 1]
-        if v < best_value:
-            best_value = v
-            best = m
+        if pos.pr_minr[i] != 0 and not pos.stands(t, by, pos.pr_minr[i]):
+            continue
+        if ev.value[q >> 1] < best_value:
+            best_value = ev.value[q >> 1]
+            best = t
     return best
 
 
 def see(pos: Position, ev: Evaluator, m: cython.int, buf: cython.int[::1]) -> cython.int:
-    """Material balance of m followed by the best sequence of recaptures on its square."""
+    """Material balance of m followed by the best sequence of recaptures on its square.
+
+    Attackers are lifted off the board as they capture (and put back at the end), which reveals
+    x-ray attackers behind them. Pins are ignored, as usual for SEE; a royal piece may only
+    capture last.
+    """
     gain = cython.declare(cython.int[40])  # at most 40 captures in a row
+    lifted = cython.declare(cython.int[40])
+    pieces = cython.declare(cython.int[40])
     sq: cython.int = move_to(m)
+    fr: cython.int = move_from(m)
     d: cython.int = 0
-    made: cython.int = 0
-    r: cython.int
+    n: cython.int = 0
+    a: cython.int
+    side: cython.int
     on_square: cython.int
-    if move_kind(m) == CASTLE or move_kind(m) == DROP:
+    if move_kind(m) == CASTLE or move_kind(m) == DROP:  # noqa: SIM109 - C comparisons
         return 0
     gain[0] = captured_value(pos, ev, m)
     on_square = _mover_value(pos, ev, m)
-    if not pos.make(m):
-        return -(1 << 20)  # an illegal move loses everything
-    made = 1
-    while d < 39:
-        r = _least_attacker(pos, ev, sq, buf)
-        if r == 0:
+    side = (pos.board[fr] & 1) ^ 1
+    lifted[0] = fr
+    pieces[0] = pos.board[fr]
+    pos.board[fr] = EMPTY
+    n = 1
+    while d < 38:
+        a = _least_attacker(pos, ev, sq, side)
+        if a < 0:
             break
+        if ev.value[pos.board[a] >> 1] >= ROYAL_VALUE and (
+            _least_attacker(pos, ev, sq, side ^ 1) >= 0
+        ):
+            break  # the royal piece cannot capture into an attacked square
         d += 1
         gain[d] = on_square - gain[d - 1]
         # Neither side can gain by continuing: stop early.
         if (-gain[d - 1] if -gain[d - 1] > gain[d] else gain[d]) < 0:
             break
-        if not pos.make(r):
-            # The cheapest capture is illegal (pinned); look no further for this side.
-            d -= 1
-            break
-        made += 1
-        on_square = _mover_value_after(pos, ev, r, sq)
-    while made > 0:
-        pos.unmake()
-        made -= 1
+        on_square = ev.value[pos.board[a] >> 1]
+        lifted[n] = a
+        pieces[n] = pos.board[a]
+        pos.board[a] = EMPTY
+        n += 1
+        side ^= 1
+    while n > 0:
+        n -= 1
+        pos.board[lifted[n]] = pieces[n]
     while d > 0:
         d -= 1
         if -gain[d] < gain[d + 1]:
             gain[d] = -gain[d + 1]
     return gain[0]
-
-
-@cython.cfunc
-@cython.nogil
-@cython.exceptval(check=False)
-def _mover_value_after(pos: Position, ev: Evaluator, m: cython.int, sq: cython.int) -> cython.int:
-    """Value of the piece that m has just put on sq."""
-    return ev.value[pos.board[sq] >> 1]
 
 
 def see_ge(

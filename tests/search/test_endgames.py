@@ -18,7 +18,7 @@ def random_start(pieces: str, seed: int) -> str:
         squares = rng.sample(chess.SQUARES, len(pieces) + 2)
         board.set_piece_at(squares[0], chess.Piece(chess.KING, chess.WHITE))
         board.set_piece_at(squares[1], chess.Piece(chess.KING, chess.BLACK))
-        for square, symbol in zip(squares[2:], pieces):
+        for square, symbol in zip(squares[2:], pieces, strict=True):
             board.set_piece_at(square, chess.Piece.from_symbol(symbol))
         board.turn = chess.WHITE
         if board.is_valid() and not board.is_game_over() and not board.is_check():
@@ -31,8 +31,8 @@ def play_out(fen: str, nodes: int) -> chess.Board:
     board = chess.Board(fen)
     while not board.is_game_over(claim_draw=True):
         engine.set_position(fen, [m.uci() for m in board.move_stack])
-        got = []
-        engine.go(Limits(nodes=nodes), on_bestmove=lambda b, p: got.append(b))
+        got: list = []
+        engine.go(Limits(nodes=nodes), on_bestmove=lambda b, p, got=got: got.append(b))
         assert engine.wait(60)
         move = chess.Move.from_uci(got[0])
         assert move in board.legal_moves
