@@ -38,7 +38,7 @@ from cython.cimports.ferz.core.defs import (
 )
 
 from . import fen as fenlib
-from .rules import Rules
+from .rules import MAX_FILES, Rules
 
 ZOBRIST_SEED = 0x66657A72  # fixed, so that keys are equal across runs and threads
 
@@ -125,11 +125,12 @@ class Position:
         """Movement atoms per piece code, and per-type rule flags."""
         npc = self.npc
         starts, ends = _ints(npc), _ints(npc)
-        vec, rng, flags, leg = [], [], [], []
+        vec, rng, flags, leg, minr = [], [], [], [], []
         for p in range(2, npc):
             piece = rules.pieces[(p >> 1) - 1]
             starts[p] = len(vec)
             for atom in piece.atoms:
+                minr.append(atom.min_rank)
                 vec.append(self._vector(atom.dx, atom.dy, p & 1))
                 rng.append(UNLIMITED if atom.range == 0 else atom.range)
                 flag = (F_MOVE if atom.move else 0) | (F_CAPT if atom.capture else 0)
@@ -144,10 +145,12 @@ class Position:
         self.a_start, self.a_end = starts, ends
         self.a_vec, self.a_range = array("i", vec), array("i", rng)
         self.a_flags, self.a_leg = array("i", flags), array("i", leg)
+        self.a_minr = array("i", minr or [0])
         ntypes = len(rules.pieces)
         self.is_pawn = array("i", [0] + [1 if p.pawn else 0 for p in rules.pieces])
         self.is_royal = array("i", [0] + [1 if p.royal else 0 for p in rules.pieces])
-        self.promo_list = array("i", [rules.piece_index(x) for x in rules.promotion_letters] or [0])
+        targets = [rules.promotion_type(x) for x in rules.promotion_letters]
+        self.promo_list = array("i", targets or [0])
         self.n_promo = len(rules.promotion_letters)
         self.promoted = _ints(ntypes + 1)
         self.demoted = array("i", range(ntypes + 1))
@@ -171,10 +174,10 @@ class Position:
 
     def _compile_probes(self, rules: Rules) -> None:
         """Attack probes per attacking colour: rays, hoppers and lame leapers grouped by vector."""
-        starts, vec, rng, kind, leg, near, far = [0], [], [], [], [], [], []
+        starts, vec, rng, kind, leg, near, far, minr = [0], [], [], [], [], [], [], []
         for color in (0, 1):
             rays: dict[int, list[int]] = {}
-            other: dict[tuple[int, int, int, int], int] = {}
+            other: dict[tuple[int, int, int, int, int], int] = {}
             for t, piece in enumerate(rules.pieces, start=1):
                 bit = 1 << t
                 for atom in piece.atoms:
@@ -182,18 +185,20 @@ class Position:
                         continue
                     v = self._vector(atom.dx, atom.dy, color)
                     r = UNLIMITED if atom.range == 0 else atom.range
+                    cond = -1 if atom.initial else atom.min_rank
                     if atom.hop:
-                        key = (PROBE_HOP, v, r, 0)
+                        key = (PROBE_HOP, v, r, 0, cond)
                     elif atom.leg is not None:
-                        key = (PROBE_LEG, v, 1, self._vector(atom.leg[0], atom.leg[1], color))
-                    elif r in (1, UNLIMITED):
+                        lg = self._vector(atom.leg[0], atom.leg[1], color)
+                        key = (PROBE_LEG, v, 1, lg, cond)
+                    elif r in (1, UNLIMITED) and not cond:
                         masks = rays.setdefault(v, [0, 0])
                         masks[0] |= bit
                         if r == UNLIMITED:
                             masks[1] |= bit
                         continue
                     else:
-                        key = (PROBE_RAY, v, r, 0)
+                        key = (PROBE_RAY, v, r, 0, cond)
                     other[key] = other.get(key, 0) | bit
             for v, (near_mask, far_mask) in rays.items():
                 vec.append(v)
@@ -202,18 +207,21 @@ class Position:
                 leg.append(0)
                 near.append(near_mask)
                 far.append(far_mask)
-            for (k, v, r, lg), mask in other.items():
+                minr.append(0)
+            for (k, v, r, lg, mr), mask in other.items():
                 vec.append(v)
                 rng.append(r)
                 kind.append(k)
                 leg.append(lg)
                 near.append(mask)
                 far.append(mask)
+                minr.append(mr)
             starts.append(len(vec))
         self.pr_start = array("i", starts)
         self.pr_vec, self.pr_range = array("i", vec or [0]), array("i", rng or [0])
         self.pr_kind, self.pr_leg = array("i", kind or [0]), array("i", leg or [0])
         self.pr_near, self.pr_far = array("Q", near or [0]), array("Q", far or [0])
+        self.pr_minr = array("i", minr or [0])
 
     def _compile_lines(self, rules: Rules) -> None:
         """Tables for the legality fast path: after a non-king move by a side not in check,
@@ -258,6 +266,71 @@ class Position:
                     self.dbl_zone[color * nsq + sq] = 1
                 if relative in rules.promotion_ranks:
                     self.promo_zone[color * nsq + sq] = 1
+        self._compile_variant_rules(rules)
+
+    def _compile_variant_rules(self, rules: Rules) -> None:
+        """Tables for rules beyond chess: ranks seen from each side, squares a piece could never
+        leave (immobility), where each piece may be dropped, promotion limits, drop rules."""
+        nsq, npc = self.nsq, self.npc
+        squares = rules.squares()
+        self.rel_rank, self.file_idx = _ints(2 * nsq), _ints(nsq)
+        for sq in squares:
+            self.rel_rank[sq] = rules.rank_of(sq)
+            self.rel_rank[nsq + sq] = rules.ranks - 1 - rules.rank_of(sq)
+            self.file_idx[sq] = rules.file_of(sq)
+        on_board = set(squares)
+        self.dead = _ints(npc * nsq)
+        if rules.immobility_illegal:
+            for p in range(2, npc):
+                for sq in squares:
+                    if not self._can_leave(p, sq, on_board):
+                        self.dead[p * nsq + sq] = 1
+        self.drop_zone = _ints(npc * nsq)
+        for p in range(2, npc):
+            piece, color = rules.pieces[(p >> 1) - 1], p & 1
+            for sq in squares:
+                where = (rules.file_of(sq), rules.rank_of(sq))
+                ok = self.region[p * nsq + sq] and not self.dead[p * nsq + sq]
+                if rules.drop_regions is not None and where not in rules.drop_regions[color]:
+                    ok = False
+                if piece.pawn:
+                    if self.promo_zone[color * nsq + sq] and not rules.promotion_zone_pawn_drops:
+                        ok = False
+                    if self.rel_rank[color * nsq + sq] == 0 and not rules.first_rank_pawn_drops:
+                        ok = False
+                self.drop_zone[p * nsq + sq] = 1 if ok else 0
+        ntypes = len(rules.pieces)
+        self.promo_limit = _ints(ntypes + 1)
+        for letter, limit in rules.promotion_limit.items():
+            self.promo_limit[rules.piece_index(letter)] = limit
+        self.mand_promo = 1 if rules.mandatory_promotion else 0
+        self.mand_piece_promo = 1 if rules.mandatory_piece_promotion else 0
+        self.nodbl_type = rules.piece_index(rules.drop_no_doubled) if rules.drop_no_doubled else 0
+        self.nodbl_count = rules.drop_no_doubled_count
+        self.file_count = _ints(2 * MAX_FILES)
+        self.dropmate_type = 0
+        if rules.pawn_drop_mate_illegal:
+            for t, piece in enumerate(rules.pieces, start=1):
+                if piece.name == "shogiPawn":
+                    self.dropmate_type = t
+        self.drop_checks = 1 if rules.drop_checks else 0
+        self.mate_buf = _ints(MAXMOVES)
+        self.in_dropmate = 0
+
+    def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
+        """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
+        color = p & 1
+        for a in range(self.a_start[p], self.a_end[p]):
+            if self.a_flags[a] & F_INITIAL and not self.dbl_zone[color * self.nsq + sq]:
+                continue
+            if self.a_minr[a] and self.rel_rank[color * self.nsq + sq] < self.a_minr[a]:
+                continue
+            to = sq + self.a_vec[a]
+            if self.a_flags[a] & F_HOP:
+                to += self.a_vec[a]  # the screen stands on the first square
+            if to in on_board and self.region[p * self.nsq + to]:
+                return True
+        return False
 
     # ------------------------------------------------------------------ piece bookkeeping
 
@@ -310,21 +383,31 @@ class Position:
         p: cython.int,
         capt_only: cython.int,
     ) -> cython.int:
-        """Append a move with its promotions; quiet non-promotions only when not capt_only."""
+        """Append a move with its promotions; quiet non-promotions only when not capt_only.
+
+        A pawn promotes to each type under its promotion limit; where promotion is optional
+        it may also stay a pawn, except on a square it could never leave (immobility rule)."""
         t: cython.int = p >> 1
         c: cython.int = p & 1
         j: cython.int
+        q: cython.int
         if self.is_pawn[t] and self.promo_zone[c * self.nsq + to] and self.n_promo:
             for j in range(self.n_promo):
-                out[n] = encode(fr, to, self.promo_list[j], PROMO)
+                q = self.promo_list[j]
+                if self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]:
+                    continue
+                out[n] = encode(fr, to, q, PROMO)
                 n += 1
-            return n
-        if self.promoted[t] and (
+            if self.mand_promo:
+                return n
+        elif self.promoted[t] and (
             self.promo_zone[c * self.nsq + to] or self.promo_zone[c * self.nsq + fr]
         ):
             out[n] = encode(fr, to, self.promoted[t], PROMO)
             n += 1
-        if capt_only:
+            if self.mand_piece_promo:
+                return n
+        if capt_only or self.dead[p * self.nsq + to]:
             return n
         out[n] = encode(fr, to, 0, NORMAL)
         return n + 1
@@ -356,6 +439,8 @@ class Position:
                 fl = self.a_flags[a]
                 rng = self.a_range[a]
                 if fl & F_INITIAL and not self.dbl_zone[us * nsq + fr]:
+                    continue
+                if self.a_minr[a] and self.rel_rank[us * nsq + fr] < self.a_minr[a]:
                     continue
                 if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
                     continue
@@ -455,19 +540,29 @@ class Position:
         return n
 
     def gen_drops(self, out: cython.int[::1], n: cython.int) -> cython.int:
-        """Append drops of pieces in hand on empty squares of their region."""
+        """Append drops of pieces in hand on empty squares where that piece may be dropped
+        (region, drop region, pawn ranks, immobility) and not on a file it may not double."""
         us: cython.int = self.side
         p: cython.int
         i: cython.int
         sq: cython.int
+        nodbl: cython.int = 0
+        if self.nodbl_type and self.hand[2 * self.nodbl_type + us] > 0:
+            nodbl = 2 * self.nodbl_type + us
+            for i in range(self.files):
+                self.file_count[i] = 0
+            for i in range(self.pcount[us]):
+                sq = self.plist[us * MAXP + i]
+                if self.board[sq] == nodbl:
+                    self.file_count[self.file_idx[sq]] += 1
         for p in range(2 + us, self.npc, 2):
             if self.hand[p] <= 0:
                 continue
             for i in range(self.nplay):
                 sq = self.sq_list[i]
-                if self.board[sq] != EMPTY or not self.region[p * self.nsq + sq]:
+                if self.board[sq] != EMPTY or not self.drop_zone[p * self.nsq + sq]:
                     continue
-                if self.is_pawn[p >> 1] and self.promo_zone[us * self.nsq + sq]:
+                if p == nodbl and self.file_count[self.file_idx[sq]] >= self.nodbl_count:
                     continue
                 out[n] = encode(p >> 1, sq, 0, DROP)
                 n += 1
@@ -499,6 +594,7 @@ class Position:
                     and self.pr_near[i] & (one << (q >> 1))
                     and self.board[t + self.pr_leg[i]] == EMPTY
                     and self.region[q * self.nsq + sq]
+                    and (self.pr_minr[i] == 0 or self.stands(t, by, self.pr_minr[i]))
                 ):
                     return True
                 continue
@@ -518,8 +614,16 @@ class Position:
             if q > WALL and (q & 1) == by:
                 mask = self.pr_near[i] if k == 1 else self.pr_far[i]
                 if mask & (one << (q >> 1)) and self.region[q * self.nsq + sq]:
-                    return True
+                    if self.pr_minr[i] == 0 or self.stands(t, by, self.pr_minr[i]):
+                        return True
         return False
+
+    def stands(self, sq: cython.int, color: cython.int, cond: cython.int) -> cython.bint:
+        """A probe's condition on the attacker's square: -1 = in its double-step region
+        (initial moves), n > 0 = on relative rank n or beyond (xiangqi soldier)."""
+        if cond < 0:
+            return self.dbl_zone[color * self.nsq + sq] != 0
+        return self.rel_rank[color * self.nsq + sq] >= cond
 
     def in_check(self) -> cython.bint:
         """Whether the side to move's royal piece is attacked."""
@@ -702,6 +806,31 @@ class Position:
         if self.flying and self.kings_facing():
             self.unmake()
             return False
+        # drops that may not check (dropChecks = false), pawn drops that may not mate (shogi)
+        if (
+            kind == DROP
+            and (not self.drop_checks or fr == self.dropmate_type)
+            and self.in_check()
+            and (not self.drop_checks or self.no_escape())
+        ):
+            self.unmake()
+            return False
+        return True
+
+    def no_escape(self) -> cython.bint:
+        """Whether the side to move has no legal move (for the pawn-drop-mate rule)."""
+        n: cython.int
+        i: cython.int
+        if self.in_dropmate:
+            return False  # a nested drop cannot answer a pawn's check, so this is never reached
+        self.in_dropmate = 1
+        n = self.gen(self.mate_buf, 0, False)
+        for i in range(n):
+            if self.make(self.mate_buf[i]):
+                self.unmake()
+                self.in_dropmate = 0
+                return False
+        self.in_dropmate = 0
         return True
 
     def unmake(self) -> cython.void:

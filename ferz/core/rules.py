@@ -93,7 +93,7 @@ class Rules:
     pawn_drop_mate_illegal: bool = False  # shogiPawnDropMateIllegal
     checkmate_value: str = "loss"  # checkmateValue, for the side to move
     extinction_value: str = ""  # extinctionValue ("" = no extinction rule)
-    extinction_letters: str = ""  # extinctionPieceTypes (upper-case letters)
+    extinction_letters: str = ""  # extinctionPieceTypes: letters each counted, or "*" all together
     extinction_count: int = 0  # extinctionPieceCount
     extinction_opponent_count: int = 0  # extinctionOpponentPieceCount
     extinction_claim: bool = False  # extinctionClaim
@@ -102,8 +102,6 @@ class Rules:
         frozenset(),
         frozenset(),
     )  # flagRegionWhite/Black, (file, rank) from 0
-    flag_move: bool = False  # flagMove: the other side gets one more move
-    check_counting: bool = False  # checkCounting (counters in the FEN, 3+3)
     n_fold_value: str = "draw"  # nFoldValue
     n_fold_value_absolute: bool = False  # nFoldValueAbsolute
     perpetual_check_illegal: bool = False  # perpetualCheckIllegal
@@ -162,6 +160,14 @@ class Rules:
         if not (0 <= file < self.files and 0 <= rank < self.ranks):
             raise ValueError(f"square {name!r} is not on a {self.files}x{self.ranks} board")
         return self.square(file, rank)
+
+    def promotion_type(self, letter: str) -> int:
+        """Type a pawn promoting to `letter` becomes: the crazyhouse-style promoted twin `X~`
+        (which goes back to hand as a pawn when captured) if the variant has one, else X."""
+        for index, piece in enumerate(self.pieces, start=1):
+            if piece.letter == letter.upper() + "~":
+                return index
+        return self.piece_index(letter)
 
     def piece_index(self, letter: str) -> int:
         """Piece type number (from 1) of a letter, either case; ValueError if unknown."""

@@ -113,6 +113,8 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "connectDiagonal": ("true",),
     "materialCounting": ("none",),
     "countingRule": ("none",),
+    "checkCounting": ("false",),
+    "flagMove": ("false",),
 }
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
@@ -184,8 +186,6 @@ RULE_KEYS = {
     "flagRegion",
     "flagRegionWhite",
     "flagRegionBlack",
-    "flagMove",
-    "checkCounting",
     "pieceValueMg",
     "pieceValueEg",
     "description",
@@ -572,6 +572,23 @@ def build(
             )
         )
 
+    # Pieces promoted from pawns in a game where captures go to hand are twins `X~` of their
+    # type: same moves, but a captured one goes to hand as a pawn (crazyhouse).
+    if r.boolean("capturesToHand", False) and pawn_letters:
+        for letter in promo:
+            base = next(p for p in pieces if p.letter == letter)
+            pieces.append(
+                PieceType(
+                    f"{letter}~",
+                    f"promoted {base.name}",
+                    base.atoms,
+                    demoted=pawn_letters[0],
+                    value_mg=base.value_mg,
+                    value_eg=base.value_eg,
+                    region=base.region,
+                )
+            )
+
     # Castling.
     castling = r.boolean("castling", True)
     kingside = r.raw("castlingKingsideFile")
@@ -621,9 +638,8 @@ def build(
         raise r.error("dropNoDoubled", "expected one piece letter")
 
     # Game ends.
+    # "*" counts all pieces together (FSF's ALL_PIECES), letters count each type on its own
     extinction_letters = _letters(r, "extinctionPieceTypes", by_letter, allow_all=True) or ""
-    if extinction_letters == "*":
-        extinction_letters = "".join(p.letter for p in pieces)
     flag_any = _letters(r, "flagPiece", by_letter, allow_all=True)
     flag_w = _letters(r, "flagPieceWhite", by_letter, allow_all=True)
     flag_b = _letters(r, "flagPieceBlack", by_letter, allow_all=True)
@@ -690,8 +706,6 @@ def build(
             extinction_claim=r.boolean("extinctionClaim", False),
             flag_letters=flags,
             flag_regions=regions_flag,
-            flag_move=r.boolean("flagMove", False),
-            check_counting=r.boolean("checkCounting", False),
             n_fold_value=r.value("nFoldValue", "draw"),
             n_fold_value_absolute=r.boolean("nFoldValueAbsolute", False),
             perpetual_check_illegal=r.boolean("perpetualCheckIllegal", False),

@@ -27,10 +27,7 @@ SLOW_CAP = 40_000_000  # nodes per variant under -m slow
 
 # Built-in variants whose start-position perft differs from FSF: (name, reason). Empty when all
 # agree; a variant listed here must still fail, so that the list cannot go stale.
-KNOWN_DIFFERENT: dict[str, str] = {
-    "xiangqi": "soldier's sideways steps before the river (Atom.min_rank) not in the core yet",
-    "minishogi": "drop rules (nifu, immobility, pawn-drop mate) not in the core yet",
-}
+KNOWN_DIFFERENT: dict[str, str] = {}
 
 
 def _row(name: str) -> dict:
