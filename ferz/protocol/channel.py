@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 from typing import BinaryIO, TextIO
@@ -48,19 +49,42 @@ def clean(raw: bytes) -> str:
     return "".join(c if c >= " " or c == "\t" else " " for c in text).strip()
 
 
-def read_line(stream: BinaryIO) -> tuple[str, bool] | None:
-    """Read one line; returns (text, too_long) or None at end of input."""
-    raw = stream.readline(MAX_LINE + 1)
-    if not raw:
-        return None
-    too_long = len(raw) > MAX_LINE and not raw.endswith(b"\n")
-    if too_long:
-        raw = raw[:MAX_LINE]
-        while True:  # skip the rest of the oversized line without keeping it
-            rest = stream.readline(MAX_LINE)
-            if not rest or rest.endswith(b"\n"):
-                break
-    return clean(raw), too_long
+class Splitter:
+    """Cuts a byte stream into cleaned lines; a line over MAX_LINE is cut and flagged too long."""
+
+    def __init__(self) -> None:
+        self._buffer = bytearray()
+        self._skipping = False  # inside the rest of an oversized line
+
+    def feed(self, chunk: bytes) -> list[tuple[str, bool]]:
+        """The complete lines that chunk finishes, as (text, too_long)."""
+        self._buffer += chunk
+        lines: list[tuple[str, bool]] = []
+        while True:
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                if len(self._buffer) > MAX_LINE:
+                    if not self._skipping:
+                        lines.append((clean(bytes(self._buffer[:MAX_LINE])), True))
+                    self._skipping = True
+                    self._buffer.clear()
+                return lines
+            raw = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            if self._skipping:
+                self._skipping = False
+            elif len(raw) > MAX_LINE:
+                lines.append((clean(raw[:MAX_LINE]), True))
+            else:
+                lines.append((clean(raw), False))
+
+    def end(self) -> list[tuple[str, bool]]:
+        """The unterminated last line, if any."""
+        rest = bytes(self._buffer)
+        self._buffer.clear()
+        if not rest or self._skipping:
+            return []
+        return [(clean(rest[:MAX_LINE]), len(rest) > MAX_LINE)]
 
 
 class Reader:
@@ -78,14 +102,18 @@ class Reader:
 
     def _run(self) -> None:
         """Queue every line, then EOF."""
+        # os.read on the descriptor, not the buffered stream: a daemon thread blocked inside
+        # a BufferedReader holds its lock and makes the interpreter abort when it exits.
+        splitter = Splitter()
         try:
-            while True:
-                item = read_line(self._stream)
-                if item is None:
-                    break
-                self.queue.put(item)
+            fd = self._stream.fileno()
+            while chunk := os.read(fd, 65536):
+                for item in splitter.feed(chunk):
+                    self.queue.put(item)
         except (OSError, ValueError):
             pass  # a closed or broken stdin is the same as end of input
+        for item in splitter.end():
+            self.queue.put(item)
         self.queue.put(EOF)
 
     def wake(self) -> None:

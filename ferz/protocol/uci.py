@@ -276,7 +276,18 @@ class Uci:
             self.say(f"internal error in {word}: {type(error).__name__}: {error}")
 
     def await_idle(self) -> None:
-        """Wait until the running search has sent its bestmove, answering urgent commands."""
+        """End a running search (it sends its bestmove) before a command that needs the engine.
+
+        GUIs send such commands only after bestmove; one that does not would otherwise wait
+        forever on an infinite search. Commands that arrive meanwhile are kept for later, in
+        order; `stop` and `ponderhit` are urgent only until a command has been kept, since after
+        that they belong to a later search.
+        """
+        if self._thinking.is_set():
+            if self.debug:
+                self.say("stopping the running search first")
+            self.engine.stop()
+            self._release()
         while self._thinking.is_set() and not self._quit:
             try:
                 item = self.reader.get(timeout=0.01)
@@ -284,10 +295,14 @@ class Uci:
                 continue
             line = "quit" if item is EOF else item[0]
             tokens = line.split()
-            if tokens and tokens[0] in URGENT:
+            if not tokens:
+                continue
+            if tokens[0] in ("isready", "quit") or (tokens[0] in URGENT and not self._deferred):
                 self.handle(line)
-            elif tokens:
+            else:
                 self._deferred.append(line)
+        if self._engine is not None:
+            self._engine.wait()  # the engine finishes its bookkeeping right after bestmove
 
     # -------------------------------------------------------------- search callbacks
 
@@ -315,13 +330,15 @@ class Uci:
         """Write the bestmove (with a score line first if the search gave none) and go idle."""
         if not self._thinking.is_set():
             return  # exactly one bestmove per go
+        lines = []
         if not best and not self._scored:
             board = self.engine.board
-            score = "mate 0" if board.is_checkmate() else "cp 0"
-            self.out.line(f"info depth 0 score {score}")
-        self.out.line(format_bestmove(best, ponder))
+            lines.append(f"info depth 0 score {'mate 0' if board.is_checkmate() else 'cp 0'}")
+        lines.append(format_bestmove(best, ponder))
         self._held = None
+        # Idle before the GUI can read the bestmove, so that its next commands meet no search.
         self._thinking.clear()
+        self.out.lines(lines)
 
     def _release(self) -> None:
         """End infinite/ponder holding; send a bestmove that arrived meanwhile."""

@@ -307,9 +307,12 @@ class Xboard:
                 continue
             line = "quit" if item is EOF else item[0]
             tokens = line.split()
-            if tokens and tokens[0] in URGENT:
+            if not tokens:
+                continue
+            # Once a command is kept for later, the ones after it must wait too (order).
+            if tokens[0] == "quit" or (tokens[0] in URGENT and not self._deferred):
                 self.handle(line)
-            elif tokens:
+            else:
                 self._deferred.append(line)
 
     def _halt(self) -> None:

@@ -104,13 +104,23 @@ def test_ponder_miss_stop_then_new_search(gui: Pipe) -> None:
     assert len(bestmoves(gui.lines)) == 2
 
 
-def test_commands_during_search_are_queued_in_order(gui: Pipe) -> None:
+def test_position_during_search_stops_it_and_keeps_order(gui: Pipe) -> None:
     gui.engine.step = 0.05
-    gui.send("position startpos", "go depth 4", "position startpos moves g1f3", "go depth 1")
-    lines = gui.wait_for(lambda ls: len(bestmoves(ls)) == 2)
+    gui.send("position startpos", "go depth 40", "position startpos moves g1f3", "go depth 1")
+    lines = gui.wait_for(lambda ls: len(bestmoves(ls)) == 2, timeout=2)
     first, second = bestmoves(lines)
     assert first.startswith("bestmove a2a3")
     assert second.startswith("bestmove a7a5")  # from the position after g1f3
+
+
+def test_stop_after_a_kept_command_belongs_to_the_next_search(gui: Pipe) -> None:
+    # position (kept while the infinite search is stopped), go ponder, ponderhit: the
+    # ponderhit must reach the ponder search, not the one being stopped.
+    gui.send("position startpos", "go infinite")
+    time.sleep(0.05)
+    gui.send("position startpos moves e2e4 e7e5", "go ponder", "ponderhit")
+    gui.wait_for(lambda ls: len(bestmoves(ls)) == 2, timeout=2)
+    assert gui.engine.ponderhits == 1
 
 
 def test_no_legal_moves(gui: Pipe) -> None:

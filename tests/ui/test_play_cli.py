@@ -31,7 +31,8 @@ def test_a_few_moves_takeback_and_fen() -> None:
     out = run_play("e4\nNf3\nundo\nfen\nquit\n", "--depth", "2")
     assert "♙" in out and " a  b  c  d  e  f  g  h" in out
     assert out.count("ferz plays") == 2
-    fen = next(line for line in out.splitlines() if line.count("/") == 7 and " w " in line)
+    line = next(line for line in out.splitlines() if line.count("/") == 7 and " w " in line)
+    fen = line.split(": ")[-1]  # after the "Your move: " prompt
     board = chess.Board(fen)
     assert board.fullmove_number == 2 and board.piece_at(chess.E4) == chess.Piece.from_symbol("P")
 

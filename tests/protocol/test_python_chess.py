@@ -1,0 +1,151 @@
+"""python-chess as a real client: SimpleEngine over UCI and xboard plays, ponders, analyses."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import chess
+import chess.engine
+import pytest
+
+from tests.protocol.proc import ROOT
+
+STOCKFISH = next(
+    (p for p in ("/usr/games/stockfish", "/usr/bin/stockfish") if Path(p).exists()), None
+)
+COMMAND = [sys.executable, "-m", "ferz"]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT))
+
+
+def open_uci() -> chess.engine.SimpleEngine:
+    return chess.engine.SimpleEngine.popen_uci(COMMAND, timeout=10, cwd=ROOT, env=ENV)
+
+
+def open_xboard() -> chess.engine.SimpleEngine:
+    return chess.engine.SimpleEngine.popen_xboard(
+        [*COMMAND, "xboard"], timeout=10, cwd=ROOT, env=ENV
+    )
+
+
+@pytest.fixture
+def no_protocol_errors(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Fail on python-chess's warnings about engine output (unexpected lines, bad PVs)."""
+    caplog.set_level(logging.WARNING, logger="chess.engine")
+    yield
+    bad = [r.getMessage() for r in caplog.records if r.name == "chess.engine"]
+    # python-chess ends xboard analysis with `.` and `exit`; the CECP answer to `.` is a
+    # `stat01:` status line (XBoard shows it), which python-chess merely does not expect.
+    bad = [m for m in bad if "stat01: " not in m]
+    assert not bad, bad[:5]
+
+
+def play_game(
+    white: chess.engine.SimpleEngine,
+    black: chess.engine.SimpleEngine,
+    limit: chess.engine.Limit,
+    ponder: bool = False,
+    max_plies: int = 160,
+) -> chess.Board:
+    """Play a game to its end (or max_plies); every move must be legal."""
+    board = chess.Board()
+    while not board.is_game_over(claim_draw=True) and len(board.move_stack) < max_plies:
+        engine = white if board.turn else black
+        result = engine.play(board, limit, ponder=ponder, info=chess.engine.INFO_ALL)
+        if result.resigned:
+            break
+        assert result.move is not None and result.move in board.legal_moves
+        board.push(result.move)
+    return board
+
+
+def test_uci_against_xboard_with_clock_and_pondering(no_protocol_errors: None) -> None:
+    uci, xboard = open_uci(), open_xboard()
+    try:
+        limit = chess.engine.Limit(white_clock=8, black_clock=8, white_inc=0.05, black_inc=0.05)
+        board = play_game(uci, xboard, limit, ponder=True, max_plies=60)
+        assert len(board.move_stack) >= 20 or board.is_game_over()
+    finally:
+        uci.quit()
+        xboard.quit()
+
+
+def test_uci_self_play_movetime_and_limits(no_protocol_errors: None) -> None:
+    engine = open_uci()
+    try:
+        board = play_game(engine, engine, chess.engine.Limit(time=0.03), max_plies=40)
+        assert len(board.move_stack) >= 20 or board.is_game_over()
+        for limit in (chess.engine.Limit(depth=3), chess.engine.Limit(nodes=500)):
+            result = engine.play(board, limit) if not board.is_game_over() else None
+            assert result is None or result.move in board.legal_moves
+    finally:
+        engine.quit()
+
+
+def test_multipv_analysis_and_infinite_analysis(no_protocol_errors: None) -> None:
+    engine = open_uci()
+    try:
+        board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+        infos = engine.analyse(board, chess.engine.Limit(depth=4), multipv=3)
+        assert len(infos) == 3
+        firsts = {info["pv"][0] for info in infos}
+        assert len(firsts) == 3 and all(m in board.legal_moves for m in firsts)
+        assert all("score" in info for info in infos)
+        with engine.analysis(board) as analysis:
+            for info in analysis:
+                if info.get("depth", 0) >= 3:
+                    break
+        assert analysis.info.get("pv")
+        # The engine is still usable after the analysis was stopped.
+        assert engine.play(board, chess.engine.Limit(time=0.05)).move in board.legal_moves
+    finally:
+        engine.quit()
+
+
+def test_xboard_analysis_and_fixed_depth(no_protocol_errors: None) -> None:
+    engine = open_xboard()
+    try:
+        board = chess.Board()
+        info = engine.analyse(board, chess.engine.Limit(time=0.3))
+        assert info.get("pv") and info["pv"][0] in board.legal_moves
+        result = engine.play(board, chess.engine.Limit(depth=3))
+        assert result.move in board.legal_moves
+        result = engine.play(board, chess.engine.Limit(nodes=1000))
+        assert result.move in board.legal_moves
+    finally:
+        engine.quit()
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
+def test_against_stockfish(no_protocol_errors: None) -> None:
+    ours = open_uci()
+    theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    theirs.configure({"Skill Level": 0})
+    try:
+        board = play_game(theirs, ours, chess.engine.Limit(time=0.02), ponder=True, max_plies=80)
+        assert len(board.move_stack) >= 10
+    finally:
+        ours.quit()
+        theirs.quit()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
+def test_complete_games_against_stockfish_both_protocols(no_protocol_errors: None) -> None:
+    theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
+    theirs.configure({"UCI_LimitStrength": True, "UCI_Elo": 1350})
+    limit = chess.engine.Limit(white_clock=10, black_clock=10, white_inc=0.1, black_inc=0.1)
+    try:
+        for opener in (open_uci, open_xboard):
+            ours = opener()
+            try:
+                for ponder in (False, True):
+                    board = play_game(ours, theirs, limit, ponder=ponder, max_plies=400)
+                    assert board.is_game_over(claim_draw=True) or len(board.move_stack) == 400
+            finally:
+                ours.quit()
+    finally:
+        theirs.quit()
