@@ -99,7 +99,7 @@ def test_xboard_plays_ferz_native_against_ferz_via_polyglot(tmp_path: Path) -> N
         moves: list[str] = []
         while time.monotonic() < deadline:
             text = debug.read_text(errors="replace") if debug.exists() else ""
-            moves = re.findall(r"^<(?:first|second)\s*: move (\S+)", text, re.MULTILINE)
+            moves = re.findall(r"^\d*\s*<(?:first|second)\s*: move (\S+)", text, re.MULTILINE)
             if len(moves) >= 8 or gui.poll() is not None:
                 break
             time.sleep(0.5)
@@ -114,7 +114,7 @@ def test_xboard_plays_ferz_native_against_ferz_via_polyglot(tmp_path: Path) -> N
             )
             assert shot.stat().st_size > 1000
         shutil.copy(debug, ARTIFACTS / "xboard.debug") if ARTIFACTS.exists() else None
-        engine_lines = re.findall(r"^<(?:first|second)\s*: (.*)$", text, re.MULTILINE)
+        engine_lines = re.findall(r"^\d*\s*<(?:first|second)\s*: (.*)$", text, re.MULTILINE)
         bad = [x for x in engine_lines if x.startswith(("Illegal move", "Error", "tellusererror"))]
         assert not bad, bad
     finally:
