@@ -331,14 +331,15 @@ class Engine:
 
     def _prepare(self, threads: int) -> list[Search]:
         """One Search per thread on fresh copies of the game position, sharing the TT."""
-        while len(self._searches) < threads:
-            pos = self._search_position()
-            self._searches.append(Search(pos, self._tt, self._evaluator))
         del self._searches[threads:]
-        for search in self._searches:
-            search.pos = self._search_position()
-            search.stop = 0
-            search.node_limit = 0
+        for i in range(threads):
+            pos = self._search_position()
+            if i < len(self._searches):
+                self._searches[i].pos = pos
+            else:
+                self._searches.append(Search(pos, self._tt, self._evaluator))
+            self._searches[i].stop = 0
+            self._searches[i].node_limit = 0
         return self._searches
 
     def _think(self, limits: Limits, searchmoves: list[int], on_info) -> tuple:

@@ -46,6 +46,8 @@ SEARCH: dict[str, int] = {
     "iir_min_depth": 4,
     # quiescence delta pruning
     "delta_margin": 200,
+    # lazy evaluation in quiescence: material this far above beta is a cutoff
+    "lazy_margin": 400,
     # history heuristic bonus cap (per update) and the maximum absolute value
     "history_bonus_max": 1600,
     "history_max": 16384,

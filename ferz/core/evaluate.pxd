@@ -39,6 +39,7 @@ cdef class Evaluator:
     cdef public int mopup_edge, mopup_close, mopup_base
 
     cdef int evaluate(self, Position pos) noexcept nogil
+    cdef int material(self, Position pos) noexcept nogil
     cdef int _count_bits(self, int x) noexcept nogil
     cdef int _any_rank(self, int* pmask, int c, int rank) noexcept nogil
     cdef int _dist(self, int a, int b) noexcept nogil

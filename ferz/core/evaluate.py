@@ -623,6 +623,12 @@ class Evaluator:
             score = -score
         return score + self.tempo
 
+    def material(self, pos: Position) -> cython.int:
+        """Tapered material and piece-square score only, side to move's view (lazy evaluation)."""
+        phase: cython.int = pos.phase if pos.phase < self.max_phase else self.max_phase
+        score: cython.int = tdiv(pos.mg * phase + pos.eg * (self.max_phase - phase), self.max_phase)
+        return (score if pos.side == 0 else -score) + self.tempo
+
     @cython.cfunc
     @cython.nogil
     @cython.exceptval(check=False)

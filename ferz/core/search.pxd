@@ -28,7 +28,7 @@ cdef class Search:
     cdef public int razor_max_depth, razor_margin, futility_max_depth, futility_base
     cdef public int futility_per_depth, lmp_max_depth, lmp_base, lmr_min_depth, lmr_base, lmr_div
     cdef public int lmr_history_div, see_quiet_margin, see_capture_margin, see_max_depth
-    cdef public int iir_min_depth, delta_margin, history_bonus_max, history_max, poll_mask
+    cdef public int iir_min_depth, delta_margin, lazy_margin, history_bonus_max, history_max, poll_mask
 
     cdef int root(self, int alpha, int beta, int depth, int first) noexcept nogil
     cdef int search(self, int alpha, int beta, int depth, int ply, bint cutnode) noexcept nogil

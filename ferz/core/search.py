@@ -738,6 +738,11 @@ class Search:
             static = VALUE_NONE
         else:
             if static == VALUE_NONE:
+                # Lazy evaluation: far above beta on material alone, the full eval cannot
+                # bring the score back below it.
+                static = self.ev.material(self.pos)
+                if static - self.lazy_margin >= beta:
+                    return static
                 static = self.ev.evaluate(self.pos)
             best = static
             if best >= beta:

@@ -84,7 +84,7 @@ def test_clock_search_stays_within_its_time(engine: Engine):
     start = time.monotonic()
     best, _ = think(engine, None, wtime=1000, btime=1000, winc=0, binc=0)
     assert best is not None
-    assert time.monotonic() - start < 0.5
+    assert time.monotonic() - start < 0.9  # hard limit ~140 ms; slack for a loaded machine
 
 
 def test_multipv_reports_distinct_lines(engine: Engine):
