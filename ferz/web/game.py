@@ -85,6 +85,7 @@ class Game:
             self._push(uci)
         self.result = rec.result
         self.termination = rec.termination
+        self.evals = {ply: text for ply, text in rec.evals.items() if ply <= len(self.moves)}
         timed = self.settings.initial_ms is not None
         self.clock: dict[str, int] | None = None
         if timed:
@@ -138,6 +139,7 @@ class Game:
             clock.get("black"),
             self.result,
             self.termination,
+            dict(self.evals),
         )
 
     def remaining(self, color: str, now: float) -> int | None:
@@ -206,6 +208,7 @@ class Game:
             self.moves.pop()
             self.sans.pop()
             self.fens.pop()
+            self.evals.pop(len(self.moves) + 1, None)
         if self.clock is not None:
             self.turn_started = now if self.moves else None
         self.updated = time.time()

@@ -208,10 +208,22 @@ class Room:
                 game.engine_score = info.score_cp
             elif info is not None and info.score_mate is not None:
                 game.engine_score = 100_000 if info.score_mate > 0 else -100_000
+            sign = 1 if game.turn == "white" else -1
             try:
                 if result.best is None:
                     raise ValueError("the engine found no move")
                 game.play(result.best, time.monotonic())
+                if info is not None:
+                    text = _eval_text(
+                        {
+                            "score_cp": None if info.score_cp is None else sign * info.score_cp,
+                            "score_mate": None
+                            if info.score_mate is None
+                            else sign * info.score_mate,
+                        }
+                    )
+                    if text is not None:
+                        game.evals[len(game.moves)] = text
             except ValueError as error:
                 if game.check_time(time.monotonic()):
                     await self.changed()
@@ -709,6 +721,7 @@ def create_app(
             game.start_fen,
             game.sans,
             default_fen=boards.start_fen(game.variant),
+            evals=[game.evals.get(ply) for ply in range(1, len(game.moves) + 1)],
         )
         name = f"ferz-{game.id}.pgn"
         headers = {"content-disposition": f'attachment; filename="{name}"'}

@@ -22,10 +22,15 @@ CREATE TABLE IF NOT EXISTS games (
     clock_white INTEGER,
     clock_black INTEGER,
     result TEXT,
-    termination TEXT
+    termination TEXT,
+    evals TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 """
+COLUMNS = (
+    "id, created, updated, variant, start_fen, settings, moves,"
+    " clock_white, clock_black, result, termination, evals"
+)
 
 
 @dataclass
@@ -43,6 +48,7 @@ class Record:
     clock_black: int | None = None
     result: str | None = None
     termination: str | None = None
+    evals: dict[int, str] = field(default_factory=dict)  # ply -> engine's eval, White's side
 
 
 def default_path() -> Path:
@@ -64,6 +70,9 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+            if "evals" not in columns:  # a database from before evals were kept
+                self._db.execute("ALTER TABLE games ADD COLUMN evals TEXT NOT NULL DEFAULT '{}'")
         except sqlite3.DatabaseError as error:
             raise ValueError(f"cannot open the games database {path}: {error}") from None
 
@@ -86,29 +95,37 @@ class Store:
             rec.clock_black,
             rec.result,
             rec.termination,
+            json.dumps({str(ply): text for ply, text in rec.evals.items()}),
         )
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?)", row)
+            self._db.execute(
+                "INSERT OR REPLACE INTO games (id, created, updated, variant, start_fen, settings,"
+                " moves, clock_white, clock_black, result, termination, evals)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                row,
+            )
 
     def load(self, game_id: str) -> Record | None:
         """The game with this id, or None."""
         with self._lock:
-            row = self._db.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = self._db.execute(
+                f"SELECT {COLUMNS} FROM games WHERE id = ?", (game_id,)
+            ).fetchone()
         return None if row is None else _record(row)
 
     def list(self, limit: int = 200) -> list[Record]:
         """The most recently changed games first."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT * FROM games ORDER BY updated DESC LIMIT ?", (limit,)
+                f"SELECT {COLUMNS} FROM games ORDER BY updated DESC LIMIT ?", (limit,)
             ).fetchall()
         return [_record(row) for row in rows]
 
 
 def _record(row: tuple[Any, ...]) -> Record:
     """A database row as a Record."""
-    (gid, created, updated, variant, fen, settings, moves, white, black, result, end) = row
-    moves = moves.split()
-    return Record(
-        gid, created, updated, variant, fen, json.loads(settings), moves, white, black, result, end
-    )
+    (gid, created, updated, variant, fen, settings, moves, white, black, result, end, evals) = row
+    rec = Record(gid, created, updated, variant, fen, json.loads(settings), moves.split())
+    rec.clock_white, rec.clock_black, rec.result, rec.termination = white, black, result, end
+    rec.evals = {int(ply): text for ply, text in json.loads(evals).items()}
+    return rec

@@ -496,3 +496,26 @@ def test_a_damaged_stored_game_gets_a_clear_error(tmp_path):
         response = client.get(f"/api/games/{game['id']}")
         assert response.status_code == 500 and "cannot be loaded" in response.json()["error"]
         assert new_game(client)["moves"] == []  # the server keeps serving
+
+
+def test_a_database_from_before_evals_is_upgraded(tmp_path):
+    from ferz.web.store import Store
+
+    path = tmp_path / "games.sqlite3"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE games (id TEXT PRIMARY KEY, created REAL NOT NULL, updated REAL NOT NULL,"
+        " variant TEXT NOT NULL, start_fen TEXT NOT NULL, settings TEXT NOT NULL,"
+        " moves TEXT NOT NULL DEFAULT '', clock_white INTEGER, clock_black INTEGER,"
+        " result TEXT, termination TEXT)"
+    )
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    old.execute(
+        "INSERT INTO games VALUES ('0123456789ab', 1, 2, 'chess', ?, ?, 'e2e4 e7e5', NULL, NULL,"
+        " NULL, NULL)",
+        (fen, json.dumps({"human": "white", "movetime_ms": 100})),
+    )
+    old.commit()
+    old.close()
+    rec = Store(path).load("0123456789ab")
+    assert rec is not None and rec.moves == ["e2e4", "e7e5"] and rec.evals == {}

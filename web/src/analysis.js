@@ -209,7 +209,17 @@ class AnalysisView {
   }
 
   renderLines() {
-    const sorted = [...this.lines.values()].sort((a, b) => (a.multipv || 1) - (b.multipv || 1));
+    // Lines come one at a time, so for a moment two of them (from different depths) can start
+    // with the same move: show each first move once, from its best-ranked line.
+    const seen = new Set();
+    const sorted = [...this.lines.values()]
+      .sort((a, b) => (a.multipv || 1) - (b.multipv || 1))
+      .filter((i) => {
+        const first = i.pv_uci[0];
+        if (seen.has(first)) return false;
+        seen.add(first);
+        return true;
+      });
     this.pvBox.replaceChildren(...sorted.map((i) => h('div', { class: 'pv' },
       h('span', { class: 'score' }, formatScore(i.score_cp, i.score_mate)), ' ',
       h('span', { class: 'depth' }, `d${i.depth}`), ' ', i.pv_san.slice(0, 10).join(' '))));
