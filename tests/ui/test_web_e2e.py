@@ -274,7 +274,8 @@ def test_reload_resumes_and_pgn_downloads(page, server):
     with page.expect_download() as download:
         page.click("[data-action=pgn]")
     text = Path(download.value.path()).read_text()
-    assert re.search(r"^1\. c4 \S+ 2\. Nc3 \S+ \*$", text, re.M), text
+    eval_ = r"\{\[%eval [-+#.\d]+\]\}"
+    assert re.search(rf"^1\. c4 \S+ {eval_} 2\. Nc3 \S+ {eval_} \*$", text, re.M), text
     assert '[White "You"]' in text
     page.goto(server)
     page.wait_for_selector(f"tr[data-game='{url.rsplit('/', 1)[1]}']")
