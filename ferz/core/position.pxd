@@ -36,9 +36,7 @@ cdef class Position:
     cdef int fast_legal
     # rules beyond chess (ferz.variants): see _compile_variant_rules
     cdef int[::1] a_minr, pr_minr, rel_rank, file_idx, dead, drop_zone, promo_limit, file_count
-    cdef int[::1] mate_buf
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
-    cdef int in_dropmate
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
@@ -59,5 +57,5 @@ cdef class Position:
     cdef bint gives_check(self, int m) noexcept nogil
     cdef int ep_square_after(self, int leg, int them) noexcept nogil
     cdef bint discovered(self, int king, int fr, int by) noexcept nogil
-    cdef bint no_escape(self) noexcept nogil
+    cdef bint pawn_drop_check(self) noexcept nogil
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil

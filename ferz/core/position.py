@@ -314,8 +314,6 @@ class Position:
                 if piece.name == "shogiPawn":
                     self.dropmate_type = t
         self.drop_checks = 1 if rules.drop_checks else 0
-        self.mate_buf = _ints(MAXMOVES)
-        self.in_dropmate = 0
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -526,9 +524,12 @@ class Position:
                     break
             if not ok:
                 continue
-            # the king may not start in, pass through or (checked by make) land on an attacked square
+            # the king may not start in, pass through or (checked by make) land on an attacked
+            # square; test the start square even when the king stays there (Chess960)
+            if self.attacked(kf, them):
+                return n
             step = 1 if kt > kf else -1
-            s = kf
+            s = kf + step if kt != kf else kt
             while s != kt:
                 if self.attacked(s, them):
                     ok = False
@@ -806,32 +807,21 @@ class Position:
         if self.flying and self.kings_facing():
             self.unmake()
             return False
-        # drops that may not check (dropChecks = false), pawn drops that may not mate (shogi)
-        if (
-            kind == DROP
-            and (not self.drop_checks or fr == self.dropmate_type)
-            and self.in_check()
-            and (not self.drop_checks or self.no_escape())
-        ):
+        # drops that may not check (dropChecks = false); a pawn drop that mates is legal but
+        # loses (Fairy-Stockfish's reading of shogiPawnDropMateIllegal): see pawn_drop_check
+        if kind == DROP and not self.drop_checks and self.in_check():
             self.unmake()
             return False
         return True
 
-    def no_escape(self) -> cython.bint:
-        """Whether the side to move has no legal move (for the pawn-drop-mate rule)."""
-        n: cython.int
-        i: cython.int
-        if self.in_dropmate:
-            return False  # a nested drop cannot answer a pawn's check, so this is never reached
-        self.in_dropmate = 1
-        n = self.gen(self.mate_buf, 0, False)
-        for i in range(n):
-            if self.make(self.mate_buf[i]):
-                self.unmake()
-                self.in_dropmate = 0
-                return False
-        self.in_dropmate = 0
-        return True
+    def pawn_drop_check(self) -> cython.bint:
+        """Whether the last move dropped a shogi pawn under the pawn-drop-mate rule (the side to
+        move, if it then has no legal move, wins instead of being mated)."""
+        m: cython.int
+        if self.dropmate_type == 0 or self.ply == 0:
+            return False
+        m = self.u_move[self.ply - 1]
+        return m != 0 and move_kind(m) == DROP and move_from(m) == self.dropmate_type
 
     def unmake(self) -> cython.void:
         """Undo the last move made with make."""
@@ -1065,6 +1055,10 @@ class Position:
     def pop_null(self) -> None:
         """Undo push_null."""
         self.unmake_null()
+
+    def last_pawn_drop(self) -> bool:
+        """Python view of pawn_drop_check (for Board and ferz.variants.ending)."""
+        return self.pawn_drop_check()
 
     def pseudo_moves(self, captures_only: bool = False) -> list:
         """Pseudo-legal moves as a list of ints."""

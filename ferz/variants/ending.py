@@ -70,6 +70,11 @@ def _flag_reached(rules: Rules, pos, color: int) -> bool:
     return False
 
 
-def no_moves_value(rules: Rules, in_check: bool) -> int:
-    """Value for the side to move when it has no legal move: checkmate or stalemate."""
+def no_moves_value(rules: Rules, in_check: bool, pawn_drop: bool = False) -> int:
+    """Value for the side to move when it has no legal move: checkmate or stalemate.
+
+    `pawn_drop`: the check came from a pawn drop under shogiPawnDropMateIllegal (the core's
+    `Position.last_pawn_drop()`); such a mate is illegal, so the mated side wins (as in FSF)."""
+    if in_check and pawn_drop and rules.pawn_drop_mate_illegal:
+        return 1
     return VALUE[rules.checkmate_value if in_check else rules.stalemate_value]
