@@ -105,6 +105,12 @@ def test_special_positions() -> None:
     ]
     for fen in fens:
         _compare(Board(fen), chess.Board(fen), with_san=True)
-    for fen in ["1rk1r3/8/8/8/8/8/8/1RK1R3 w BEbe - 0 1", "rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1"]:
+    chess960 = [
+        "1rk1r3/8/8/8/8/8/8/1RK1R3 w BEbe - 0 1",
+        "rk5r/8/8/8/8/8/8/RK5R w AHah - 0 1",
+        # in check from a rook the castling rook would block: castling stays illegal
+        "brk4n/p1pn3p/6p1/2N5/7q/1B1P4/PP4PP/BRK2rQN w Qq - 0 12",
+    ]
+    for fen in chess960:
         theirs = chess.Board(fen, chess960=True)
         _compare(Board(fen, chess960=True), theirs, with_san=True)

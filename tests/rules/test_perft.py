@@ -36,6 +36,7 @@ def test_perft_suites_capped() -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)
 def test_perft_suites_full() -> None:
     ran, _ = _run(SLOW_CAP)
     assert ran == 134
