@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .core.defs import CASTLE, DROP, EP, PROMO, encode, move_from, move_kind, move_promo, move_to
 from .core.position import Position
-from .core.rules import Rules
+from .core.rules import PieceType, Rules
 
 SAN_RE = re.compile(r"^([A-Z]?)([a-p]?)(\d{0,2})(x?)([a-p]\d{1,2})(?:=?([A-Za-z+]))?$")
 
@@ -451,7 +451,7 @@ class Board:
     def _insufficient(self, color: int) -> bool:
         """Whether `color` cannot possibly checkmate (FIDE rules, by piece movement)."""
         rules, pos = self.rules, self.position
-        kinds = {}
+        kinds: dict[int, list[tuple[int, int]]] = {}
         for sq in rules.squares():
             code = pos.board[sq]
             if code >= 2:
@@ -528,7 +528,7 @@ class Board:
         return f"Board({self.fen()!r}, variant={self.variant!r})"
 
 
-def _role(piece) -> str:
+def _role(piece: PieceType) -> str:
     """Mating power class of a piece type: pawn, knight, bishop, queen or major (by its atoms)."""
     if piece.pawn:
         return "pawn"

@@ -105,7 +105,8 @@ class Book:
 
     def _key_at(self, index: int) -> int:
         """Key of the entry at an index."""
-        return ENTRY.unpack_from(self._data, index * ENTRY.size)[0]
+        value: int = ENTRY.unpack_from(self._data, index * ENTRY.size)[0]
+        return value
 
     def entries(self, board: Board) -> list[Entry]:
         """The legal book moves of a position, in file order."""
