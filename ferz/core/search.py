@@ -577,6 +577,12 @@ class Search:
         # Step 10. The move loop.
         for i in range(base, base + n):
             m = self.pick(base, i, n)
+            # Captures that lose material (by SEE) wait until after the quiet moves.
+            while SC_GOOD <= self.scores[i] < SC_TT and not see_ge(
+                self.pos, self.ev, m, 0, self.see_buf
+            ):
+                self.scores[i] += SC_BAD - SC_GOOD
+                m = self.pick(base, i, n)
             tactical = self.is_tactical(m)
             if skip_quiets and not tactical:
                 continue
@@ -588,16 +594,21 @@ class Search:
                     ) // (2 - improving):
                         skip_quiets = True
                         continue
+                    # Futile and losing quiet moves are skipped unless they give check.
                     if (
                         depth <= self.futility_max_depth
                         and not pvnode
                         and static + self.futility_base + self.futility_per_depth * depth <= alpha
                         and m != self.killers[2 * ply]
+                        and not self.pos.gives_check(m)
                     ):
-                        skip_quiets = True
                         continue
-                    if depth <= self.see_max_depth and not see_ge(
-                        self.pos, self.ev, m, -self.see_quiet_margin * depth, self.see_buf
+                    if (
+                        depth <= self.see_max_depth
+                        and not see_ge(
+                            self.pos, self.ev, m, -self.see_quiet_margin * depth, self.see_buf
+                        )
+                        and not self.pos.gives_check(m)
                     ):
                         continue
                 elif (
@@ -606,6 +617,7 @@ class Search:
                     and not see_ge(
                         self.pos, self.ev, m, -self.see_capture_margin * depth * depth, self.see_buf
                     )
+                    and not self.pos.gives_check(m)
                 ):
                     continue
             if not self.pos.make(m):
