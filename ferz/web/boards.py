@@ -16,14 +16,24 @@ class Outcome:
 
 
 def variant_names() -> list[str]:
-    """The variants the browser can play, standard chess first.
+    """The variants the browser can play, standard chess first."""
+    from .. import variants
 
-    Variants with drops are left out: the board has no pockets to drop from yet.
+    return ["chess", *[n for n in variants.names() if n != "chess"]]
+
+
+def pocket_letters(variant: str) -> list[str] | None:
+    """The pieces a player can hold in hand (drop variants), in the variant's order; else None.
+
+    Those are the non-royal pieces of the start position: promoted forms go back to them.
     """
     from .. import variants
 
-    names = [n for n in variants.names() if n != "chess" and not variants.get(n).drops]
-    return ["chess", *names]
+    rules = variants.get(variant)
+    if not rules.drops:
+        return None
+    board = rules.start_fen.split()[0].split("[")[0]
+    return [p.letter for p in rules.pieces if not p.royal and not p.demoted and p.letter in board]
 
 
 def variant_from_tag(tag: str) -> str:

@@ -419,10 +419,11 @@ def parse_line(variant: Any, fen: Any, moves: Any) -> tuple[Any, list[dict[str, 
     return board, line
 
 
-def position_json(board: Any) -> dict[str, Any]:
+def position_json(board: Any, variant: str) -> dict[str, Any]:
     """What an analysis board shows for one position."""
     done = boards.outcome(board)
     return {
+        "pockets": boards.pocket_letters(variant),
         "fen": board.fen(),
         "turn": boards.turn(board),
         "legal": [] if done else boards.legal_uci(board),
@@ -499,7 +500,7 @@ class Analysis:
         await self._cancel("task")
         start = boards.new_board(message.get("fen"), variant)
         fields = start.fen().split()
-        position = position_json(board)
+        position = position_json(board, variant)
         await self.send(
             {
                 "type": "position",

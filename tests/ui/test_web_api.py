@@ -519,3 +519,18 @@ def test_a_database_from_before_evals_is_upgraded(tmp_path):
     old.close()
     rec = Store(path).load("0123456789ab")
     assert rec is not None and rec.moves == ["e2e4", "e7e5"] and rec.evals == {}
+
+
+def test_drop_variants_send_pockets_and_accept_drops(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1"
+        game = new_game(client, variant="crazyhouse", fen=fen)
+        assert game["pockets"] == ["P", "N", "B", "R", "Q"] and "N@e4" in game["legal"]
+        assert new_game(client)["pockets"] is None
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "Q@e4", "ply": 0})
+            assert "illegal move Q@e4" in error(ws)  # no queen in hand
+            ws.send_json({"type": "move", "uci": "N@e4", "ply": 0})
+            after = state(ws, lambda g: len(g["moves"]) == 1)
+            assert after["moves"][0]["san"] == "N@e4" and "[]" in after["fen"]

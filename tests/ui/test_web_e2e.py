@@ -42,7 +42,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwr
 PIECES_JS = """() => {
   const board = document.querySelector('cg-board');
   const size = board.getBoundingClientRect().width / 8;
-  const white = document.querySelector('.cg-wrap').classList.contains('orientation-white');
+  const white = document.querySelector('.cg-board-el').classList.contains('orientation-white');
   const out = {};
   for (const p of board.querySelectorAll('piece')) {
     if (p.classList.contains('ghost')) continue;
@@ -118,7 +118,7 @@ def page(browser, request):
 def square(page, name: str) -> tuple[float, float]:
     """Screen coordinates of a square's centre (board seen from White or Black)."""
     box = page.locator("cg-board").bounding_box()
-    white = "orientation-white" in (page.locator(".cg-wrap").get_attribute("class") or "")
+    white = "orientation-white" in (page.locator(".cg-board-el").get_attribute("class") or "")
     f, r = ord(name[0]) - 97, int(name[1:]) - 1
     if not white:
         f, r = 7 - f, 7 - r
@@ -334,7 +334,7 @@ def test_takeback_flip_and_resign(page, server):
     page.wait_for_function("document.querySelectorAll('.move[data-ply]').length === 0")
     assert pieces(page)["e2"] == "white p-piece"
     page.click("[data-action=flip]")
-    assert "orientation-black" in page.locator(".cg-wrap").first.get_attribute("class")
+    assert "orientation-black" in page.locator(".cg-board-el").get_attribute("class")
     assert pieces(page)["e2"] == "white p-piece"  # same squares, seen from Black
     page.click("[data-action=resign]")
     banner = page.locator(".banner")
@@ -356,3 +356,35 @@ def test_castling_by_clicking(page, server, variant, fen, king, rook):
     assert page.locator(".move[data-ply='1']").inner_text() == "O-O"
     seen = pieces(page)
     assert seen["g1"] == "white k-piece" and seen["f1"] == "white r-piece"
+
+
+def test_crazyhouse_drop_from_the_pocket(page, server):
+    fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[N] w KQkq - 0 1"
+    start_game(page, server, fen=fen, variant="crazyhouse")
+    knight = page.locator(".pocket-box piece[data-role='n-piece'][data-color='white']")
+    assert knight.get_attribute("data-nb") == "1"
+    knight.click()
+    page.mouse.click(*square(page, "e4"))
+    page.wait_for_selector(".move[data-ply='1']")
+    assert page.locator(".move[data-ply='1']").inner_text() == "N@e4"
+    assert pieces(page)["e4"] == "white n-piece"
+    page.wait_for_selector(".move[data-ply='2']", timeout=10_000)
+    assert knight.get_attribute("data-nb") == "0"
+
+
+def test_shogi_promotion_is_optional(page, server):
+    fen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[] w - - 0 3"
+    start_game(page, server, fen=fen, variant="shogi")
+    box = page.locator("cg-board").bounding_box()
+    size = box["width"] / 9
+    at = lambda f, r: (box["x"] + (f + 0.5) * size, box["y"] + (8 - r + 0.5) * size)  # noqa: E731
+    page.mouse.click(*at(1, 1))  # b2, the bishop
+    page.mouse.click(*at(7, 7))  # h8, the black bishop
+    page.wait_for_selector(".promotion")
+    choices = page.locator(".promo-choice").evaluate_all("els => els.map(e => e.dataset.piece)")
+    assert choices == ["+", "="]
+    page.click(".promo-choice[data-piece='+']")
+    page.wait_for_selector(".move[data-ply='1']")
+    game = page.url.rsplit("/", 1)[1]
+    moves = page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["moves"]
+    assert moves[0]["uci"] == "b2h8+"

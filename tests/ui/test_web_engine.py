@@ -27,7 +27,14 @@ def until(ws, pred, limit: int = 2000) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(
-    "variant, opening", [("chess", "e2e4"), ("capablanca", "f2f4"), ("xiangqi", "b3e3")]
+    "variant, opening",
+    [
+        ("chess", "e2e4"),
+        ("capablanca", "f2f4"),
+        ("xiangqi", "b3e3"),
+        ("crazyhouse", "e2e4"),
+        ("shogi", "c3c4"),
+    ],
 )
 def test_the_real_engine_answers_with_a_legal_move(tmp_path, variant, opening):
     with TestClient(create_app(tmp_path / "g.sqlite3", slots=1, max_think_ms=2000)) as client:

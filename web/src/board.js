@@ -3,50 +3,60 @@
 import { Chessground } from 'chessgroundx';
 import { h, toKey, toSquare, destsOf, clickSound } from './util.js';
 
-const PROMO_ORDER = ['q', 'n', 'r', 'b', 'a', 'c', 'e', 'h', 'm', 'k', 'f', 's', 'g'];
+// Promotion choices in the order a player expects them; '' is "do not promote".
+const PROMO_ORDER = ['q', 'n', 'r', 'b', 'a', 'c', 'e', 'h', 'm', 'k', 'f', 's', 'g', '+', ''];
 
 /** A board that only shows positions and asks `onMove(uci)` when the user plays a move. */
 export class Board {
-  constructor(parent, { onMove, files = 8, ranks = 8, orientation = 'white' }) {
+  constructor(parent, { onMove, files = 8, ranks = 8, orientation = 'white', pockets = null }) {
     this.onMove = onMove;
-    this.files = files;
-    this.ranks = ranks;
     this.promos = new Map();
     this.wrap = h('div', { class: 'board-wrap' });
-    this.el = h('div', { class: 'cg-board-el' });
-    this.wrap.append(this.el);
     parent.append(this.wrap);
-    this.setSize(files, ranks);
+    this.build(files, ranks, pockets, orientation);
+  }
+
+  /** (Re)create chessgroundx for a geometry and a set of pocket pieces (drop variants). */
+  build(files, ranks, pockets, orientation) {
+    if (this.cg) this.cg.destroy();
+    this.files = files;
+    this.ranks = ranks;
+    this.pockets = pockets;
+    this.wrap.style.setProperty('--files', files);
+    this.wrap.style.setProperty('--ranks', ranks);
+    this.wrap.classList.toggle('odd-ranks', ranks % 2 === 1);
+    this.el = h('div', { class: 'cg-board-el' });
+    const top = pockets ? h('div', { class: 'cg-wrap pocket-box' }) : undefined;
+    const bottom = pockets ? h('div', { class: 'cg-wrap pocket-box' }) : undefined;
+    this.wrap.replaceChildren(...[top, this.el, bottom].filter(Boolean));
+    const roles = pockets ? pockets.map((letter) => `${letter.toLowerCase()}-piece`) : undefined;
+    // An empty board to start with (the caller shows the real position); with pockets, the
+    // FEN must carry them ('[]') or chessgroundx has no pocket counts to draw.
+    const empty = Array(ranks).fill(String(files)).join('/') + (pockets ? '[]' : '');
     this.cg = Chessground(this.el, {
+      fen: empty,
       orientation,
       dimensions: { width: files, height: ranks },
+      pocketRoles: roles ? { white: roles, black: roles } : undefined,
       coordinates: true,
       autoCastle: true,
       animation: { enabled: true, duration: 150 },
       highlight: { lastMove: true, check: true },
-      movable: { free: false, color: undefined, showDests: true,
-        events: { after: (orig, dest, meta) => this.afterMove(orig, dest, meta) } },
+      movable: { free: false, color: undefined, showDests: true, events: {
+        after: (orig, dest, meta) => this.afterMove(orig, dest, meta),
+        afterNewPiece: (piece, key) => this.afterDrop(piece, key),
+      } },
       premovable: { enabled: true },
       draggable: { enabled: true, showGhost: true },
       drawable: { enabled: true },
-    });
+    }, top, bottom);
   }
 
-  /** Tell the CSS how many files and ranks to lay out. */
-  setSize(files, ranks) {
-    this.files = files;
-    this.ranks = ranks;
-    this.wrap.style.setProperty('--files', files);
-    this.wrap.style.setProperty('--ranks', ranks);
-    this.wrap.classList.toggle('odd-ranks', ranks % 2 === 1);
-  }
-
-  /** Change the board's geometry (another variant): chessgroundx redraws everything. */
-  resize(files, ranks) {
-    if (files === this.files && ranks === this.ranks) return;
-    this.setSize(files, ranks);
-    this.cg.set({ dimensions: { width: files, height: ranks } });
-    this.cg.redrawAll();
+  /** Change the board's geometry or pockets (another variant): rebuild the widget. */
+  resize(files, ranks, pockets = null) {
+    const same = (a, b) => (a || []).join() === (b || []).join();
+    if (files === this.files && ranks === this.ranks && same(pockets, this.pockets)) return;
+    this.build(files, ranks, pockets, this.cg.state.orientation);
   }
 
   /**
@@ -78,11 +88,6 @@ export class Board {
     this.cg.toggleOrientation();
   }
 
-  /** Set which side is at the bottom. */
-  orient(color) {
-    this.cg.set({ orientation: color });
-  }
-
   /** Draw engine arrows: a list of [fromSquare, toSquare, brush]. */
   arrows(list) {
     this.cg.setAutoShapes(
@@ -90,33 +95,46 @@ export class Board {
     );
   }
 
-  /** Called by chessgroundx after a user move: ask for a promotion piece if needed. */
+  /** Called by chessgroundx after a user move: ask for a promotion choice if there is one. */
   afterMove(orig, dest, meta) {
     const from = toSquare(orig);
     const to = toSquare(dest);
-    const choices = this.promos.get(from + to);
+    const choices = this.promos.get(from + to) || [''];
     clickSound(Boolean(meta && meta.captured));
-    if (choices && choices.length) {
+    if (choices.length > 1) {
       this.choosePromotion(from, to, choices);
     } else {
-      this.onMove(from + to);
+      this.onMove(from + to + choices[0]);
     }
     // The server answers with the real position; until then nobody moves.
     this.cg.set({ movable: { dests: new Map() } });
   }
 
+  /** Called by chessgroundx after a piece was dropped from a pocket. */
+  afterDrop(piece, key) {
+    clickSound(false);
+    this.onMove(`${piece.role.slice(0, piece.role.indexOf('-')).toUpperCase()}@${toSquare(key)}`);
+    this.cg.set({ movable: { dests: new Map() } });
+  }
+
   /** Show the promotion chooser over the board; cancelling restores the position. */
   choosePromotion(from, to, choices) {
-    const piece = this.cg.state.boardState.pieces.get(toKey(to));
-    const color = piece ? piece.color : this.cg.state.turnColor;
+    const moved = this.cg.state.boardState.pieces.get(toKey(to));
+    const color = moved ? moved.color : this.cg.state.turnColor;
+    const base = moved ? moved.role.replace(/^p(?=.-piece$)/, '') : 'p-piece';
+    const roleFor = (suffix) => {
+      if (suffix === '') return base;
+      if (suffix === '+') return `p${base}`;
+      return `${suffix}-piece`;
+    };
     const ordered = [...choices].sort((a, b) => PROMO_ORDER.indexOf(a) - PROMO_ORDER.indexOf(b));
     const close = () => overlay.remove();
     const overlay = h('div', { class: 'promotion', role: 'dialog', 'aria-label': 'Promote to' },
       h('div', { class: 'promotion-box cg-wrap' },
-        ...ordered.map((letter) => h('button', {
-          class: 'promo-choice', 'data-piece': letter, title: letter.toUpperCase(),
-          onclick: () => { close(); this.onMove(from + to + letter); },
-        }, h('piece', { class: `${letter}-piece ${color}` }))),
+        ...ordered.map((suffix) => h('button', {
+          class: 'promo-choice', 'data-piece': suffix || '=', title: suffix ? `=${suffix}` : 'no promotion',
+          onclick: () => { close(); this.onMove(from + to + suffix); },
+        }, h('piece', { class: `${roleFor(suffix)} ${color}` }))),
         h('button', { class: 'promo-cancel', onclick: () => { close(); this.onMove(null); } },
           '✕')));
     this.wrap.append(overlay);

@@ -53,7 +53,8 @@ class GameView {
     root.replaceChildren(h('div', { class: 'game-view' }, boardBox, side));
     boardBox.append(this.topBar);
     this.board = new Board(boardBox, {
-      files: game.files, ranks: game.ranks, orientation: game.human === 'black' ? 'black' : 'white',
+      files: game.files, ranks: game.ranks, pockets: game.pockets,
+      orientation: game.human === 'black' ? 'black' : 'white',
       onMove: (uci) => this.userMove(uci),
     });
     boardBox.append(this.bottomBar);

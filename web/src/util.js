@@ -34,29 +34,32 @@ export function toSquare(key) {
 
 /** Split a UCI move into [from, to, promotion letter or '']. */
 export function splitUci(uci) {
-  const m = /^([a-p])(\d{1,2})([a-p])(\d{1,2})([a-z]?)$/.exec(uci);
+  const m = /^([a-p])(\d{1,2})([a-p])(\d{1,2})([a-z+]?)$/.exec(uci);
   if (m) return [m[1] + m[2], m[3] + m[4], m[5]];
   const drop = /^([A-Z])@([a-p]\d{1,2})$/.exec(uci);
   if (drop) return [drop[1] + '@', drop[2], ''];
   return null;
 }
 
-/** Legal UCI moves → chessgroundx dests map and the set of promotion squares per move. */
+/**
+ * Legal UCI moves → the chessgroundx dests map (drops as 'P@' origins) and, per from+to, every
+ * suffix the move can take: '' (a plain move), a promotion letter, or '+' (shogi promotion).
+ */
 export function destsOf(legal) {
   const dests = new Map();
   const promos = new Map();
   for (const uci of legal) {
     const parts = splitUci(uci);
-    if (!parts || parts[0].endsWith('@')) continue;
-    const [from, to, promo] = parts;
-    const orig = toKey(from);
+    if (!parts) continue;
+    const [from, to, suffix] = parts;
+    const orig = from.endsWith('@') ? from : toKey(from);
     const dest = toKey(to);
     if (!dests.has(orig)) dests.set(orig, []);
     if (!dests.get(orig).includes(dest)) dests.get(orig).push(dest);
-    if (promo) {
+    if (!from.endsWith('@')) {
       const key = from + to;
       if (!promos.has(key)) promos.set(key, []);
-      promos.get(key).push(promo);
+      promos.get(key).push(suffix);
     }
   }
   return { dests, promos };
