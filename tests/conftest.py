@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -35,6 +37,17 @@ def pytest_report_header(config: pytest.Config) -> str | None:
             names = ", ".join(stale)
             return f"WARNING: compiled modules older than their source: {names}; run `make build`"
     return None
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _default_event_loop_policy() -> Iterator[None]:
+    """Undo python-chess's global event-loop policy after each module.
+
+    chess.engine.SimpleEngine installs its own policy, whose child watcher then refuses the
+    subprocesses that Playwright starts from another thread in later modules.
+    """
+    yield
+    asyncio.set_event_loop_policy(None)
 
 
 def read_perft_epd(name: str) -> list[tuple[str, dict[int, int]]]:
