@@ -37,6 +37,8 @@ cdef class Position:
     # rules beyond chess (ferz.variants): see _compile_variant_rules
     cdef int[::1] a_minr, pr_minr, rel_rank, file_idx, dead, drop_zone, promo_limit, file_count
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
+    cdef int[::1] ext_types, flag_sq, flag_start, flag_type
+    cdef int end_rules, ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim, flag_on
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
@@ -58,4 +60,7 @@ cdef class Position:
     cdef int ep_square_after(self, int leg, int them) noexcept nogil
     cdef bint discovered(self, int king, int fr, int by) noexcept nogil
     cdef bint pawn_drop_check(self) noexcept nogil
+    cdef int end_value(self) noexcept nogil
+    cdef bint extinct(self, int c, int extra) noexcept nogil
+    cdef bint flag_reached(self, int c) noexcept nogil
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil

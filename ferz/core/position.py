@@ -40,6 +40,8 @@ from cython.cimports.ferz.core.defs import (
 from . import fen as fenlib
 from .rules import MAX_FILES, Rules
 
+NO_END = cython.declare(cython.int, 2)  # end_value when no variant rule has ended the game
+
 ZOBRIST_SEED = 0x66657A72  # fixed, so that keys are equal across runs and threads
 
 
@@ -314,6 +316,29 @@ class Position:
                 if piece.name == "shogiPawn":
                     self.dropmate_type = t
         self.drop_checks = 1 if rules.drop_checks else 0
+        self._compile_endings(rules)
+
+    def _compile_endings(self, rules: Rules) -> None:
+        """Extinction (a side down to too few pieces) and flag (a piece reaching a region)."""
+        value = {"win": 1, "draw": 0, "loss": -1}
+        self.ext_on = 1 if rules.extinction_value else 0
+        self.ext_value = value.get(rules.extinction_value, 0)
+        self.ext_all = 1 if rules.extinction_letters == "*" else 0
+        types = [] if self.ext_all else [rules.piece_index(x) for x in rules.extinction_letters]
+        self.ext_types, self.n_ext = array("i", types or [0]), len(types)
+        self.ext_count = rules.extinction_count
+        self.ext_opp = rules.extinction_opponent_count
+        self.ext_claim = 1 if rules.extinction_claim else 0
+        squares, starts, kinds = [], [0], []
+        for color in (0, 1):
+            letter = rules.flag_letters[color]
+            kinds.append(rules.piece_index(letter) if letter and letter != "*" else 0)
+            squares += sorted(rules.square(f, r) for f, r in rules.flag_regions[color])
+            starts.append(len(squares))
+        self.flag_sq, self.flag_start = array("i", squares or [0]), array("i", starts)
+        self.flag_type = array("i", kinds)
+        self.flag_on = 1 if squares else 0
+        self.end_rules = 1 if self.ext_on or self.flag_on else 0
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -427,6 +452,8 @@ class Position:
         fl: cython.int
         rng: cython.int
         k: cython.int
+        if self.end_rules and self.end_value() != NO_END:
+            return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
         self.u_chk[self.ply] = 1 if self.in_check() else 0
         self.u_chk_key[self.ply] = self.key
         for i in range(self.pcount[us]):
@@ -814,6 +841,59 @@ class Position:
             return False
         return True
 
+    def end_value(self) -> cython.int:
+        """Value for the side to move (1 win, 0 draw, -1 loss) if a variant rule (extinction,
+        flag) has ended the game, else NO_END. The side that just moved is judged first; with
+        an extinction claim the side to move keeps one move to recover (shatranj)."""
+        us: cython.int = self.side
+        if self.ext_on:
+            if self.extinct(us ^ 1, 0):
+                return -self.ext_value
+            if self.extinct(us, self.ext_claim):
+                return self.ext_value
+        if self.flag_on:
+            if self.flag_reached(us ^ 1):
+                return -1
+            if self.flag_reached(us):
+                return 1
+        return NO_END
+
+    def extinct(self, c: cython.int, extra: cython.int) -> cython.bint:
+        """Whether colour c is down to the extinction count while the opponent is not."""
+        j: cython.int
+        t: cython.int
+        have: cython.int
+        other: cython.int
+        if self.ext_all:
+            have = self.pcount[c]
+            other = self.pcount[c ^ 1]
+            if self.drops:
+                for t in range(1, self.npc >> 1):
+                    have += self.hand[2 * t + c]
+                    other += self.hand[2 * t + (c ^ 1)]
+            return have <= self.ext_count and other >= self.ext_opp + extra
+        for j in range(self.n_ext):
+            t = self.ext_types[j]
+            have = self.count[2 * t + c] + self.hand[2 * t + c]
+            other = self.count[2 * t + (c ^ 1)] + self.hand[2 * t + (c ^ 1)]
+            if have <= self.ext_count and other >= self.ext_opp + extra:
+                return True
+        return False
+
+    def flag_reached(self, c: cython.int) -> cython.bint:
+        """Whether a flag piece of colour c stands in its flag region."""
+        i: cython.int
+        p: cython.int
+        for i in range(self.flag_start[c], self.flag_start[c + 1]):
+            p = self.board[self.flag_sq[i]]
+            if (
+                p > WALL
+                and (p & 1) == c
+                and (self.flag_type[c] == 0 or (p >> 1) == self.flag_type[c])
+            ):
+                return True
+        return False
+
     def pawn_drop_check(self) -> cython.bint:
         """Whether the last move dropped a shogi pawn under the pawn-drop-mate rule (the side to
         move, if it then has no legal move, wins instead of being mated)."""
@@ -1055,6 +1135,11 @@ class Position:
     def pop_null(self) -> None:
         """Undo push_null."""
         self.unmake_null()
+
+    def variant_end(self):
+        """Python view of end_value: 1, 0 or -1 for the side to move, or None."""
+        value = self.end_value()
+        return None if value == NO_END else value
 
     def last_pawn_drop(self) -> bool:
         """Python view of pawn_drop_check (for Board and ferz.variants.ending)."""

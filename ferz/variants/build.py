@@ -80,7 +80,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "mustCapture": ("false",),
     "mustDrop": ("false",),
     "mustDropType": ("*", "-"),
-    "dropLoop": ("false",),
     "dropOnTop": ("false",),
     "enclosingDrop": ("none",),
     "sittuyinRookDrop": ("false",),
@@ -154,6 +153,7 @@ RULE_KEYS = {
     "castlingRookQueensideFile",
     "pieceDrops",
     "capturesToHand",
+    "dropLoop",
     "firstRankPawnDrops",
     "promotionZonePawnDrops",
     "whiteDropRegion",
@@ -573,8 +573,10 @@ def build(
         )
 
     # Pieces promoted from pawns in a game where captures go to hand are twins `X~` of their
-    # type: same moves, but a captured one goes to hand as a pawn (crazyhouse).
-    if r.boolean("capturesToHand", False) and pawn_letters:
+    # type: same moves, but a captured one goes to hand as a pawn (crazyhouse; with dropLoop
+    # they stay what they are, as in loop and chessgi).
+    drop_loop = r.boolean("dropLoop", False)
+    if r.boolean("capturesToHand", False) and pawn_letters and not drop_loop:
         for letter in promo:
             base = next(p for p in pieces if p.letter == letter)
             pieces.append(

@@ -10,7 +10,7 @@ from ferz import variants
 from ferz.board import Board
 from ferz.core.perft import perft
 from tests.variants.oracle import fairy_stockfish, fsf_name
-from tests.variants.test_pyffish import chess960_fen
+from tests.variants.test_pyffish import _known, chess960_fen
 
 pytestmark = pytest.mark.variant
 
@@ -30,7 +30,7 @@ def _compare(fsf, name: str, seed: int, cap: int) -> int:
     """Play a seeded random game and compare perft at a few plies; returns positions checked."""
     rules = variants.get(name)
     rng = random.Random(seed)
-    start = chess960_fen(rng) if rules.chess960 else rules.start_fen
+    start = chess960_fen(rng) if rules.chess960 and rules.files == 8 else rules.start_fen
     board = Board(start, rules=rules, chess960=rules.chess960)
     checked = 0
     for ply in range(max(CHECK_AT) + 1):
@@ -51,12 +51,9 @@ def _compare(fsf, name: str, seed: int, cap: int) -> int:
 
 
 def _params() -> list:
-    """Built-in names; crazyhouse is a strict xfail until Board writes its promotions as FSF."""
-    reason = "Board writes promotions to crazyhouse's promoted twins as 'e8q~' (requested)"
+    """Built-in names; those with promoted twins are strict xfails (see test_pyffish)."""
     return [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=reason))
-        if n == "crazyhouse"
-        else n
+        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=_known(n))) if _known(n) else n
         for n in variants.names()
     ]
 
