@@ -25,6 +25,9 @@ export class Board {
     this.wrap.style.setProperty('--files', files);
     this.wrap.style.setProperty('--ranks', ranks);
     this.wrap.classList.toggle('odd-ranks', ranks % 2 === 1);
+    // The layout sizes the board column from the board's shape (pockets add about two rows).
+    const view = this.wrap.closest('.game-view');
+    if (view) view.style.setProperty('--aspect', String(files / (ranks + (pockets ? 2.3 : 0))));
     this.el = h('div', { class: 'cg-board-el' });
     const top = pockets ? h('div', { class: 'cg-wrap pocket-box' }) : undefined;
     const bottom = pockets ? h('div', { class: 'cg-wrap pocket-box' }) : undefined;
