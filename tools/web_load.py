@@ -167,9 +167,13 @@ def main() -> int:
         cmd = [sys.executable, "-m", "ferz", "web", "--no-browser", "--port", str(port)]
         server = subprocess.Popen([*cmd, "--db", str(db)], stdout=subprocess.PIPE, text=True)
         try:
-            line = server.stdout.readline() if server.stdout else ""
-            if "serving on" not in line:
-                raise SystemExit(f"web_load: the server did not start: {line!r}")
+            seen = []
+            for line in server.stdout or ():  # warnings may come first; EOF: it died
+                if "serving on" in line:
+                    break
+                seen.append(line)
+            else:
+                raise SystemExit("web_load: the server did not start:\n" + "".join(seen))
             return asyncio.run(run(f"http://127.0.0.1:{port}/", args))
         finally:
             server.terminate()

@@ -82,8 +82,13 @@ def server(tmp_path_factory) -> Iterator[str]:
     ]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
-        line = proc.stdout.readline()
-        assert "serving on" in line, line + proc.stdout.read()
+        seen = []
+        for line in proc.stdout:  # warnings may come first; EOF means the server died
+            if "serving on" in line:
+                break
+            seen.append(line)
+        else:
+            pytest.fail("ferz web did not start:\n" + "".join(seen))
         yield f"http://127.0.0.1:{port}/"
     finally:
         proc.terminate()
