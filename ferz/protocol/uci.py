@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import queue
 import threading
 from collections import deque
@@ -480,7 +482,10 @@ class Uci:
         from ..bench import main as bench_main
 
         depth = _int("bench", args[0]) if args else None
-        bench_main(depth)
+        report = io.StringIO()
+        with contextlib.redirect_stdout(report):  # its lines go out through the locked writer
+            bench_main(depth)
+        self.out.lines(report.getvalue().splitlines())
 
 
 def _count(board: Any, depth: int) -> int:

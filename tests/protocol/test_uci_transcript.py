@@ -215,3 +215,9 @@ def test_eof_is_quit() -> None:
     assert engine.proc.stdin is not None
     engine.proc.stdin.close()
     assert engine.proc.wait(5) == 0
+
+
+def test_bench_command_output_is_flushed(uci: EngineProcess) -> None:
+    uci.send("bench 2")
+    lines = uci.expect("Nodes/second", timeout=60)
+    assert any(x.startswith("Nodes searched: ") for x in lines)
