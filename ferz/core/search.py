@@ -200,6 +200,13 @@ class Search:
                     break
                 previous[k] = score
                 lines.append(Line(score, bound, self._pv_list(self.root_moves[k])))
+            if len(lines) > 1 and not self.stopped:
+                # Lines searched one after another can come out of order: best first.
+                order = sorted(range(len(lines)), key=lambda j: -lines[j].score)
+                lines = [lines[j] for j in order]
+                previous = [previous[j] for j in order]
+                for j, line in enumerate(lines):
+                    self.root_moves[j] = line.pv[0]
             if lines:
                 yield Iteration(depth, self.seldepth, lines, self.nodes)
             if self.stopped:
