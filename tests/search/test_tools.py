@@ -1,0 +1,59 @@
+"""`ferz bench` and `ferz epd`: output format, parsing, bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from ferz import bench, epd
+
+
+def test_bench_prints_signature_last(capsys):
+    """The last two lines are the node count and the speed."""
+    assert bench.main(3) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert lines[-2].startswith("Nodes searched: ")
+    assert lines[-1].startswith("Nodes/second: ")
+    assert int(lines[-2].split(": ")[1]) > 0
+    assert len(bench.POSITIONS) >= 40
+
+
+def test_bench_rejects_bad_depth():
+    with pytest.raises(ValueError):
+        bench.main(0)
+
+
+def test_epd_line_parsing():
+    """Operations, quoted ids and counters are read; malformed lines are refused."""
+    record = epd.parse_line(
+        '2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - bm Qg6; id "WAC.001";'
+    )
+    assert record.ops["bm"] == ["Qg6"]
+    assert record.name == "WAC.001"
+    assert record.fen.endswith(" w - - 0 1")
+    record = epd.parse_line('8/8/8/8/8/8/8/K1k5 b - - hmvc 7; fmvn 30; bm Kd1; id "x y";')
+    assert record.fen.endswith(" 7 30")
+    assert record.name == "x y"
+    assert epd.parse_line("   ") is None
+    with pytest.raises(ValueError):
+        epd.parse_line("8/8/8 w")
+
+
+def test_epd_run_counts_solved(tmp_path, capsys):
+    """A tiny suite: one mate in 1 solved, a bad line reported, `solved K/N` last."""
+    suite = tmp_path / "suite.epd"
+    suite.write_text(
+        '7k/8/5K2/8/8/8/8/6Q1 w - - bm Qg7#; id "m1";\n'
+        "this is not epd\n"
+        '7k/8/5K2/8/8/8/8/6Q1 w - - am Qg7#; id "avoid";\n'
+    )
+    assert epd.main(str(suite), movetime=100) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].startswith("m1: ok")
+    assert out[1].startswith("line 2: error")
+    assert out[2].startswith("avoid: FAIL")
+    assert out[-1].startswith("solved 1/3")
+
+
+def test_epd_missing_file():
+    with pytest.raises(ValueError):
+        epd.main("/nonexistent/file.epd")
