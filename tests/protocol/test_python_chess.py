@@ -149,3 +149,36 @@ def test_complete_games_against_stockfish_both_protocols(no_protocol_errors: Non
                 ours.quit()
     finally:
         theirs.quit()
+
+
+def test_chess960_castling_notation(no_protocol_errors: None) -> None:
+    # python-chess turns UCI_Chess960 on and sends king-takes-rook castling and Shredder-FEN.
+    engine = open_uci()
+    try:
+        board = chess.Board("rk2r3/pppppppp/8/8/8/8/PPPPPPPP/RK2R3 w EAea - 0 1", chess960=True)
+        board.push_uci("b1a1")  # castling queen side, king takes rook in 960 notation
+        for _ in range(6):
+            result = engine.play(board, chess.engine.Limit(depth=3))
+            assert result.move in board.legal_moves
+            board.push(result.move)
+    finally:
+        engine.quit()
+
+
+@pytest.mark.variant
+def test_crazyhouse_over_uci_variant(no_protocol_errors: None) -> None:
+    import chess.variant
+
+    engine = open_uci()
+    try:
+        board = chess.variant.CrazyhouseBoard()
+        for move in ("e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a5"):
+            board.push_uci(move)
+        for _ in range(10):
+            result = engine.play(board, chess.engine.Limit(depth=3))
+            assert result.move in board.legal_moves
+            board.push(result.move)
+            if board.is_game_over():
+                break
+    finally:
+        engine.quit()

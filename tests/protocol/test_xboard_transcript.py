@@ -141,3 +141,26 @@ def test_errors(xb: EngineProcess) -> None:
     xb.send("frobnicate", "level 1 2", "setboard xx", "sd abc", "option Nope=1")
     lines = ping(xb, 1)
     assert sum(x.startswith(("Error", "tellusererror")) for x in lines) == 5
+
+
+@pytest.mark.variant
+def test_variant_crazyhouse(xb: EngineProcess) -> None:
+    import chess.variant
+
+    xb.send(
+        "new",
+        "variant crazyhouse",
+        "force",
+        "usermove e2e4",
+        "usermove d7d5",
+        "usermove e4d5",
+        "sd 3",
+        "go",
+    )
+    reply = xb.expect("move ")[-1].split()[1]
+    board = chess.variant.CrazyhouseBoard()
+    for move in ("e2e4", "d7d5", "e4d5"):
+        board.push_uci(move)
+    assert chess.Move.from_uci(reply) in board.legal_moves
+    xb.send("variant nonsense")
+    assert any(x.startswith("Error (variant nonsense is not supported)") for x in ping(xb, 1))
