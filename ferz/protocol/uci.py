@@ -403,6 +403,8 @@ class Uci:
         if "perft" in fields:
             self._perft(fields["perft"])
             return
+        if fields.get("searchmoves"):
+            fields["searchmoves"] = self._legal_searchmoves(fields["searchmoves"])
         limits = self.limits(**fields)
         with self._lock:
             self._hold = bool(fields.get("infinite") or fields.get("ponder"))
@@ -416,6 +418,15 @@ class Uci:
                 self._hold = False
                 self._thinking.clear()
             raise
+
+    def _legal_searchmoves(self, moves: list[str]) -> list[str]:
+        """The legal ones of `searchmoves` (the others are reported and left out)."""
+        board = self.engine.board
+        legal = {board.uci(m) for m in board.legal_moves}
+        bad = [m for m in moves if m not in legal]
+        if bad:
+            self.say(f"searchmoves: ignoring {shorten(' '.join(bad))} (not legal here)")
+        return [m for m in moves if m in legal]
 
     def cmd_stop(self, args: list[str]) -> None:
         """Stop the search; its bestmove follows."""

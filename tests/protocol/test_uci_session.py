@@ -178,3 +178,13 @@ def test_standin_is_a_fair_engine() -> None:
     engine.go(Limits(depth=1, searchmoves=["h2h4"]), lambda i: None, lambda b, p: got.append(b))
     engine.wait()
     assert got == ["h2h4"]
+
+
+def test_illegal_searchmoves_are_left_out(gui: Pipe) -> None:
+    gui.send("position startpos", "go depth 1 searchmoves zz e2e5 h2h4")
+    lines = gui.expect("bestmove")
+    assert any("ignoring zz e2e5" in x for x in lines)
+    assert lines[-1].startswith("bestmove h2h4")
+    gui.send("go depth 1 searchmoves e7e5")  # none legal: search every move
+    lines = gui.wait_for(lambda ls: len(bestmoves(ls)) == 2)
+    assert bestmoves(lines)[-1].startswith("bestmove a2a3")
