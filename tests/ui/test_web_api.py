@@ -18,7 +18,8 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from ferz.web.server import MAX_BODY, MAX_MESSAGE, create_app  # noqa: E402
+from ferz.web.messages import MAX_MESSAGE  # noqa: E402
+from ferz.web.server import MAX_BODY, create_app  # noqa: E402
 from tests.ui.web_standin import Limits, Stats, factory  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)

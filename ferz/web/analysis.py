@@ -1,0 +1,241 @@
+"""The analysis board's socket: validate a line, think about a position, review a game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketState
+
+from . import boards, pgn
+from .messages import ClientError, error_message, info_json
+from .searches import SearchPool
+
+log = logging.getLogger("ferz.web")
+
+MAX_LINE = pgn.MAX_PLIES  # plies in an analysis line
+
+
+def parse_line(variant: Any, fen: Any, moves: Any) -> tuple[Any, list[dict[str, str]]]:
+    """Check a start position and a list of UCI moves; the board after them and each move."""
+    if not isinstance(variant, str):
+        raise ClientError("variant must be a string")
+    if fen is not None and not isinstance(fen, str):
+        raise ClientError("fen must be a string or null")
+    if not isinstance(moves, list) or len(moves) > MAX_LINE:
+        raise ClientError(f"moves must be a list of at most {MAX_LINE} UCI strings")
+    try:
+        board = boards.new_board(fen, variant)
+    except ValueError as error:
+        raise ClientError(f"bad FEN: {error}") from None
+    line: list[dict[str, str]] = []
+    for ply, uci in enumerate(moves, 1):
+        try:
+            if not isinstance(uci, str) or len(uci) > 7:
+                raise ValueError
+            move = board.parse_uci(uci)
+            if move not in board.legal_moves:
+                raise ValueError
+        except ValueError:
+            raise ClientError(f"illegal move {str(uci)[:10]!r} at ply {ply}") from None
+        san, normal = board.san(move), board.uci(move)
+        board.push(move)
+        line.append({"uci": normal, "san": san, "fen": board.fen()})
+    return board, line
+
+
+def position_json(board: Any, variant: str) -> dict[str, Any]:
+    """What an analysis board shows for one position."""
+    done = boards.outcome(board)
+    return {
+        "pockets": boards.pocket_letters(variant),
+        "fen": board.fen(),
+        "turn": boards.turn(board),
+        "legal": [] if done else boards.legal_uci(board),
+        "check": board.is_check(),
+        "outcome": None if done is None else f"{done.result} ({done.termination})",
+        "files": board.files,
+        "ranks": board.ranks,
+    }
+
+
+class Analysis:
+    """One analysis board's socket: the current position's search and a move-by-move review."""
+
+    def __init__(self, pool: SearchPool, review_ms: int, ws: WebSocket) -> None:
+        self.pool = pool
+        self.review_ms = review_ms
+        self.ws = ws
+        self.owner = f"analysis-{id(self)}"
+        self.task: asyncio.Task[None] | None = None
+        self.review_task: asyncio.Task[None] | None = None
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send unless the socket has gone."""
+        if self.ws.application_state == WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await self.ws.send_json(message)
+
+    async def close(self) -> None:
+        """Stop both searches."""
+        for task in (self.task, self.review_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def handle(self, message: dict[str, Any]) -> None:
+        """One client message."""
+        kind = message.get("type")
+        if kind == "analyse":
+            await self.analyse(message)
+        elif kind == "stop":
+            await self._cancel("task")
+        elif kind == "review":
+            await self.review(message)
+        else:
+            await self.send(error_message(f"unknown message type {kind!r}"))
+
+    async def _cancel(self, name: str) -> None:
+        """Cancel one of the two searches."""
+        task = getattr(self, name)
+        setattr(self, name, None)
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def analyse(self, message: dict[str, Any]) -> None:
+        """Validate a line, show the position at `ply`, and think about it (MultiPV)."""
+        seq, ply, multipv = message.get("seq"), message.get("ply"), message.get("multipv", 1)
+        variant = message.get("variant", "chess")
+        moves = message.get("moves", [])
+        try:
+            board, line = parse_line(variant, message.get("fen"), moves)
+            if not isinstance(multipv, int) or not 1 <= multipv <= 5:
+                raise ClientError("multipv must be from 1 to 5")
+            if ply is None:
+                ply = len(line)
+            if not isinstance(ply, int) or not 0 <= ply <= len(line):
+                raise ClientError("ply is outside the line")
+        except ClientError as error:
+            await self.send(error_message(str(error)))
+            return
+        for _ in range(len(line) - ply):
+            board.pop()
+        await self._cancel("task")
+        start = boards.new_board(message.get("fen"), variant)
+        fields = start.fen().split()
+        position = position_json(board, variant)
+        await self.send(
+            {
+                "type": "position",
+                "seq": seq,
+                "variant": variant,
+                "start_fen": start.fen(),
+                "start_turn": "white" if fields[1] == "w" else "black",
+                "start_fullmove": int(fields[5]) if len(fields) > 5 else 1,
+                "moves": line,
+                "ply": ply,
+                **position,
+            }
+        )
+        if message.get("think", True) and position["outcome"] is None:
+            uci = [m["uci"] for m in line[:ply]]
+            self.task = asyncio.get_running_loop().create_task(
+                self._think(seq, variant, start.fen(), uci, board, multipv)
+            )
+
+    async def _think(
+        self, seq: Any, variant: str, fen: str, moves: list[str], board: Any, multipv: int
+    ) -> None:
+        """Think until the ceiling, streaming every line; then say it stopped."""
+        white = boards.turn(board) == "white"
+
+        def on_info(info: Any) -> None:
+            message = {"type": "info", "seq": seq, "info": info_json(info, board, white)}
+            asyncio.get_running_loop().create_task(self.send(message))
+
+        try:
+            await self.pool.search(
+                owner=self.owner,
+                variant=variant,
+                fen=fen,
+                moves=moves,
+                limits={"infinite": True},
+                options={"MultiPV": multipv, "UCI_LimitStrength": False},
+                on_info=on_info,
+            )
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - report engine failures, keep serving
+            log.exception("analysis failed")
+            await self.send(error_message(f"the engine failed: {error}"))
+            return
+        await self.send({"type": "done", "seq": seq})
+
+    async def review(self, message: dict[str, Any]) -> None:
+        """Evaluate every position of a line, one short search each, streaming the scores."""
+        try:
+            _, line = parse_line(
+                message.get("variant", "chess"), message.get("fen"), message.get("moves", [])
+            )
+        except ClientError as error:
+            await self.send(error_message(str(error)))
+            return
+        await self._cancel("review_task")
+        variant = message.get("variant", "chess")
+        self.review_task = asyncio.get_running_loop().create_task(
+            self._review(variant, message.get("fen"), [m["uci"] for m in line])
+        )
+
+    async def _review(self, variant: str, fen: str | None, moves: list[str]) -> None:
+        """The review loop (each position waits its turn in the pool like any search)."""
+        board = boards.new_board(fen, variant)
+        start = board.fen()
+        try:
+            for ply in range(len(moves) + 1):
+                if ply:
+                    board.push(board.parse_uci(moves[ply - 1]))
+                white = boards.turn(board) == "white"
+                done = boards.outcome(board)
+                score_cp: int | None
+                score_mate: int | None = None
+                best = None
+                if done is not None:
+                    score_cp = {"1-0": 100_000, "0-1": -100_000}.get(done.result, 0)
+                else:
+                    result = await self.pool.search(
+                        owner=self.owner,
+                        variant=variant,
+                        fen=start,
+                        moves=moves[:ply],
+                        limits={"movetime": self.review_ms},
+                        options={"MultiPV": 1, "UCI_LimitStrength": False},
+                    )
+                    info = result.infos.get(1)
+                    sign = 1 if white else -1
+                    score_cp = None
+                    if info is not None and info.score_cp is not None:
+                        score_cp = sign * info.score_cp
+                    if info is not None and info.score_mate is not None:
+                        score_mate = sign * info.score_mate
+                    best = result.best
+                await self.send(
+                    {
+                        "type": "review",
+                        "ply": ply,
+                        "score_cp": score_cp,
+                        "score_mate": score_mate,
+                        "best": best,
+                    }
+                )
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - report engine failures, keep serving
+            log.exception("review failed")
+            await self.send(error_message(f"the review failed: {error}"))
+            return
+        await self.send({"type": "review_done"})

@@ -1,0 +1,92 @@
+"""JSON messages of ferz web: client errors, engine lines, reading a WebSocket message."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+MAX_MESSAGE = 16 * 1024  # largest WebSocket message the app reads; larger ones get an error
+
+
+class ClientError(Exception):
+    """A request the server refuses: a message for the client and an HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def error_message(message: str) -> dict[str, str]:
+    """A WebSocket error message."""
+    return {"type": "error", "message": message}
+
+
+def info_json(info: Any, board: Any, white: bool) -> dict[str, Any]:
+    """An engine Info as JSON: scores from White's side, the PV also in SAN."""
+    sign = 1 if white else -1
+    pv = list(info.pv or [])
+    san: list[str] = []
+    line = board.copy()
+    for uci in pv:
+        try:
+            move = line.parse_uci(uci)
+            san.append(line.san(move))
+            line.push(move)
+        except ValueError:
+            break
+    return {
+        "multipv": info.multipv or 1,
+        "depth": info.depth,
+        "seldepth": info.seldepth,
+        "nodes": info.nodes,
+        "nps": info.nps,
+        "time_ms": info.time_ms,
+        "score_cp": None if info.score_cp is None else sign * info.score_cp,
+        "score_mate": None if info.score_mate is None else sign * info.score_mate,
+        "bound": info.bound,
+        "pv_uci": pv[: len(san)],
+        "pv_san": san,
+    }
+
+
+def eval_text(entry: Any) -> str | None:
+    """A review entry ({score_cp, score_mate}, White's side) as a PGN %eval value."""
+    if not isinstance(entry, dict):
+        return None
+    mate, cp = entry.get("score_mate"), entry.get("score_cp")
+    if isinstance(mate, int) and not isinstance(mate, bool):
+        return f"#{mate}"
+    if isinstance(cp, int) and not isinstance(cp, bool):
+        cp = max(-100_000, min(100_000, cp))
+        return f"{cp / 100:.2f}"
+    return None
+
+
+async def receive(ws: WebSocket) -> dict[str, Any] | None | str:
+    """The next client message as a dict, an error text for a bad one, None when closed."""
+    try:
+        event = await ws.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if event["type"] == "websocket.disconnect":
+        return None
+    text = event.get("text")
+    if text is None:
+        data = event.get("bytes") or b""
+        if len(data) > MAX_MESSAGE:
+            return f"message over {MAX_MESSAGE} bytes"
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            return "messages must be UTF-8 JSON"
+    if len(text) > MAX_MESSAGE:
+        return f"message over {MAX_MESSAGE} bytes"
+    try:
+        message = json.loads(text)
+    except ValueError:
+        return "messages must be JSON"
+    if not isinstance(message, dict):
+        return "messages must be JSON objects"
+    return message
