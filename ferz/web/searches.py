@@ -43,7 +43,8 @@ class SearchPool:
         self._factory = factory
         self._limits = limits
         self._free: asyncio.Queue[int] | None = None
-        self._engines: list[dict[str, Any]] = [{} for _ in range(slots)]
+        # One engine per slot, for the variant it last searched: memory stays slots x Hash.
+        self._engines: list[tuple[str, Any] | None] = [None] * slots
         self._owner: list[str | None] = [None] * slots
         self.running = 0
         self.waiting = 0
@@ -62,11 +63,13 @@ class SearchPool:
             self._engine(slot, variant)
 
     def _engine(self, slot: int, variant: str) -> Any:
-        """The slot's engine for this variant, made on first use."""
-        engines = self._engines[slot]
-        if variant not in engines:
-            engines[variant] = self._factory(variant)
-        return engines[variant]
+        """The slot's engine, replaced by a new one when the variant changes."""
+        held = self._engines[slot]
+        if held is None or held[0] != variant:
+            held = (variant, self._factory(variant))
+            self._engines[slot] = held
+            self._owner[slot] = None
+        return held[1]
 
     async def search(
         self,

@@ -535,3 +535,30 @@ def test_drop_variants_send_pockets_and_accept_drops(tmp_path):
             ws.send_json({"type": "move", "uci": "N@e4", "ply": 0})
             after = state(ws, lambda g: len(g["moves"]) == 1)
             assert after["moves"][0]["san"] == "N@e4" and "[]" in after["fen"]
+
+
+def test_one_engine_per_slot_whatever_the_variant(tmp_path):
+    from ferz.web.searches import SearchPool
+
+    made: list[str] = []
+
+    def make(variant: str):
+        made.append(variant)
+        return factory(Stats())(variant)
+
+    pool = SearchPool(1, 1000, make, Limits)
+
+    async def play() -> list[str | None]:
+        best = []
+        for variant in ("chess", "chess", "capablanca", "chess"):
+            result = await pool.search(
+                owner="x", variant=variant, fen=None, moves=[], limits={"depth": 1}, options={}
+            )
+            best.append(result.best)
+        return best
+
+    import asyncio
+
+    assert asyncio.run(play()) == ["a2a3", "a2a3", "a2a3", "a2a3"]
+    assert made == ["chess", "capablanca", "chess"]
+    assert len([e for e in pool._engines if e is not None]) == 1
