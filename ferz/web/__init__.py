@@ -1,0 +1,1 @@
+"""ferz web: play and analyse in the browser (`ferz web`; see docs/web.md)."""
