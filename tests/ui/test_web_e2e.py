@@ -328,14 +328,14 @@ def test_phone_layout(browser, server):
 
 
 def test_premove_is_played_after_the_engine_replies(page, server):
-    start_game(page, server, movetime="1")
+    start_game(page, server, movetime="3")  # time enough to premove even on a busy machine
     click_move(page, "e2", "e4")
     page.wait_for_selector(".move[data-ply='1']")
     time.sleep(0.3)  # let the pawn land
     click_move(page, "d2", "d4")  # the engine is still thinking: this is a premove
     page.wait_for_selector("square.current-premove")  # drawn on the next animation frame
     assert page.locator("square.current-premove").count() == 2
-    page.wait_for_selector(".move[data-ply='3']", timeout=10_000)
+    page.wait_for_selector(".move[data-ply='3']", timeout=15_000)
     assert page.locator(".move[data-ply='3']").inner_text() == "d4"
 
 
