@@ -412,17 +412,19 @@ class Engine:
         for n, search in enumerate(helpers):
             if search.set_root(searchmoves) == 0:
                 search.set_root()
+            # Helpers start one or two plies deeper than the main thread, so that the threads
+            # spread over different depths and fill the shared TT with different work.
             thread = threading.Thread(
-                target=self._helper, args=(search, depth + 1 + n % 2), daemon=True
+                target=self._helper, args=(search, depth, 2 + n % 2), daemon=True
             )
             thread.start()
             threads.append(thread)
         return threads
 
     @staticmethod
-    def _helper(search: Search, depth: int) -> None:
+    def _helper(search: Search, depth: int, first_depth: int) -> None:
         """Run a helper search until it is stopped."""
-        for _ in search.iterate(depth, 1):
+        for _ in search.iterate(depth, 1, first_depth, main=False):
             pass
 
     def _watch(self, searches: list[Search]) -> None:

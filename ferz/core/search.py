@@ -149,16 +149,24 @@ class Search:
         """The root moves in their current order (best first after an iteration)."""
         return [self.root_moves[i] for i in range(self.nroot)]
 
-    def iterate(self, max_depth: int = DEPTH_LIMIT, multipv: int = 1):
+    def iterate(
+        self,
+        max_depth: int = DEPTH_LIMIT,
+        multipv: int = 1,
+        first_depth: int = 1,
+        main: bool = True,
+    ):
         """Search depth 1, 2, ... and yield an Iteration after each completed depth.
 
         The last Iteration yielded is the result; when `stop` interrupts a depth, an Iteration
-        for the partial depth is yielded only if it already changed the best move.
+        for the partial depth is yielded only if it already changed the best move. Lazy SMP
+        helpers pass main=False (they leave the TT generation alone) and may start deeper.
         """
         self.stopped = 0
         self.nodes = 0
         self.seldepth = 0
-        self.tt.new_search()
+        if main:
+            self.tt.new_search()
         for i in range(MAXDEPTH + 1):
             self.killers[2 * i] = self.killers[2 * i + 1] = 0
         max_depth = max(1, min(max_depth, DEPTH_LIMIT))
@@ -166,7 +174,7 @@ class Search:
             return
         npv = max(1, min(multipv, self.nroot))
         previous = [0] * npv
-        for depth in range(1, max_depth + 1):
+        for depth in range(max(1, min(first_depth, max_depth)), max_depth + 1):
             lines = []
             for k in range(npv):
                 first_move = self.root_moves[k]
