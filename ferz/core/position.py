@@ -316,6 +316,8 @@ class Position:
                 if piece.name == "shogiPawn":
                     self.dropmate_type = t
         self.drop_checks = 1 if rules.drop_checks else 0
+        self.cap_end = 0
+        self.overflow = 0
         self._compile_endings(rules)
 
     def _compile_endings(self, rules: Rules) -> None:
@@ -397,6 +399,15 @@ class Position:
 
     # ------------------------------------------------------------------ move generation
 
+    def emit(self, out: cython.int[::1], n: cython.int, m: cython.int) -> cython.int:
+        """Store a move unless this position's list is full (MAXMOVES, or the buffer's end):
+        a definition with more moves than that cannot overrun memory; `overflow` records it."""
+        if n >= self.cap_end:
+            self.overflow = 1
+            return n
+        out[n] = m
+        return n + 1
+
     def add(
         self,
         out: cython.int[::1],
@@ -419,21 +430,18 @@ class Position:
                 q = self.promo_list[j]
                 if self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]:
                     continue
-                out[n] = encode(fr, to, q, PROMO)
-                n += 1
+                n = self.emit(out, n, encode(fr, to, q, PROMO))
             if self.mand_promo:
                 return n
         elif self.promoted[t] and (
             self.promo_zone[c * self.nsq + to] or self.promo_zone[c * self.nsq + fr]
         ):
-            out[n] = encode(fr, to, self.promoted[t], PROMO)
-            n += 1
+            n = self.emit(out, n, encode(fr, to, self.promoted[t], PROMO))
             if self.mand_piece_promo:
                 return n
         if capt_only or self.dead[p * self.nsq + to]:
             return n
-        out[n] = encode(fr, to, 0, NORMAL)
-        return n + 1
+        return self.emit(out, n, encode(fr, to, 0, NORMAL))
 
     def gen(self, out: cython.int[::1], n: cython.int, captures_only: cython.bint) -> cython.int:
         """Append pseudo-legal moves (or only captures, e.p. and promotions) to out[n:]."""
@@ -454,6 +462,7 @@ class Position:
         k: cython.int
         if self.end_rules and self.end_value() != NO_END:
             return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
+        self.cap_end = min(n + MAXMOVES, len(out))
         self.u_chk[self.ply] = 1 if self.in_check() else 0
         self.u_chk_key[self.ply] = self.key
         for i in range(self.pcount[us]):
@@ -498,15 +507,17 @@ class Position:
                     if q == EMPTY:
                         if fl & F_MOVE:
                             if self.region[p * nsq + to]:
-                                if fl & F_INITIAL and self.is_pawn[p >> 1]:
+                                if (
+                                    fl & F_INITIAL
+                                    and self.is_pawn[p >> 1]
+                                    and not self.promo_zone[us * nsq + to]
+                                ):
                                     if not captures_only:
-                                        out[n] = encode(fr, to, 0, DOUBLE)
-                                        n += 1
-                                else:
+                                        n = self.emit(out, n, encode(fr, to, 0, DOUBLE))
+                                else:  # (a double step into the zone promotes, as in FSF)
                                     n = self.add(out, n, fr, to, p, quiet)
                         elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1]:
-                            out[n] = encode(fr, to, 0, EP)
-                            n += 1
+                            n = self.emit(out, n, encode(fr, to, 0, EP))
                         if k >= rng:
                             break
                         to += v
@@ -563,8 +574,7 @@ class Position:
                     break
                 s += step
             if ok:
-                out[n] = encode(kf, rf, 0, CASTLE)
-                n += 1
+                n = self.emit(out, n, encode(kf, rf, 0, CASTLE))
         return n
 
     def gen_drops(self, out: cython.int[::1], n: cython.int) -> cython.int:
@@ -592,8 +602,7 @@ class Position:
                     continue
                 if p == nodbl and self.file_count[self.file_idx[sq]] >= self.nodbl_count:
                     continue
-                out[n] = encode(p >> 1, sq, 0, DROP)
-                n += 1
+                n = self.emit(out, n, encode(p >> 1, sq, 0, DROP))
         return n
 
     # ------------------------------------------------------------------ attacks
@@ -1146,9 +1155,13 @@ class Position:
         return self.pawn_drop_check()
 
     def pseudo_moves(self, captures_only: bool = False) -> list:
-        """Pseudo-legal moves as a list of ints."""
+        """Pseudo-legal moves as a list of ints; ValueError if there are more than MAXMOVES."""
         buf = _ints(MAXMOVES)
+        self.overflow = 0
         n = self.gen(buf, 0, captures_only)
+        if self.overflow:
+            self.overflow = 0
+            raise ValueError(f"position has more than {MAXMOVES} moves: {self.fen()}")
         return list(buf[:n])
 
     def legal_moves(self) -> list:

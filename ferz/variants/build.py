@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from ferz.core import fen as fenmod
+from ferz.core.position import Position
 from ferz.core.rules import MAX_FILES, MAX_RANKS, Atom, PieceType, Rules
 
 from . import betza
@@ -736,14 +737,76 @@ def full_fen(fen: str) -> str:
     return " ".join(fields)
 
 
+MAX_TYPES = 62  # piece types a position can number (moves carry the type in 6 bits)
+MAX_SIDE = 64  # pieces one side can have (the core's piece lists and hand counters)
+MAX_MOVES = 1024  # moves the core stores for one position (defs.MAXMOVES)
+
+
+def _reach(rules: Rules, atoms: tuple[Atom, ...]) -> int:
+    """Most destinations the atoms reach from any square of an empty board."""
+    best = 0
+    for file in range(rules.files):
+        for rank in range(rules.ranks):
+            total = 0
+            for a in atoms:
+                limit = a.range or 99
+                steps = 0
+                f, g = file + a.dx, rank + a.dy
+                while steps < limit and 0 <= f < rules.files and 0 <= g < rules.ranks:
+                    steps += 1
+                    f, g = f + a.dx, g + a.dy
+                total += steps - 1 if a.hop else steps
+            best = max(best, total)
+    return best
+
+
+def _check_capacity(r: _Reader, rules: Rules, setup) -> None:
+    """Refuse definitions whose positions would not fit the core's fixed-size tables."""
+    if len(rules.pieces) > MAX_TYPES:
+        count = len(rules.pieces)
+        raise r.error(None, f"{count} piece types with promoted forms; at most {MAX_TYPES}")
+    # destinations of the starting army on an empty board (promotions left out: the core
+    # stops at MAXMOVES moves and Position.legal_moves raises if a position ever exceeds it)
+    reach = [_reach(rules, p.atoms) for p in rules.pieces]
+    owners: list[list[int]] = [[], []]  # per colour: the reach of each piece it owns
+    in_hand = set()  # the types that can ever be in hand: captured ones go there demoted
+    for code in list(setup.pieces.values()) + [c for c, n in setup.hand.items() for _ in range(n)]:
+        owners[code & 1].append(reach[(code >> 1) - 1])
+        piece = rules.pieces[(code >> 1) - 1]
+        if not piece.royal:
+            in_hand.add(piece.demoted or piece.letter)
+    squares = rules.files * rules.ranks
+    for color in (0, 1):
+        # captured pieces change sides in drop games: a side may come to own every piece
+        mine = owners[0] + owners[1] if rules.captures_to_hand else owners[color]
+        if len(mine) > MAX_SIDE:
+            raise r.error("startFen", f"a side could own {len(mine)} pieces; at most {MAX_SIDE}")
+        mine = sorted(mine, reverse=True)
+        moves = sum(mine)
+        if rules.drops:  # k pieces in hand: the others move, each hand type drops anywhere empty
+            moves = max(
+                sum(mine[: len(mine) - k]) + min(k, len(in_hand)) * (squares - len(mine) + k)
+                for k in range(len(mine) + 1)
+            )
+        if moves > MAX_MOVES:
+            raise r.error(
+                "startFen",
+                f"{'white' if color == 0 else 'black'} could have about {moves} moves in one "
+                f"position; ferz handles at most {MAX_MOVES} (fewer or shorter-ranged pieces)",
+            )
+
+
 def _check_start_fen(r: _Reader, rules: Rules, validate: Callable[[Rules], None] | None) -> None:
     """The start position must parse for these rules (and, if given, load into the core)."""
     key = "startFen"
     if rules.drops and "[" not in rules.start_fen.split(" ")[0]:
         raise r.error(key, "a drop variant's start FEN needs a pocket, e.g. [] after the board")
     try:
-        fenmod.parse(rules, rules.start_fen)
-        if validate is not None:
+        setup = fenmod.parse(rules, rules.start_fen)
+        if validate is None:
+            Position(rules).set_fen(rules.start_fen)  # also checks attacks (side not to move)
+        else:
             validate(rules)
     except ValueError as error:
         raise r.error(key, f"start position does not fit the variant: {error}") from None
+    _check_capacity(r, rules, setup)

@@ -339,3 +339,103 @@ def test_definitions_never_crash(lines: list[str], noise: str) -> None:
             from ferz.core.position import Position
 
             Position(rules).set_fen(rules.start_fen)  # a definition that loads also plays
+
+
+BIG = """
+[big:chess]
+maxFile = 16
+maxRank = 16
+customPiece1 = a:QNCZ
+startFen = 7ak7/16/16/16/16/16/16/16/16/16/16/16/16/16/16/7AK7 w - - 0 1
+castling = false
+"""
+
+
+def test_refuses_armies_with_too_many_moves() -> None:
+    fen = "7ak7/16/16/16/16/16/16/16/16/16/16/16/16/AAAAAAAAAAAAAAAA/16/7AK7 w - - 0 1"
+    text = BIG.replace("[big:chess]", "[x:chess]").replace(BIG.split("\n")[5], f"startFen = {fen}")
+    bad(text, 6, "could have about")
+
+
+def test_positions_beyond_the_move_table_raise_instead_of_crashing() -> None:
+    from ferz.board import Board
+    from ferz.core.perft import perft
+
+    rules = variants.parse_text(BIG)["big"]
+    ranks = "kr14/pp14/8A7/16/16/8A6A/5AA9/3A5A1A4/3A12/9A3A2/9A6/12A2A/A10A2A1/4A7A3/A6A8/15K"
+    fen = ranks + " w - - 0 1"
+    board = Board(fen, rules=rules)  # a legal position with more moves than the core stores
+    with pytest.raises(ValueError, match="more than 1024 moves"):
+        board.legal_moves  # noqa: B018
+    assert perft(board.position, 1) <= 1024  # the core stops at its table size, no overrun
+
+
+BETZA_POOL = ["K", "N", "R2", "fsW", "mRcpR", "nN", "nA", "FfW", "ifmnD", "NN", "pB", "HCZG", "fN"]
+
+
+@st.composite
+def random_variant(draw) -> str:
+    """A random but well-formed definition: board size, custom pieces, a start position."""
+    files = draw(st.integers(2, 16))
+    ranks = draw(st.integers(3, 16))
+    count = draw(st.integers(1, 4))
+    letters = "abcdeg"[:count]
+    lines = [
+        "[fuzzy]",
+        f"maxFile = {files}",
+        f"maxRank = {ranks}",
+        "king = k",
+        "pawn = p",
+        *(
+            f"customPiece{i + 1} = {x}:{draw(st.sampled_from(BETZA_POOL))}"
+            for i, x in enumerate(letters)
+        ),
+        f"promotionPieceTypes = {letters}",
+        "castling = false",
+        f"pieceDrops = {draw(st.sampled_from(['true', 'false']))}",
+    ]
+    cells = [["" for _ in range(files)] for _ in range(ranks)]
+    squares = [(f, r) for f in range(files) for r in range(ranks)]
+    chosen = draw(st.lists(st.sampled_from(squares), min_size=2, max_size=12, unique=True))
+    for i, (f, r) in enumerate(chosen):
+        if i < 2:
+            cells[r][f] = "Kk"[i]
+        elif 0 < r < ranks - 1 or i % 2:
+            piece = draw(st.sampled_from("p" + letters))
+            cells[r][f] = piece if i % 2 else piece.upper()
+    rows = []
+    for r in range(ranks - 1, -1, -1):
+        row, empty = "", 0
+        for f in range(files):
+            if cells[r][f]:
+                row += (str(empty) if empty else "") + cells[r][f]
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    pocket = "[" + draw(st.sampled_from(["", "Pp", "Aa"])) + "]" if "true" in lines[-1] else ""
+    lines.append(f"startFen = {'/'.join(rows)}{pocket} w - - 0 1")
+    return "\n".join(lines)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_variant(), st.randoms(use_true_random=False))
+def test_random_definitions_play_without_crashing(text: str, rng) -> None:
+    from ferz.board import Board
+    from ferz.core.perft import perft
+
+    try:
+        rules = variants.parse_text(text, "fuzz.ini")["fuzzy"]
+    except DefinitionError:
+        return  # refused with a line number: fine
+    board = Board(rules=rules)
+    for _ in range(40):
+        moves = board.legal_moves
+        if not moves:
+            break
+        board.push(rng.choice(moves))
+        assert Board(board.fen(), rules=rules).fen() == board.fen()  # FEN round trip
+    perft(board.position, 2)
+    while board.move_stack:
+        board.pop()
+    assert board.fen() == Board(rules=rules).fen()
