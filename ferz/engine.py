@@ -27,7 +27,13 @@ HASH_MAX_MB = 4096
 THREADS_MAX = 64
 MULTIPV_MAX = 256
 ELO_MIN = 1000
-ELO_MAX = 2850
+ELO_MAX = 2200  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
+# Calibration points (10+0.1 s games against Stockfish 15.1 with UCI_LimitStrength): skill 5
+# scored 19% (8 games) against UCI_Elo 1500 (about 1250), full strength 20% (10 games) against
+# UCI_Elo 2400 (about 2150). Skill levels in between are interpolated: Elo = 1250 + 60 * (skill
+# - 5). The error bars are wide (about +-200 Elo).
+ELO_AT_SKILL_5 = 1250
+ELO_PER_SKILL = 60
 STOP_POLL_S = 0.002
 
 
@@ -89,8 +95,8 @@ def skill_of(options: Options) -> int | None:
     """The effective skill level 0..19 when strength is limited, else None (full strength)."""
     if options.get("UCI_LimitStrength"):
         elo = int(options.get("UCI_Elo"))
-        # Linear map of the Elo range onto skill 0..19 (calibration: see docs in the report).
-        return max(0, min(19, round((elo - ELO_MIN) * 19 / (ELO_MAX - ELO_MIN))))
+        skill = 5 + round((elo - ELO_AT_SKILL_5) / ELO_PER_SKILL)
+        return max(0, skill) if skill < 20 else None
     level = int(options.get("Skill Level"))
     return level if level < 20 else None
 
