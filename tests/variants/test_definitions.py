@@ -352,7 +352,7 @@ castling = false
 
 
 def test_refuses_armies_with_too_many_moves() -> None:
-    fen = "7ak7/16/16/16/16/16/16/16/16/16/16/16/16/AAAAAAAAAAAAAAAA/16/7AK7 w - - 0 1"
+    fen = "7ak7/16/16/16/16/16/16/16/16/16/16/16/16/AAAAAAAAAAAAAAAA/16/7AK7 b - - 0 1"
     text = BIG.replace("[big:chess]", "[x:chess]").replace(BIG.split("\n")[5], f"startFen = {fen}")
     bad(text, 6, "could have about")
 
