@@ -59,7 +59,7 @@ def _compile(text: str, source: str, builtin: bool = False) -> dict[str, _Varian
                     section.line,
                     f"unknown parent variant {section.parent!r} (define it earlier in the file)",
                 )
-            entries = dict(parent.entries)
+            entries = {k: e for k, e in parent.entries.items() if k != "description"}
         entries.update((entry.key, entry) for entry in section.entries)
         own = {entry.key for entry in section.entries}
         rules = build(section.name, entries, source, section.line, own)
@@ -134,6 +134,7 @@ def list_main() -> int:
     """`ferz variants`: print every known variant with its board and pieces."""
     for name in names():
         rules = get(name)
-        tag = "" if _registry[name].builtin else "  (user)"
-        print(f"{name:14} {_summary(rules)}{tag}")
+        tag = "" if _registry[name].builtin else " (user)"
+        text = f"{name:14} {_summary(rules)}{tag}"
+        print(f"{text:48} {rules.description}".rstrip())
     return 0

@@ -26,6 +26,65 @@ startFen = rnbhkqcae/ppppppppp/9/9/9/9/PPPPPPPPP/RNBHKQCAE w Qq - 0 1
 promotionPieceTypes = qache
 """
 
+# More user variants: shogi-style drops and promotions with custom pieces (a hopping bishop,
+# a lame dabbaba), palaces with lame leapers and a flying general, and a board so short that a
+# pawn's double step reaches the promotion rank.
+MORE = """
+[ferzshogi]
+maxFile = 6
+maxRank = 6
+shogiPawn = p
+king = k
+gold = g
+customPiece1 = c:pB
+customPiece2 = d:nDfW
+customPiece3 = e:WfF
+customPiece4 = h:BW
+customPiece5 = r:R2F
+startFen = rcdgdk/2p1pp/6/6/PP1P2/KDGDCR[] w - - 0 1
+pieceDrops = true
+capturesToHand = true
+promotionRegionWhite = *5 *6
+promotionRegionBlack = *2 *1
+promotionPieceTypes = -
+promotedPieceType = p:g c:h d:e
+dropNoDoubled = p
+immobilityIllegal = true
+doubleStep = false
+castling = false
+stalemateValue = loss
+
+[ferzpalace:chess]
+knight = -
+bishop = -
+queen = -
+customPiece1 = n:nN
+customPiece2 = e:nA
+customPiece3 = a:F
+startFen = rneakenr/pppppppp/8/8/8/8/PPPPPPPP/RNEAKENR w - - 0 1
+mobilityRegionWhiteKing = c1 d1 e1 c2 d2 e2
+mobilityRegionBlackKing = c8 d8 e8 c7 d7 e7
+mobilityRegionWhiteCustomPiece3 = c1 d1 e1 c2 d2 e2
+mobilityRegionBlackCustomPiece3 = c8 d8 e8 c7 d7 e7
+promotionPieceTypes = rne
+castling = false
+flyingGeneral = true
+
+[tinypromo:chess]
+maxFile = 3
+maxRank = 4
+knight = -
+bishop = -
+rook = -
+queen = -
+customPiece1 = a:K
+promotionPieceTypes = a
+promotionRegionWhite = *4
+promotionRegionBlack = *1
+castling = false
+startFen = 2k/3/PPP/K2 w - - 0 1
+"""
+
 
 @pytest.fixture(scope="module")
 def custom():
@@ -54,3 +113,17 @@ def test_custom_start_position_agrees(custom) -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_custom_random_games_agree(custom, seed: int) -> None:
     assert play("ferzcustom", seed, rules=custom, plies=150) > 4
+
+
+@pytest.fixture(scope="module")
+def more():
+    """The further user variants, compiled by ferz and registered in pyffish."""
+    sf = pyffish()
+    sf.load_variant_config(MORE)
+    return variants.parse_text(MORE)
+
+
+@pytest.mark.parametrize("name", ["ferzshogi", "ferzpalace", "tinypromo"])
+@pytest.mark.parametrize("seed", range(4))
+def test_more_user_variants_agree(more, name: str, seed: int) -> None:
+    assert play(name, seed, rules=more[name], plies=100) >= 1
