@@ -39,13 +39,14 @@ cdef class Position:
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
     cdef int end_rules, ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim, flag_on
-    cdef int cap_end
+    cdef int cap_end, must_capture
     cdef public int overflow
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
     cdef void shift(self, int fr, int to) noexcept nogil
     cdef int emit(self, int[::1] out, int n, int m) noexcept nogil
+    cdef int only_captures(self, int[::1] out, int first, int n) noexcept nogil
     cdef int add(self, int[::1] out, int n, int fr, int to, int p, int capt_only) noexcept nogil
     cdef int gen(self, int[::1] out, int n, bint captures_only) noexcept nogil
     cdef int gen_castling(self, int[::1] out, int n) noexcept nogil

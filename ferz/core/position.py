@@ -318,6 +318,7 @@ class Position:
         self.drop_checks = 1 if rules.drop_checks else 0
         self.cap_end = 0
         self.overflow = 0
+        self.must_capture = 1 if rules.must_capture else 0
         self._compile_endings(rules)
 
     def _compile_endings(self, rules: Rules) -> None:
@@ -450,6 +451,7 @@ class Position:
         nsq: cython.int = self.nsq
         ep: cython.int = self.ep
         quiet: cython.int = 1 if captures_only else 0
+        first: cython.int = n
         i: cython.int
         a: cython.int
         fr: cython.int
@@ -532,7 +534,23 @@ class Position:
                 n = self.gen_castling(out, n)
             if self.drops:
                 n = self.gen_drops(out, n)
+            if self.must_capture:
+                n = self.only_captures(out, first, n)
         return n
+
+    def only_captures(self, out: cython.int[::1], first: cython.int, n: cython.int) -> cython.int:
+        """mustCapture: if any move of out[first:n] captures, keep only the captures."""
+        i: cython.int
+        k: cython.int = first
+        m: cython.int
+        kind: cython.int
+        for i in range(first, n):
+            m = out[i]
+            kind = move_kind(m)
+            if kind == EP or (kind != DROP and kind != CASTLE and self.board[move_to(m)] > WALL):
+                out[k] = m
+                k += 1
+        return k if k > first else n
 
     def gen_castling(self, out: cython.int[::1], n: cython.int) -> cython.int:
         """Append castling moves whose squares are free and whose king path is not attacked."""

@@ -105,6 +105,7 @@ class Rules:
     n_fold_value: str = "draw"  # nFoldValue
     n_fold_value_absolute: bool = False  # nFoldValueAbsolute
     perpetual_check_illegal: bool = False  # perpetualCheckIllegal
+    must_capture: bool = False  # mustCapture: a capture must be made if one is possible
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

@@ -78,7 +78,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "tripleStepRegionBlack": ("-",),
     "castlingDroppedPiece": ("false",),
     "checking": ("true",),
-    "mustCapture": ("false",),
     "mustDrop": ("false",),
     "mustDropType": ("*", "-"),
     "dropOnTop": ("false",),
@@ -187,6 +186,7 @@ RULE_KEYS = {
     "flagRegion",
     "flagRegionWhite",
     "flagRegionBlack",
+    "mustCapture",
     "pieceValueMg",
     "pieceValueEg",
     "description",
@@ -712,6 +712,7 @@ def build(
             n_fold_value=r.value("nFoldValue", "draw"),
             n_fold_value_absolute=r.boolean("nFoldValueAbsolute", False),
             perpetual_check_illegal=r.boolean("perpetualCheckIllegal", False),
+            must_capture=r.boolean("mustCapture", False),
             description=r.raw("description") or "",
             extra=extra,
         )
@@ -723,6 +724,8 @@ def build(
         raise r.error("extinctionValue", "expected win, loss or draw")
     if rules.drops and rules.captures_to_hand is False and "[" not in start_fen:
         pass  # drops from a fixed pocket (placement games) are fine without captures to hand
+    if rules.must_capture and royal:
+        raise r.error("mustCapture", "ferz supports mustCapture only without a royal piece")
     if rules.captures_to_hand and not rules.drops:
         raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
     _check_start_fen(r, rules, validate_fen)
