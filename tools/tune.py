@@ -2,9 +2,12 @@
 
   python3 tools/tune.py selfplay --games 200 --nodes 4000 --out positions.txt
   python3 tools/tune.py extract games.pgn [more.pgn ...] --out positions.txt
+  python3 tools/tune.py label positions.txt --engine /usr/games/stockfish --out labelled.txt
   python3 tools/tune.py tune positions.txt [--weights name,name] [--passes 3]
 
-A position file has one `FEN;result` per line, result 1, 0.5 or 0 from White's view. `tune`
+A position file has one `FEN;result` per line, result 1, 0.5 or 0 from White's view (`label`
+replaces the results by a reference engine's evaluation, as an expected result 1/(1+10^(-cp/400)),
+which is far less noisy than game results when there are few games). `tune`
 minimises the mean squared error between the game results and sigmoid(K * eval) over the quiet
 positions (not in check), first fitting K, then changing one weight at a time by +-step while
 the error falls (coordinate descent). It prints the improved weights as a Python dict to copy
@@ -23,7 +26,10 @@ sys.path.insert(0, str(ROOT))
 
 from ferz.core.evaluate import RUNTIME_WEIGHTS, Evaluator  # noqa: E402
 from ferz.core.position import Position  # noqa: E402
-from ferz.params import EVAL  # noqa: E402
+from ferz.params import EVAL, KNOWN_VALUES  # noqa: E402
+
+# Piece values are tunable too, as value_<movement>_mg / value_<movement>_eg.
+VALUE_NAMES = [f"value_{n}_{p}" for n in KNOWN_VALUES for p in ("mg", "eg")]
 from ferz.variants import get  # noqa: E402
 
 
@@ -89,23 +95,32 @@ def fit_k(data: Dataset) -> float:
 def tune(data: Dataset, names: list[str], passes: int) -> dict[str, int]:
     """Coordinate descent over the named weights; returns the improved EVAL."""
     weights = dict(EVAL)
+    for name in VALUE_NAMES:
+        _, piece, phase = name.split("_")
+        weights[name] = KNOWN_VALUES[piece][0 if phase == "mg" else 1]
     k = fit_k(data)
     best = data.error(k)
     print(f"positions {len(data.positions)}  K {k:.3f}  error {best:.6f}", flush=True)
     for p in range(passes):
         improved = False
         for name in names:
-            step = max(1, abs(weights[name]) // 10)
+            step = max(1, abs(weights[name]) // 8)
             for delta in (step, -step):
-                trial = dict(weights)
-                trial[name] += delta
-                _apply(data, trial, name)
-                error = data.error(k)
-                if error < best:
-                    best, weights, improved = error, trial, True
-                    print(f"pass {p + 1}: {name} = {trial[name]}  error {best:.6f}", flush=True)
+                moved = False
+                # Keep going in a direction while the error falls (at most 8 steps).
+                for _ in range(8):
+                    trial = dict(weights)
+                    trial[name] += delta
+                    _apply(data, trial, name)
+                    error = data.error(k)
+                    if error >= best:
+                        break
+                    best, weights, moved = error, trial, True
+                _apply(data, weights, name)
+                if moved:
+                    improved = True
+                    print(f"pass {p + 1}: {name} = {weights[name]}  error {best:.6f}", flush=True)
                     break
-            _apply(data, weights, name)
         if not improved:
             break
     return weights
@@ -115,8 +130,14 @@ def _apply(data: Dataset, weights: dict[str, int], name: str) -> None:
     """Use new weights: run-time weights are set directly, table weights rebuild the tables."""
     if name in RUNTIME_WEIGHTS:
         setattr(data.evaluator, name, weights[name])
-    else:
-        data.install(Evaluator(data.rules, weights))
+        return
+    for value_name in VALUE_NAMES:
+        _, piece, phase = value_name.split("_")
+        mg, eg = KNOWN_VALUES[piece]
+        KNOWN_VALUES[piece] = (
+            (weights[value_name], eg) if phase == "mg" else (mg, weights[value_name])
+        )
+    data.install(Evaluator(data.rules, {n: v for n, v in weights.items() if n in EVAL}))
 
 
 def extract(paths: list[str], out: Path, every: int) -> int:
@@ -140,7 +161,7 @@ def extract(paths: list[str], out: Path, every: int) -> int:
     return count
 
 
-def selfplay(games: int, nodes: int, out: Path, seed: int) -> int:
+def selfplay(games: int, nodes: int, out: Path, seed: int, sample: float = 0.15) -> int:
     """Play fast self-play games from the shared openings and write sampled positions."""
     import chess
 
@@ -162,7 +183,7 @@ def selfplay(games: int, nodes: int, out: Path, seed: int) -> int:
                 engine.go(Limits(nodes=nodes), on_bestmove=lambda b, p, got=got: got.append(b))
                 engine.wait()
                 board.push_uci(got[0])
-                if rng.random() < 0.15 and not board.is_check():
+                if rng.random() < sample and not board.is_check():
                     seen.append(board.fen())
             outcome = board.outcome(claim_draw=True)
             result = 0.5 if outcome is None or outcome.winner is None else float(outcome.winner)
@@ -170,6 +191,25 @@ def selfplay(games: int, nodes: int, out: Path, seed: int) -> int:
                 sink.write(f"{position};{result}\n")
             count += len(seen)
             print(f"game {g + 1}/{games}: {board.result(claim_draw=True)}", flush=True)
+    return count
+
+
+def label(source: Path, engine_cmd: str, depth: int, out: Path) -> int:
+    """Replace the results of a position file by a UCI engine's evaluations (White's view)."""
+    import chess
+    import chess.engine
+
+    count = 0
+    with chess.engine.SimpleEngine.popen_uci(engine_cmd) as engine, out.open("w") as sink:
+        for line in source.read_text().splitlines():
+            fen = line.rpartition(";")[0]
+            if not fen:
+                continue
+            board = chess.Board(fen)
+            info = engine.analyse(board, chess.engine.Limit(depth=depth))
+            cp = info["score"].white().score(mate_score=3000)
+            sink.write(f"{fen};{1 / (1 + 10 ** (-cp / 400)):.4f}\n")
+            count += 1
     return count
 
 
@@ -181,11 +221,17 @@ def main(argv: list[str] | None = None) -> int:
     p_self.add_argument("--games", type=int, default=100)
     p_self.add_argument("--nodes", type=int, default=4000)
     p_self.add_argument("--seed", type=int, default=1)
+    p_self.add_argument("--sample", type=float, default=0.15, help="share of positions kept")
     p_self.add_argument("--out", type=Path, required=True)
     p_ext = sub.add_parser("extract", help="positions from PGN files")
     p_ext.add_argument("pgn", nargs="+")
     p_ext.add_argument("--every", type=int, default=3, help="keep every n-th ply")
     p_ext.add_argument("--out", type=Path, required=True)
+    p_label = sub.add_parser("label", help="label positions with a reference engine's eval")
+    p_label.add_argument("positions", type=Path)
+    p_label.add_argument("--engine", default="/usr/games/stockfish")
+    p_label.add_argument("--depth", type=int, default=8)
+    p_label.add_argument("--out", type=Path, required=True)
     p_tune = sub.add_parser("tune", help="fit the weights to the positions")
     p_tune.add_argument("positions", type=Path)
     p_tune.add_argument("--weights", help="comma-separated names (default: all)")
@@ -193,7 +239,10 @@ def main(argv: list[str] | None = None) -> int:
     p_tune.add_argument("--limit", type=int, default=0, help="use at most N positions")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
-        print(f"{selfplay(args.games, args.nodes, args.out, args.seed)} positions")
+        print(f"{selfplay(args.games, args.nodes, args.out, args.seed, args.sample)} positions")
+        return 0
+    if args.command == "label":
+        print(f"{label(args.positions, args.engine, args.depth, args.out)} positions")
         return 0
     if args.command == "extract":
         print(f"{extract(args.pgn, args.out, args.every)} positions")
@@ -202,11 +251,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit:
         lines = lines[: args.limit]
     names = args.weights.split(",") if args.weights else [n for n in EVAL if n != "phase_div"]
-    unknown = [n for n in names if n not in EVAL]
+    unknown = [n for n in names if n not in EVAL and n not in VALUE_NAMES]
     if unknown:
         parser.error(f"unknown weights: {', '.join(unknown)}")
     weights = tune(Dataset(lines), names, args.passes)
-    changed = {n: v for n, v in weights.items() if v != EVAL[n]}
+    changed = {n: v for n, v in weights.items() if n in EVAL and v != EVAL[n]}
+    changed.update({n: weights[n] for n in VALUE_NAMES if n in names})
     print("changed weights:", changed)
     return 0
 

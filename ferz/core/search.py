@@ -184,8 +184,15 @@ class Search:
                     beta = min(previous[k] + delta, INF)
                 else:
                     alpha, beta = -INF, INF
+                found = None  # a better move found by this depth, as a lower bound
                 while True:
                     score = self._root(alpha, beta, depth, k)
+                    if (
+                        score > -INF
+                        and self.root_moves[k] != first_move
+                        and (self.stopped or score >= beta)
+                    ):
+                        found = Line(score, "lower", self._pv_list(self.root_moves[k]))
                     if self.stopped:
                         break
                     if score <= alpha:
@@ -202,9 +209,9 @@ class Search:
                 elif score >= beta:
                     bound = "lower"
                 if self.stopped:
-                    if k == 0 and lines == [] and self.root_moves[0] != first_move and depth > 1:
+                    if k == 0 and found is not None and found.pv[0] == self.root_moves[0]:
                         # the interrupted depth already found a better move: report it
-                        lines.append(Line(score, "lower", self._pv_list(self.root_moves[0])))
+                        lines.append(found)
                     break
                 previous[k] = score
                 lines.append(Line(score, bound, self._pv_list(self.root_moves[k])))

@@ -148,3 +148,12 @@ def test_ponderhit_turns_ponder_into_timed_search(engine: Engine):
     engine.ponderhit()
     assert engine.wait(3)
     assert got and got[0] is not None
+
+
+@pytest.mark.parametrize("nodes", [200000, 54321, 7777])
+def test_interrupted_iteration_reports_no_bogus_mate(engine: Engine, nodes):
+    """A depth cut short by the node limit reports a real bound, never a made-up mate."""
+    fen = "r4rk1/pbq2pp1/1ppbpn1p/8/2PP4/1P1Q1N2/PBB2PPP/R3R1K1 w - - 0 1"  # WAC.249
+    _, infos = think(engine, fen, nodes=nodes)
+    assert all(i.score_mate is None for i in scored(infos))
+    assert all(abs(i.score_cp) < 1000 for i in scored(infos))
