@@ -76,6 +76,7 @@ class StandIn:
 
     def __init__(self, step: float = 0.005) -> None:
         self.step = step
+        self.score = 10  # centipawns reported for every depth
         self.options = Options(
             [
                 Option("Hash", "spin", 16, 1, 1024),
@@ -163,7 +164,7 @@ class StandIn:
                     depth=depth,
                     seldepth=depth,
                     multipv=1,
-                    score_cp=10,
+                    score_cp=self.score,
                     nodes=depth * 10,
                     nps=1000,
                     time_ms=ms,

@@ -145,3 +145,26 @@ def test_bare_coordinate_moves_and_exclude(gui: Pipe) -> None:
     gui.send("new", "force", "e2e4", "exclude a7a5", "go")
     lines = gui.expect("move ")
     assert moves(lines) == ["a7a6"]  # a7a5, the stand-in's first choice, is excluded
+
+
+def test_draw_offer_accepted_only_when_worse(gui: Pipe) -> None:
+    gui.send("new", "force", "sd 2", "go")
+    gui.expect("move ")
+    gui.send("draw")
+    assert "offer draw" not in pong(gui, 1)  # +0.10: play on
+    gui.engine.score = -150
+    gui.send("force", "usermove e2e4", "go")
+    gui.wait_for(lambda ls: len(moves(ls)) == 2)
+    gui.send("draw")
+    assert "offer draw" in pong(gui, 2)
+
+
+def test_resigns_after_hopeless_scores(gui: Pipe) -> None:
+    gui.engine.score = -1500
+    gui.send("new", "sd 2", "usermove e2e4")
+    for n, reply in enumerate(("d2d4", "g1f3", "b1c3"), 1):
+        gui.wait_for(lambda ls, n=n: len(moves(ls)) == n)
+        pong(gui, n)
+        gui.send(f"usermove {reply}")
+    lines = gui.expect("resign")
+    assert len(moves(lines)) == 3  # the fourth hopeless search resigns instead of moving
