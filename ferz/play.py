@@ -60,7 +60,25 @@ def render(board: Any, last: str | None = None, flip: bool = False, ascii: bool 
         label = str(r + 1).rjust(width)
         lines.append(f"{label} {''.join(cells)} {label}")
     lines.append(lines[0])
+    hand = _hand(board, ascii)
+    if hand:
+        lines.append(hand)
     return "\n".join(lines)
+
+
+def _hand(board: Any, ascii: bool) -> str:
+    """The pieces in hand (drop variants), e.g. `In hand: ♙♙♘ | ♟`; empty when none."""
+    pockets = getattr(board, "pockets", None)
+    counts = pockets() if callable(pockets) else {}
+    if not counts:
+        return ""
+
+    def side(white: bool) -> str:
+        letters = [k for k in counts if k.isupper() == white]
+        text = "".join((k if ascii else GLYPHS.get(k, k)) * counts[k] for k in sorted(letters))
+        return text or "-"
+
+    return f"In hand: White {side(True)} | Black {side(False)}"
 
 
 def white_to_move(board: Any) -> bool:

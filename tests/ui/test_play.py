@@ -106,3 +106,13 @@ def test_resign_new_and_eof() -> None:
     assert "You resign: 0-1" in out
     assert "The game is over" in out
     assert out.rstrip().endswith("Your move:")
+
+
+def test_pieces_in_hand_are_shown() -> None:
+    class Crazyhouse(NamedBoard):
+        def pockets(self) -> dict[str, int]:
+            return {"P": 2, "N": 1, "q": 1}
+
+    text = render(Crazyhouse())
+    assert text.splitlines()[-1] == "In hand: White ♘♙♙ | Black ♛"
+    assert "In hand" not in render(NamedBoard())
