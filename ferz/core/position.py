@@ -41,6 +41,7 @@ from . import fen as fenlib
 from .rules import MAX_FILES, Rules
 
 NO_END = cython.declare(cython.int, 2)  # end_value when no variant rule has ended the game
+F_RANK = cython.declare(cython.int, 32)  # atom flag: only from Atom.min_rank on (beside defs.F_*)
 
 ZOBRIST_SEED = 0x66657A72  # fixed, so that keys are equal across runs and threads
 
@@ -137,6 +138,7 @@ class Position:
                 rng.append(UNLIMITED if atom.range == 0 else atom.range)
                 flag = (F_MOVE if atom.move else 0) | (F_CAPT if atom.capture else 0)
                 flag |= (F_HOP if atom.hop else 0) | (F_INITIAL if atom.initial else 0)
+                flag |= F_RANK if atom.min_rank else 0
                 if atom.leg is not None:
                     flag |= F_LEG
                     leg.append(self._vector(atom.leg[0], atom.leg[1], p & 1))
@@ -282,6 +284,7 @@ class Position:
             self.file_idx[sq] = rules.file_of(sq)
         on_board = set(squares)
         self.dead = _ints(npc * nsq)
+        self.immobile = 1 if rules.immobility_illegal else 0
         if rules.immobility_illegal:
             for p in range(2, npc):
                 for sq in squares:
@@ -440,12 +443,13 @@ class Position:
             n = self.emit(out, n, encode(fr, to, self.promoted[t], PROMO))
             if self.mand_piece_promo:
                 return n
-        if capt_only or self.dead[p * self.nsq + to]:
+        if capt_only or (self.immobile and self.dead[p * self.nsq + to]):
             return n
         return self.emit(out, n, encode(fr, to, 0, NORMAL))
 
     def gen(self, out: cython.int[::1], n: cython.int, captures_only: cython.bint) -> cython.int:
-        """Append pseudo-legal moves (or only captures, e.p. and promotions) to out[n:]."""
+        """Append pseudo-legal moves (or only captures, e.p. and promotions) to out[n:], which
+        must have room for MAXMOVES moves; more than that are dropped and set `overflow`."""
         us: cython.int = self.side
         them: cython.int = us ^ 1
         nsq: cython.int = self.nsq
@@ -464,7 +468,7 @@ class Position:
         k: cython.int
         if self.end_rules and self.end_value() != NO_END:
             return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
-        self.cap_end = min(n + MAXMOVES, len(out))
+        self.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
         self.u_chk[self.ply] = 1 if self.in_check() else 0
         self.u_chk_key[self.ply] = self.key
         for i in range(self.pcount[us]):
@@ -476,7 +480,7 @@ class Position:
                 rng = self.a_range[a]
                 if fl & F_INITIAL and not self.dbl_zone[us * nsq + fr]:
                     continue
-                if self.a_minr[a] and self.rel_rank[us * nsq + fr] < self.a_minr[a]:
+                if fl & F_RANK and self.rel_rank[us * nsq + fr] < self.a_minr[a]:
                     continue
                 if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
                     continue
