@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import re
 import threading
 import time
 from collections import deque
@@ -25,6 +26,7 @@ VARIANT_ALIASES = {"normal": "chess", "fischerandom": "chess960"}
 URGENT = frozenset(("?", "quit", "force", "new", "result", "exit", "."))
 
 MATE = 100000
+SQUARE = re.compile(r"([a-z])(\d+)")
 #: Scores at or below this for RESIGN_MOVES own moves in a row make the engine resign.
 RESIGN_CP = -1200
 RESIGN_MOVES = 4
@@ -84,7 +86,15 @@ def xboard_score(cp: int | None, mate: int | None) -> int:
     return int(cp or 0)
 
 
-def format_thinking(info: Any, started: float | None = None) -> str | None:
+def shift_ranks(move: str, delta: int) -> str:
+    """A move with every rank number moved by delta (XBoard counts ranks from 0 on boards
+    with more than 9 ranks, UCI and ferz from 1)."""
+    if not delta:
+        return move
+    return SQUARE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + delta}", move)
+
+
+def format_thinking(info: Any, started: float | None = None, delta: int = 0) -> str | None:
     """The `ply score time nodes pv` line for one exact principal-variation update."""
     pv = getattr(info, "pv", None)
     depth = getattr(info, "depth", None)
@@ -99,7 +109,8 @@ def format_thinking(info: Any, started: float | None = None) -> str | None:
         time_ms = 0 if started is None else (time.monotonic() - started) * 1000
     nodes = getattr(info, "nodes", None) or 0
     score = xboard_score(cp, mate)
-    return f"{int(depth)} {score} {int(time_ms) // 10} {int(nodes)} {' '.join(pv)}"
+    moves = " ".join(shift_ranks(m, delta) for m in pv)
+    return f"{int(depth)} {score} {int(time_ms) // 10} {int(nodes)} {moves}"
 
 
 def format_option(option: Any) -> str | None:
@@ -118,7 +129,11 @@ def format_option(option: Any) -> str | None:
     elif kind == "button":
         spec = "-button"
     else:
-        spec = f"-string {option.default or ''}".rstrip()
+        # XBoard finds " -string " (with its space) even when the default is empty; names
+        # ending in File or Path get its file or folder chooser.
+        widget = "file" if option.name.endswith("File") else "string"
+        widget = "path" if option.name.endswith("Path") else widget
+        spec = f"-{widget} {option.default or ''}"
     return f'feature option="{option.name} {spec}"'
 
 
@@ -351,7 +366,7 @@ class Xboard:
             if getattr(info, "pv", None) and (getattr(info, "multipv", None) or 1) == 1:
                 self.last_info = info
             if self.post:
-                line = format_thinking(info, self._started)
+                line = format_thinking(info, self._started, self.delta())
                 if line:
                     self.out.line(line)
 
@@ -372,7 +387,7 @@ class Xboard:
     def _send_move(self, best: str | None) -> None:
         """Send the engine's move (or its resignation)."""
         if best and not self._should_resign():
-            self.out.line(f"move {best}")
+            self.out.line(f"move {shift_ranks(best, self.delta())}")
 
     def _should_resign(self) -> bool:
         """Track the engine's own scores; True when the game is hopeless."""
@@ -580,13 +595,19 @@ class Xboard:
         self._halt()
         self.engine_white = True
 
+    def delta(self) -> int:
+        """How XBoard's rank numbers differ from ferz's on the current board."""
+        return -1 if self.engine.board.ranks > 9 else 0
+
     def _normalize(self, text: str) -> str:
         """A GUI's move in the engine's UCI notation."""
         board = self.engine.board
         if text in ("O-O", "O-O-O", "0-0", "0-0-0"):
             return str(board.uci(board.parse_san(text.replace("0", "O"))))
-        move = text.replace("=", "").replace("-", "")
-        return move[:4].lower() + move[4:].lower()
+        move = shift_ranks(text.replace("=", ""), -self.delta())
+        if move[-1:].isupper() and "@" not in move:
+            move = move[:-1] + move[-1].lower()  # promotion piece: e7e8Q -> e7e8q
+        return move
 
     def cmd_usermove(self, args: list[str]) -> None:
         """The opponent's (or the user's) move."""
@@ -757,7 +778,7 @@ class Xboard:
     def cmd_hint(self, args: list[str]) -> None:
         """Suggest a move for the user."""
         if self.hint:
-            self.out.line(f"Hint: {self.hint}")
+            self.out.line(f"Hint: {shift_ranks(self.hint, self.delta())}")
 
     def cmd_bk(self, args: list[str]) -> None:
         """Book moves: there is no book."""
@@ -807,14 +828,14 @@ class Xboard:
             board = self.engine.board
             self.excluded = {board.uci(m) for m in board.legal_moves}
         else:
-            self.excluded.update(args)
+            self.excluded.update(self._normalize(m) for m in args)
 
     def cmd_include(self, args: list[str]) -> None:
         """Put excluded root moves back (`include all` for all of them)."""
         if args == ["all"]:
             self.excluded.clear()
         else:
-            self.excluded.difference_update(args)
+            self.excluded.difference_update(self._normalize(m) for m in args)
 
     def cmd_computer(self, args: list[str]) -> None:
         """The opponent is a computer."""

@@ -75,7 +75,9 @@ def test_option_features() -> None:
     combo = Option("Style", "combo", "Normal", choices=("Solid", "Normal"))
     assert format_option(combo) == 'feature option="Style -combo Solid /// *Normal"'
     assert format_option(Option("Clear Hash", "button")) == 'feature option="Clear Hash -button"'
-    assert format_option(Option("BookFile", "string", "")) == 'feature option="BookFile -string"'
+    assert format_option(Option("BookFile", "string", "")) == 'feature option="BookFile -file "'
+    assert format_option(Option("SyzygyPath", "string", "")) == 'feature option="SyzygyPath -path "'
+    assert format_option(Option("Name", "string", "x y")) == 'feature option="Name -string x y"'
     # xboard sets these with its own commands (memory, cores, hard/easy, variant).
     for name in ("Hash", "Threads", "Ponder", "UCI_Variant"):
         assert format_option(Option(name, "spin", 1, 1, 2)) is None
