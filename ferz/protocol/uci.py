@@ -295,6 +295,9 @@ class Uci:
                 item = self.reader.get(timeout=0.01)
             except queue.Empty:
                 continue
+            if item is not EOF and item[1]:
+                self.say(f"error: line longer than {len(item[0])} characters ignored")
+                continue
             line = "quit" if item is EOF else item[0]
             tokens = line.split()
             if not tokens:

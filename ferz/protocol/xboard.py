@@ -320,6 +320,9 @@ class Xboard:
             if item is WAKE or item == WAKE:
                 self._collect()
                 continue
+            if item is not EOF and item[1]:
+                self.error("line too long", item[0])
+                continue
             line = "quit" if item is EOF else item[0]
             tokens = line.split()
             if not tokens:
@@ -382,7 +385,13 @@ class Xboard:
                 if printed:
                     self._send_move(best)
 
-        self.engine.go(self.limits(**fields), on_info=on_info, on_bestmove=on_bestmove)
+        try:
+            self.engine.go(self.limits(**fields), on_info=on_info, on_bestmove=on_bestmove)
+        except Exception:
+            with self._lock:  # no search started: nothing may wait for its result
+                self.mode = None
+                self._busy.clear()
+            raise
 
     def _send_move(self, best: str | None) -> None:
         """Send the engine's move (or its resignation)."""
