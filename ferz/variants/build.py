@@ -216,7 +216,6 @@ class _Reader:
         self.source = source
         self.line = line
         self.own = own
-        self.used: set[str] = set()
 
     def error(self, key: str | None, message: str) -> DefinitionError:
         """An error at the key's line; at the section header when the key is absent or inherited."""
@@ -229,7 +228,6 @@ class _Reader:
 
     def raw(self, key: str) -> str | None:
         """The text of a key, or None."""
-        self.used.add(key)
         entry = self.entries.get(key)
         return entry.value if entry else None
 
@@ -345,7 +343,6 @@ def _pieces(r: _Reader) -> tuple[dict[str, tuple[str, tuple[Atom, ...], Entry]],
         custom = CUSTOM.match(key)
         if key not in PREDEFINED and not custom:
             continue
-        r.used.add(key)
         value = entry.value
         if value == "-":
             continue
@@ -419,6 +416,305 @@ def _pairs(r: _Reader, key: str, known: dict[str, object]) -> dict[str, str]:
     return out
 
 
+class _Context:
+    """What the key groups share: the reader, the board size and the piece letters."""
+
+    def __init__(self, r: _Reader, files: int, ranks: int) -> None:
+        self.r = r
+        self.files = files
+        self.ranks = ranks
+        self.by_letter, self.by_type = _pieces(r)
+        if not self.by_letter:
+            raise r.error(None, "no pieces defined (e.g. 'king = k')")
+        if len(self.by_letter) > 30:
+            raise r.error(None, "more than 30 piece types")
+        self.royal = self.by_type.get("king")
+        self.everywhere = frozenset((f, x) for f in range(files) for x in range(ranks))
+
+    def region(self, key: str) -> frozenset[tuple[int, int]] | None:
+        """A [Bitboard] key on this board."""
+        return _region(self.r, key, self.files, self.ranks)
+
+    def letters(self, key: str, allow_all: bool = False) -> str | None:
+        """A [PieceSet] key of this variant's letters."""
+        return _letters(self.r, key, self.by_letter, allow_all)
+
+
+def _board(r: _Reader) -> tuple[int, int]:
+    """maxFile and maxRank, at most 16 x 16."""
+    files_text = r.raw("maxFile")
+    files = 8 if files_text is None else _file_number(files_text, 99)
+    ranks_text = r.raw("maxRank")
+    ranks = 8 if ranks_text is None else _rank_number(ranks_text, 99)
+    if files is None:
+        raise r.error("maxFile", f"expected a file number or letter, got {files_text!r}")
+    if ranks is None:
+        raise r.error("maxRank", f"expected a rank number, got {ranks_text!r}")
+    if files > MAX_FILES or ranks > MAX_RANKS:
+        key = "maxFile" if files > MAX_FILES else "maxRank"
+        raise r.error(key, f"boards larger than {MAX_FILES}x{MAX_RANKS} are not supported")
+    return files, ranks
+
+
+def _pawn_types(c: _Context) -> str:
+    """pawnTypes, and the keys ferz accepts only when they name the same pieces."""
+    r = c.r
+    pawns = c.letters("pawnTypes")
+    if pawns is None:
+        pawns = c.by_type.get("pawn", "")
+    for group in ("promotionPawnTypes", "enPassantTypes", "nMoveRuleTypes"):
+        for key in (group, group + "White", group + "Black"):
+            other = c.letters(key)
+            if other is not None and set(other) != set(pawns):
+                raise r.error(key, f"ferz requires {group} to equal pawnTypes")
+    return pawns
+
+
+def _promotion(c: _Context, pawns: str) -> dict:
+    """Pawn promotion (pieces, zone, limits) and double steps."""
+    r = c.r
+    promo = c.letters("promotionPieceTypes")
+    for key in ("promotionPieceTypesWhite", "promotionPieceTypesBlack"):
+        side = c.letters(key)
+        if side is not None:
+            if promo is not None and set(side) != set(promo):
+                raise r.error(key, "ferz requires the same promotion pieces for both sides")
+            promo = side
+    if promo is None:
+        kinds = ("queen", "rook", "bishop", "knight")
+        promo = "".join(c.by_type[t] for t in kinds if t in c.by_type)
+    if c.royal and c.royal in promo:
+        raise r.error("promotionPieceTypes", "pawns cannot promote to the royal piece")
+    zone = _paired_ranks(
+        r,
+        "promotionRegionWhite",
+        "promotionRegionBlack",
+        frozenset({c.ranks - 1}),
+        c.files,
+        c.ranks,
+    )
+    double = _paired_ranks(
+        r, "doubleStepRegionWhite", "doubleStepRegionBlack", frozenset({1}), c.files, c.ranks
+    )
+    if not r.boolean("doubleStep", True):
+        double = frozenset()
+    ep_region = c.region("enPassantRegion")
+    if ep_region is not None and ep_region != c.everywhere:
+        raise r.error("enPassantRegion", "ferz supports en passant on the whole board only")
+    return {
+        "promotion_letters": promo,
+        "promotion_ranks": zone,
+        "promotion_limit": _values(r, "promotionLimit", c.by_letter),
+        "mandatory_promotion": r.boolean("mandatoryPawnPromotion", True),
+        "mandatory_piece_promotion": r.boolean("mandatoryPiecePromotion", False),
+        "double_step_ranks": double,
+        "en_passant": bool(pawns) and bool(double),
+    }
+
+
+def _mobility_regions(c: _Context) -> dict[str, tuple]:
+    """mobilityRegionWhite<Piece> / ...Black<Piece>: type name -> (White's, Black's) squares."""
+    found: dict[str, dict[str, frozenset[tuple[int, int]]]] = {}
+    for key in c.r.entries:
+        match = MOBILITY.match(key)
+        if not match:
+            continue
+        color, type_name = match.group(1), match.group(2)
+        type_name = type_name[0].lower() + type_name[1:]
+        if type_name not in c.by_type:
+            raise c.r.error(key, f"{type_name!r} is not a piece of this variant")
+        found.setdefault(type_name, {})[color] = c.region(key)  # type: ignore[assignment]
+    return {
+        name: (pair.get("White", c.everywhere), pair.get("Black", c.everywhere))
+        for name, pair in found.items()
+    }
+
+
+def _piece_types(c: _Context, pawns: str, promo: str) -> list[PieceType]:
+    """The piece types: defined ones, shogi-style promoted `+X`, crazyhouse twins `X~`."""
+    r = c.r
+    regions = _mobility_regions(c)
+    soldier_rank = r.integer("soldierPromotionRank", 1, 1, c.ranks)
+    mg = _values(r, "pieceValueMg", c.by_letter)
+    eg = _values(r, "pieceValueEg", c.by_letter)
+    promoted_map = _pairs(r, "promotedPieceType", c.by_letter)
+    pieces: list[PieceType] = []
+    for letter, (type_name, atoms, _entry) in c.by_letter.items():
+        if type_name == "soldier" and soldier_rank > 1:  # sideways only across the river
+            atoms = tuple(
+                a
+                if a.dx == 0
+                else Atom(a.dx, a.dy, a.range, a.move, a.capture, min_rank=soldier_rank - 1)
+                for a in atoms
+            )
+        pieces.append(
+            PieceType(
+                letter,
+                type_name,
+                atoms,
+                royal=letter == c.royal,
+                pawn=letter in pawns,
+                promoted=f"+{letter}" if letter in promoted_map else None,
+                value_mg=mg.get(letter),
+                value_eg=eg.get(letter),
+                region=regions.get(type_name),
+            )
+        )
+    for base, target in promoted_map.items():
+        target_type = next(p for p in pieces if p.letter == target)
+        if c.royal in (base, target):
+            raise r.error("promotedPieceType", "the royal piece cannot promote or be promoted to")
+        pieces.append(
+            PieceType(
+                f"+{base}",
+                f"promoted {c.by_letter[base][0]}",
+                target_type.atoms,
+                demoted=base,
+                value_mg=target_type.value_mg,
+                value_eg=target_type.value_eg,
+                region=target_type.region,
+            )
+        )
+    # Pieces promoted from pawns in a game where captures go to hand are twins `X~` of their
+    # type: same moves, but a captured one goes to hand as a pawn (crazyhouse; with dropLoop
+    # they stay what they are, as in loop and chessgi).
+    drop_loop = r.boolean("dropLoop", False)
+    if r.boolean("capturesToHand", False) and pawns and not drop_loop:
+        for letter in promo:
+            base_type = next(p for p in pieces if p.letter == letter)
+            pieces.append(
+                PieceType(
+                    f"{letter}~",
+                    f"promoted {base_type.name}",
+                    base_type.atoms,
+                    demoted=pawns[0],
+                    value_mg=base_type.value_mg,
+                    value_eg=base_type.value_eg,
+                    region=base_type.region,
+                )
+            )
+    return pieces
+
+
+def _castling(c: _Context) -> dict:
+    """Castling: where the king lands, the rank, the king and rook pieces."""
+    r = c.r
+    castling = r.boolean("castling", True)
+    files = {}
+    for key, default in (
+        ("castlingKingsideFile", 6),
+        ("castlingQueensideFile", 2),
+        ("castlingKingFile", 4),
+    ):
+        text = r.raw(key)
+        number = default + 1 if text is None else _file_number(text, c.files)
+        if number is None:
+            raise r.error(key, "expected a file on the board")
+        files[key] = number - 1
+    for key in ("castlingRookKingsideFile", "castlingRookQueensideFile"):
+        if r.raw(key) is not None:
+            raise r.error(key, "ferz castles with the outermost rooks only")
+    king = c.letters("castlingKingPiece")
+    rook = c.letters("castlingRookPieces")
+    king = (c.royal or "") if king is None else king
+    rook = c.by_type.get("rook", "") if rook is None else rook
+    if castling and (len(king) != 1 or len(rook) != 1):
+        raise r.error(
+            "castlingRookPieces" if "castlingRookPieces" in r.entries else "castling",
+            "castling needs exactly one king piece and one rook piece (or castling = false)",
+        )
+    if castling and king != c.royal:
+        raise r.error("castlingKingPiece", "ferz castles with the royal piece only")
+    return {
+        "castling": castling,
+        "castling_rank": r.integer("castlingRank", 1, 1, c.ranks) - 1,
+        "castling_kingside_file": files["castlingKingsideFile"],
+        "castling_queenside_file": files["castlingQueensideFile"],
+        "castling_king_file": files["castlingKingFile"],
+        "castling_king": king or "K",
+        "castling_rook": rook or "R",
+        "chess960": r.boolean("chess960", False),
+    }
+
+
+def _drops(c: _Context) -> dict:
+    """Drops from the pocket and where they are allowed."""
+    r = c.r
+    white, black = c.region("whiteDropRegion"), c.region("blackDropRegion")
+    regions = None
+    if white is not None or black is not None:
+        regions = (white or c.everywhere, black or c.everywhere)
+    no_doubled = c.letters("dropNoDoubled") or ""
+    if len(no_doubled) > 1:
+        raise r.error("dropNoDoubled", "expected one piece letter")
+    drops = r.boolean("pieceDrops", False)
+    to_hand = r.boolean("capturesToHand", False)
+    if to_hand and not drops:
+        raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
+    return {
+        "drops": drops,
+        "captures_to_hand": to_hand,
+        "drop_regions": regions,
+        "drop_no_doubled": no_doubled,
+        "drop_no_doubled_count": r.integer("dropNoDoubledCount", 1, 1, 16),
+        "first_rank_pawn_drops": r.boolean("firstRankPawnDrops", False),
+        "promotion_zone_pawn_drops": r.boolean("promotionZonePawnDrops", False),
+        "drop_checks": r.boolean("dropChecks", True),
+        "pawn_drop_mate_illegal": r.boolean("shogiPawnDropMateIllegal", False),
+        "immobility_illegal": r.boolean("immobilityIllegal", False),
+    }
+
+
+def _endings(c: _Context) -> dict:
+    """How games end: mate and stalemate values, extinction, flags, repetition, move rules."""
+    r = c.r
+    # "*" counts all pieces together (FSF's ALL_PIECES), letters count each type on its own
+    extinction = c.letters("extinctionPieceTypes", allow_all=True) or ""
+    flag_any = c.letters("flagPiece", allow_all=True)
+    flag_w = c.letters("flagPieceWhite", allow_all=True)
+    flag_b = c.letters("flagPieceBlack", allow_all=True)
+    for key, text in (
+        ("flagPiece", flag_any),
+        ("flagPieceWhite", flag_w),
+        ("flagPieceBlack", flag_b),
+    ):
+        if text and text != "*" and len(text) != 1:
+            raise r.error(key, "expected one piece letter or *")
+    both = c.region("flagRegion")
+    white, black = c.region("flagRegionWhite"), c.region("flagRegionBlack")
+    regions = (
+        white if white is not None else (both or frozenset()),
+        black if black is not None else (both or frozenset()),
+    )
+    flags = (flag_w or flag_any or "*", flag_b or flag_any or "*")
+    if not regions[0] and not regions[1]:
+        flags = ("", "")
+    must_capture = r.boolean("mustCapture", False)
+    if must_capture and c.royal:
+        raise r.error("mustCapture", "ferz supports mustCapture only without a royal piece")
+    extinction_value = r.raw("extinctionValue") or ""
+    if extinction_value and extinction_value not in VALUES:
+        raise r.error("extinctionValue", f"expected win, loss or draw, got {extinction_value!r}")
+    return {
+        "stalemate_value": r.value("stalemateValue", "draw"),
+        "checkmate_value": r.value("checkmateValue", "loss"),
+        "extinction_value": extinction_value,
+        "extinction_letters": extinction,
+        "extinction_count": r.integer("extinctionPieceCount", 0, 0, 64),
+        "extinction_opponent_count": r.integer("extinctionOpponentPieceCount", 0, 0, 64),
+        "extinction_claim": r.boolean("extinctionClaim", False),
+        "flag_letters": flags,
+        "flag_regions": regions,
+        "must_capture": must_capture,
+        "flying_general": r.boolean("flyingGeneral", False),
+        "n_move_rule": r.integer("nMoveRule", 50),
+        "n_fold_rule": r.integer("nFoldRule", 3, 1, 100),
+        "n_fold_value": r.value("nFoldValue", "draw"),
+        "n_fold_value_absolute": r.boolean("nFoldValueAbsolute", False),
+        "perpetual_check_illegal": r.boolean("perpetualCheckIllegal", False),
+    }
+
+
 def build(
     name: str,
     entries: dict[str, Entry],
@@ -439,295 +735,29 @@ def build(
         if key in UNSUPPORTED_DEFAULTS and entry.value not in UNSUPPORTED_DEFAULTS[key]:
             allowed = " or ".join(UNSUPPORTED_DEFAULTS[key])
             raise entry.error(f"this rule is not supported by ferz (only {allowed} is accepted)")
-    extra = {k: entries[k].value for k in COSMETIC if k in entries}
-
-    files_text = r.raw("maxFile")
-    files = 8 if files_text is None else _file_number(files_text, 99)
-    ranks_text = r.raw("maxRank")
-    ranks = 8 if ranks_text is None else _rank_number(ranks_text, 99)
-    if files is None:
-        raise r.error("maxFile", f"expected a file number or letter, got {files_text!r}")
-    if ranks is None:
-        raise r.error("maxRank", f"expected a rank number, got {ranks_text!r}")
-    if files > MAX_FILES or ranks > MAX_RANKS:
-        key = "maxFile" if files > MAX_FILES else "maxRank"
-        raise r.error(key, f"boards larger than {MAX_FILES}x{MAX_RANKS} are not supported")
-
-    by_letter, by_type = _pieces(r)
-    if not by_letter:
-        raise r.error(None, "no pieces defined (e.g. 'king = k')")
-    if len(by_letter) > 30:
-        raise r.error(None, "more than 30 piece types")
-    royal = by_type.get("king")
-
-    pawn_letters = _letters(r, "pawnTypes", by_letter)
-    if pawn_letters is None:
-        pawn_letters = by_type.get("pawn", "")
-    for key in ("promotionPawnTypes", "promotionPawnTypesWhite", "promotionPawnTypesBlack"):
-        other = _letters(r, key, by_letter)
-        if other is not None and set(other) != set(pawn_letters):
-            raise r.error(key, "ferz requires promotion pawn types to equal pawnTypes")
-    for key in ("enPassantTypes", "enPassantTypesWhite", "enPassantTypesBlack"):
-        other = _letters(r, key, by_letter)
-        if other is not None and set(other) != set(pawn_letters):
-            raise r.error(key, "ferz requires en passant types to equal pawnTypes")
-    for key in ("nMoveRuleTypes", "nMoveRuleTypesWhite", "nMoveRuleTypesBlack"):
-        other = _letters(r, key, by_letter)
-        if other is not None and set(other) != set(pawn_letters):
-            raise r.error(key, "ferz requires n-move-rule types to equal pawnTypes")
-
-    # Promotion of pawns into a chosen piece.
-    promo = _letters(r, "promotionPieceTypes", by_letter)
-    for key in ("promotionPieceTypesWhite", "promotionPieceTypesBlack"):
-        side = _letters(r, key, by_letter)
-        if side is not None:
-            if promo is not None and set(side) != set(promo):
-                raise r.error(key, "ferz requires the same promotion pieces for both sides")
-            promo = side
-    if promo is None:
-        promo = "".join(by_type[t] for t in ("queen", "rook", "bishop", "knight") if t in by_type)
-    if royal and royal in promo:
-        raise r.error("promotionPieceTypes", "pawns cannot promote to the royal piece")
-    promotion_ranks = _paired_ranks(
-        r,
-        "promotionRegionWhite",
-        "promotionRegionBlack",
-        frozenset({ranks - 1}),
-        files,
-        ranks,
-    )
-    limit = _values(r, "promotionLimit", by_letter)
-
-    # Double steps.
-    double = r.boolean("doubleStep", True)
-    double_ranks = _paired_ranks(
-        r, "doubleStepRegionWhite", "doubleStepRegionBlack", frozenset({1}), files, ranks
-    )
-    if not double:
-        double_ranks = frozenset()
-    ep_region = _region(r, "enPassantRegion", files, ranks)
-    if ep_region is not None and ep_region != frozenset(
-        (f, x) for f in range(files) for x in range(ranks)
-    ):
-        raise r.error("enPassantRegion", "ferz supports en passant on the whole board only")
-
-    # Regions where pieces may stand.
-    regions: dict[str, dict[str, frozenset[tuple[int, int]]]] = {}
-    for key in entries:
-        match = MOBILITY.match(key)
-        if not match:
-            continue
-        color, type_name = match.group(1), match.group(2)
-        type_name = type_name[0].lower() + type_name[1:]
-        if type_name not in by_type:
-            raise r.error(key, f"{type_name!r} is not a piece of this variant")
-        region = _region(r, key, files, ranks)
-        regions.setdefault(type_name, {})[color] = region  # type: ignore[assignment]
-    everywhere = frozenset((f, x) for f in range(files) for x in range(ranks))
-
-    soldier_rank = r.integer("soldierPromotionRank", 1, 1, ranks)
-    mg = _values(r, "pieceValueMg", by_letter)
-    eg = _values(r, "pieceValueEg", by_letter)
-
-    # Shogi-style promotion of pieces into other pieces: each becomes its own type `+X`.
-    promoted_map = _pairs(r, "promotedPieceType", by_letter)
-    pieces: list[PieceType] = []
-    for letter, (type_name, atoms, _entry) in by_letter.items():
-        if type_name == "soldier" and soldier_rank > 1:
-            atoms = tuple(
-                a
-                if a.dx == 0
-                else Atom(a.dx, a.dy, a.range, a.move, a.capture, min_rank=soldier_rank - 1)
-                for a in atoms
-            )
-        region = None
-        if type_name in regions:
-            pair = regions[type_name]
-            region = (pair.get("White", everywhere), pair.get("Black", everywhere))
-        pieces.append(
-            PieceType(
-                letter,
-                type_name,
-                atoms,
-                royal=letter == royal,
-                pawn=letter in pawn_letters,
-                promoted=f"+{letter}" if letter in promoted_map else None,
-                value_mg=mg.get(letter),
-                value_eg=eg.get(letter),
-                region=region,
-            )
-        )
-    for base, target in promoted_map.items():
-        target_type = next(p for p in pieces if p.letter == target)
-        if target == royal or base == royal:
-            raise r.error("promotedPieceType", "the royal piece cannot promote or be promoted to")
-        pieces.append(
-            PieceType(
-                f"+{base}",
-                f"promoted {by_letter[base][0]}",
-                target_type.atoms,
-                demoted=base,
-                value_mg=target_type.value_mg,
-                value_eg=target_type.value_eg,
-                region=target_type.region,
-            )
-        )
-
-    # Pieces promoted from pawns in a game where captures go to hand are twins `X~` of their
-    # type: same moves, but a captured one goes to hand as a pawn (crazyhouse; with dropLoop
-    # they stay what they are, as in loop and chessgi).
-    drop_loop = r.boolean("dropLoop", False)
-    if r.boolean("capturesToHand", False) and pawn_letters and not drop_loop:
-        for letter in promo:
-            base = next(p for p in pieces if p.letter == letter)
-            pieces.append(
-                PieceType(
-                    f"{letter}~",
-                    f"promoted {base.name}",
-                    base.atoms,
-                    demoted=pawn_letters[0],
-                    value_mg=base.value_mg,
-                    value_eg=base.value_eg,
-                    region=base.region,
-                )
-            )
-
-    # Castling.
-    castling = r.boolean("castling", True)
-    kingside = r.raw("castlingKingsideFile")
-    queenside = r.raw("castlingQueensideFile")
-    king_file = r.raw("castlingKingFile")
-    ks = 6 if kingside is None else _file_number(kingside, files)
-    qs = 2 if queenside is None else _file_number(queenside, files)
-    kf = 4 if king_file is None else _file_number(king_file, files)
-    for key, number in (
-        ("castlingKingsideFile", ks),
-        ("castlingQueensideFile", qs),
-        ("castlingKingFile", kf),
-    ):
-        if number is None:
-            raise r.error(key, "expected a file on the board")
-    if kingside is not None:
-        ks -= 1  # type: ignore[operator]
-    if queenside is not None:
-        qs -= 1  # type: ignore[operator]
-    if king_file is not None:
-        kf -= 1  # type: ignore[operator]
-    castling_rank = r.integer("castlingRank", 1, 1, ranks) - 1
-    castling_king = _letters(r, "castlingKingPiece", by_letter)
-    castling_rook = _letters(r, "castlingRookPieces", by_letter)
-    for key in ("castlingRookKingsideFile", "castlingRookQueensideFile"):
-        if r.raw(key) is not None:
-            raise r.error(key, "ferz castles with the outermost rooks only")
-    if castling_king is None:
-        castling_king = royal or ""
-    if castling_rook is None:
-        castling_rook = by_type.get("rook", "")
-    if castling and (len(castling_king) != 1 or len(castling_rook) != 1):
-        raise r.error(
-            "castlingRookPieces" if "castlingRookPieces" in entries else "castling",
-            "castling needs exactly one king piece and one rook piece (or castling = false)",
-        )
-
-    # Drops.
-    drops = r.boolean("pieceDrops", False)
-    white_drop = _region(r, "whiteDropRegion", files, ranks)
-    black_drop = _region(r, "blackDropRegion", files, ranks)
-    drop_regions = None
-    if white_drop is not None or black_drop is not None:
-        drop_regions = (white_drop or everywhere, black_drop or everywhere)
-    no_doubled = _letters(r, "dropNoDoubled", by_letter) or ""
-    if len(no_doubled) > 1:
-        raise r.error("dropNoDoubled", "expected one piece letter")
-
-    # Game ends.
-    # "*" counts all pieces together (FSF's ALL_PIECES), letters count each type on its own
-    extinction_letters = _letters(r, "extinctionPieceTypes", by_letter, allow_all=True) or ""
-    flag_any = _letters(r, "flagPiece", by_letter, allow_all=True)
-    flag_w = _letters(r, "flagPieceWhite", by_letter, allow_all=True)
-    flag_b = _letters(r, "flagPieceBlack", by_letter, allow_all=True)
-    flag_region = _region(r, "flagRegion", files, ranks)
-    flag_rw = _region(r, "flagRegionWhite", files, ranks)
-    flag_rb = _region(r, "flagRegionBlack", files, ranks)
-    flags = (flag_w or flag_any or "*", flag_b or flag_any or "*")
-    for key, text in (
-        ("flagPiece", flag_any),
-        ("flagPieceWhite", flag_w),
-        ("flagPieceBlack", flag_b),
-    ):
-        if text and text != "*" and len(text) != 1:
-            raise r.error(key, "expected one piece letter or *")
-    regions_flag = (
-        flag_rw if flag_rw is not None else (flag_region or frozenset()),
-        flag_rb if flag_rb is not None else (flag_region or frozenset()),
-    )
-    if not regions_flag[0] and not regions_flag[1]:
-        flags = ("", "")
-
-    start_fen = full_fen(r.raw("startFen") or CHESS_FEN)
+    files, ranks = _board(r)
+    c = _Context(r, files, ranks)
+    pawns = _pawn_types(c)
+    promotion = _promotion(c, pawns)
+    pieces = _piece_types(c, pawns, promotion["promotion_letters"])
     try:
         rules = Rules(
             name=name,
             files=files,
             ranks=ranks,
             pieces=pieces,
-            start_fen=start_fen,
-            castling=castling,
-            castling_rank=castling_rank,
-            castling_king_file=kf,  # type: ignore[arg-type]
-            castling_kingside_file=ks,  # type: ignore[arg-type]
-            castling_queenside_file=qs,  # type: ignore[arg-type]
-            castling_rook=castling_rook or "R",
-            chess960=r.boolean("chess960", False),
-            double_step_ranks=double_ranks,
-            en_passant=bool(pawn_letters) and bool(double_ranks),
-            promotion_ranks=promotion_ranks,
-            promotion_letters=promo,
-            drops=drops,
-            captures_to_hand=r.boolean("capturesToHand", False),
-            stalemate_value=r.value("stalemateValue", "draw"),
-            n_move_rule=r.integer("nMoveRule", 50),
-            n_fold_rule=r.integer("nFoldRule", 3, 1, 100),
-            flying_general=r.boolean("flyingGeneral", False),
-            castling_king=castling_king or "K",
-            mandatory_promotion=r.boolean("mandatoryPawnPromotion", True),
-            promotion_limit=limit,
-            mandatory_piece_promotion=r.boolean("mandatoryPiecePromotion", False),
-            immobility_illegal=r.boolean("immobilityIllegal", False),
-            drop_no_doubled=no_doubled,
-            drop_no_doubled_count=r.integer("dropNoDoubledCount", 1, 1, 16),
-            first_rank_pawn_drops=r.boolean("firstRankPawnDrops", False),
-            promotion_zone_pawn_drops=r.boolean("promotionZonePawnDrops", False),
-            drop_regions=drop_regions,
-            drop_checks=r.boolean("dropChecks", True),
-            pawn_drop_mate_illegal=r.boolean("shogiPawnDropMateIllegal", False),
-            checkmate_value=r.value("checkmateValue", "loss"),
-            extinction_value=r.raw("extinctionValue") or "",
-            extinction_letters=extinction_letters,
-            extinction_count=r.integer("extinctionPieceCount", 0, 0, 64),
-            extinction_opponent_count=r.integer("extinctionOpponentPieceCount", 0, 0, 64),
-            extinction_claim=r.boolean("extinctionClaim", False),
-            flag_letters=flags,
-            flag_regions=regions_flag,
-            n_fold_value=r.value("nFoldValue", "draw"),
-            n_fold_value_absolute=r.boolean("nFoldValueAbsolute", False),
-            perpetual_check_illegal=r.boolean("perpetualCheckIllegal", False),
-            must_capture=r.boolean("mustCapture", False),
+            start_fen=full_fen(r.raw("startFen") or CHESS_FEN),
             description=r.raw("description") or "",
-            extra=extra,
+            extra={k: entries[k].value for k in COSMETIC if k in entries},
+            **promotion,
+            **_castling(c),
+            **_drops(c),
+            **_endings(c),
         )
     except DefinitionError:
         raise
     except ValueError as error:
         raise r.error(None, str(error)) from None
-    if rules.extinction_value and rules.extinction_value not in VALUES:
-        raise r.error("extinctionValue", "expected win, loss or draw")
-    if rules.drops and rules.captures_to_hand is False and "[" not in start_fen:
-        pass  # drops from a fixed pocket (placement games) are fine without captures to hand
-    if rules.must_capture and royal:
-        raise r.error("mustCapture", "ferz supports mustCapture only without a royal piece")
-    if rules.captures_to_hand and not rules.drops:
-        raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
     _check_start_fen(r, rules, validate_fen)
     return rules
 

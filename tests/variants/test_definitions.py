@@ -267,6 +267,8 @@ def test_refuses_unsupported_rules_but_accepts_defaults() -> None:
         ("[x:chess]\ncapturesToHand = true\n", 2, "pieceDrops"),
         ("[x]\nmaxFile = 5\n", 1, "no pieces"),
         ("[x:chess]\ncastlingRookPieces = -\n", 2, "castling needs"),
+        ("[x:chess]\ncastlingKingPiece = q\n", 2, "royal piece only"),
+        ("[x:chess]\nenPassantTypes = pn\n", 2, "enPassantTypes to equal pawnTypes"),
         ("[x:chess]\npieceValueMg = q:lots\n", 2, "letter:value"),
         ("[x:chess]\npromotedPieceType = p:z\n", 2, "pairs of piece letters"),
     ],
