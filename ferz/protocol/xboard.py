@@ -396,7 +396,7 @@ class Xboard:
     def _send_move(self, best: str | None) -> None:
         """Send the engine's move (or its resignation)."""
         if best and not self._should_resign():
-            self.out.line(f"move {shift_ranks(best, self.delta())}")
+            self.out.line(f"move {self.to_gui(best)}")
 
     def _should_resign(self) -> bool:
         """Track the engine's own scores; True when the game is hopeless."""
@@ -608,6 +608,15 @@ class Xboard:
         """How XBoard's rank numbers differ from ferz's on the current board."""
         return -1 if self.engine.board.ranks > 9 else 0
 
+    def to_gui(self, move: str) -> str:
+        """A move of the current position in XBoard's notation (FRC castling as O-O/O-O-O)."""
+        board = self.engine.board
+        if getattr(board, "chess960", False):
+            san = board.san(board.parse_uci(move))
+            if san.startswith("O-O"):
+                return san.rstrip("+#")
+        return shift_ranks(move, self.delta())
+
     def _normalize(self, text: str) -> str:
         """A GUI's move in the engine's UCI notation."""
         board = self.engine.board
@@ -787,7 +796,7 @@ class Xboard:
     def cmd_hint(self, args: list[str]) -> None:
         """Suggest a move for the user."""
         if self.hint:
-            self.out.line(f"Hint: {shift_ranks(self.hint, self.delta())}")
+            self.out.line(f"Hint: {self.to_gui(self.hint)}")
 
     def cmd_bk(self, args: list[str]) -> None:
         """Book moves: there is no book."""

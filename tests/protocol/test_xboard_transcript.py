@@ -164,3 +164,15 @@ def test_variant_crazyhouse(xb: EngineProcess) -> None:
     assert chess.Move.from_uci(reply) in board.legal_moves
     xb.send("variant nonsense")
     assert any(x.startswith("Error (variant nonsense is not supported)") for x in ping(xb, 1))
+
+
+def test_fischer_random_castling_as_o_o(xb: EngineProcess) -> None:
+    # FRC castling travels as O-O / O-O-O both ways; `include` leaves Black only O-O-O.
+    fen = "1r2k2r/8/8/8/8/8/8/1R2K2R w HBhb - 0 1"
+    xb.send("new", "variant fischerandom", "force", f"setboard {fen}", "usermove O-O")
+    xb.send("exclude all", "include O-O-O", "sd 2", "go")
+    lines = xb.expect("move ")
+    assert not any(x.startswith(("Illegal", "Error")) for x in lines), lines
+    assert lines[-1] == "move O-O-O"
+    xb.send("usermove g1g2")  # White's rook went to f1 and the king to g1 with O-O
+    assert not any(x.startswith("Illegal") for x in ping(xb, 1))
