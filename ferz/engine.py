@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from . import timeman, variants
 from .board import Board, Move, rules_for
+from .book import Book
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.search import DEPTH_LIMIT, Search, mate_in
@@ -120,6 +121,7 @@ class Engine:
         self._budget = timeman.Budget(None, None)
         self._rng = random.Random(0)
         self._pv_board = self._board  # the root position for move notation during a search
+        self._book: Book | None = None
         self.options = self._declare_options()
 
     # ------------------------------------------------------------------ options
@@ -174,6 +176,14 @@ class Engine:
                 Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="target strength"),
                 Option("Skill Level", "spin", 20, 0, 20, help="20 = full strength"),
                 Option("UCI_ShowWDL", "check", False, help="report win/draw/loss permille"),
+                Option("OwnBook", "check", False, help="play moves from BookFile when it has some"),
+                Option(
+                    "BookFile",
+                    "string",
+                    "",
+                    help="Polyglot opening book (.bin)",
+                    on_change=self._set_book,
+                ),
             ]
         )
 
@@ -199,6 +209,18 @@ class Engine:
         self._searches = []
         self._board = Board(rules=rules, chess960=bool(self.options.get("UCI_Chess960")))
         self._tt.clear()
+
+    def _set_book(self, value) -> None:
+        """Load a Polyglot book (empty: none); ValueError for a missing or bad file."""
+        path = str(value or "").strip()
+        self._book = Book(path) if path else None
+
+    def _book_move(self) -> str | None:
+        """A move from the opening book when OwnBook is on and the book knows the position."""
+        if not self.options.get("OwnBook") or self._book is None:
+            return None
+        move = self._book.choose(self._board, self._rng)
+        return None if move is None else self._board.uci(move)
 
     def _clear(self) -> None:
         """Empty the hash table and the move-ordering histories."""
@@ -274,6 +296,8 @@ class Engine:
             raise ValueError("depth must be at least 1")
         board = self._board
         searchmoves = [board.parse_uci(text).code for text in limits.searchmoves]
+        # The GUI's clock runs from the moment it sent `go`: start ours as early as possible.
+        self._clock_start = time.monotonic()
         self._stop_requested = False
         self._pondering = bool(limits.ponder)
         self._pv_board = Board(board.fen(), rules=self._rules, chess960=board.chess960)
@@ -353,7 +377,11 @@ class Engine:
         board = self._board
         if board.outcome() is not None:
             return None, None
-        self._clock_start = time.monotonic()
+        book = self._book_move()
+        if book is not None and not limits.searchmoves:
+            if on_info:
+                on_info(Info(string=f"book move {book}"))
+            return book, None
         side = 0 if board.turn else 1
         self._budget = timeman.allocate(
             side,

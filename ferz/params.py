@@ -60,7 +60,7 @@ SEARCH: dict[str, int] = {
 # Time management (milliseconds unless said otherwise)
 # ---------------------------------------------------------------------------------------------
 TIME: dict[str, int] = {
-    "move_overhead": 30,  # default of the Move Overhead option
+    "move_overhead": 50,  # default of the Move Overhead option (Python and busy machines)
     "moves_to_go": 30,  # assumed remaining moves in sudden death
     "optimum_percent": 100,  # soft limit = (time / mtg + inc * 3/4) * percent / 100
     "maximum_percent": 500,  # hard limit = soft limit * percent / 100, capped by the clock

@@ -610,6 +610,8 @@ class Evaluator:
             and bound_sq[0] != bound_sq[1]
         ):
             scale = self.scale_opposite_bishops
+        if scale == 0 and npawns[weak] == 0:
+            return 0  # neither side can win: a dead draw
         score = tdiv(mg * phase + tdiv(eg * scale, 64) * (self.max_phase - phase), self.max_phase)
         if pos.pcount[weak] == 1 and npawns[weak] == 0 and npm[strong] >= self.rook_value:
             score += (1 if strong == 0 else -1) * self._mopup(

@@ -12,14 +12,15 @@ cdef enum:
     SC_GOOD = 1 << 28
     SC_KILLER = 1 << 27
     SC_BAD = -(1 << 28)
+    NO_END = 2
 
 cdef class Search:
     cdef public Position pos
     cdef public TT tt
     cdef public Evaluator ev
-    cdef public int stop, stopped, seldepth, nroot, draw_moves, stalemate_score, null_verify_off
+    cdef public int stop, stopped, seldepth, nroot, draw_moves, stalemate_score, mate_score, null_verify_off
     cdef public long long nodes, node_limit
-    cdef int nsq, best_promo
+    cdef int nsq, best_promo, variant_end
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
     cdef int[::1] quiets, root_moves, see_buf, lmr
     # tunables, named as in ferz.params.SEARCH

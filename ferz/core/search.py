@@ -59,6 +59,7 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     SC_GOOD = 1 << 28
     SC_KILLER = 1 << 27
     SC_BAD = -(1 << 28)
+    NO_END = 2
     from ferz.core.evaluate import K_PIECE
     from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
 
@@ -96,7 +97,10 @@ class Search:
             setattr(self, name, int(value))
         rules = pos.rules
         self.draw_moves = 2 * rules.n_move_rule if rules.n_move_rule > 0 else 0
-        self.stalemate_score = {"draw": 0, "loss": -1, "win": 1}[rules.stalemate_value]
+        values = {"draw": 0, "loss": -1, "win": 1}
+        self.stalemate_score = values[rules.stalemate_value]
+        self.mate_score = values[getattr(rules, "checkmate_value", "loss")]
+        self.variant_end = 1 if pos.end_rules else 0
         promos = [ev.value[rules.piece_index(c)] for c in rules.promotion_letters]
         self.best_promo = max(promos, default=0)
         self.moves = _ints(MAXDEPTH * MAXMOVES)
@@ -471,6 +475,10 @@ class Search:
         # Step 1. Draws by repetition or the n-move rule; quiescence at the horizon.
         if self.is_draw():
             return 0
+        if self.variant_end:
+            r = self.pos.end_value()
+            if r != NO_END:
+                return (MATE - ply) * r  # a variant rule (extinction, flag) ended the game
         if depth <= 0:
             return self.qsearch(alpha, beta, ply)
         self.pv_len[ply] = ply
@@ -701,7 +709,9 @@ class Search:
         # Step 15. No legal move: mate or stalemate (scored by the variant's rule).
         if legal == 0:
             if in_check:
-                return -MATE + ply
+                if self.pos.pawn_drop_check():
+                    return MATE - ply  # mated by a pawn drop where that is illegal: a win
+                return (MATE - ply) * self.mate_score
             if self.stalemate_score == 0:
                 return 0
             return (MATE - ply) * self.stalemate_score
@@ -746,6 +756,10 @@ class Search:
             self.seldepth = ply
         if self.draw_moves and self.pos.halfmove >= self.draw_moves:
             return 0
+        if self.variant_end:
+            i = self.pos.end_value()
+            if i != NO_END:
+                return (MATE - ply) * i
         in_check = self.pos.in_check()
         if ply >= MAXDEPTH - 2:
             return 0 if in_check else self.ev.evaluate(self.pos)
@@ -816,7 +830,7 @@ class Search:
                         break
                     alpha = score
         if in_check and legal == 0:
-            return -MATE + ply
+            return MATE - ply if self.pos.pawn_drop_check() else (MATE - ply) * self.mate_score
         if best >= beta:
             i = BOUND_LOWER
         elif pvnode and best > old_alpha:

@@ -157,3 +157,23 @@ def test_interrupted_iteration_reports_no_bogus_mate(engine: Engine, nodes):
     _, infos = think(engine, fen, nodes=nodes)
     assert all(i.score_mate is None for i in scored(infos))
     assert all(abs(i.score_cp) < 1000 for i in scored(infos))
+
+
+def test_own_book_move_is_played_without_search(engine: Engine, tmp_path):
+    """OwnBook with a book that knows the position: its move comes back at once."""
+    from ferz import book
+
+    path = tmp_path / "tiny.bin"
+    book.write(path, {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1": [("b2b3", 5)]})
+    engine.set_option("BookFile", str(path))
+    _, infos = think(engine, None, depth=2)  # OwnBook is off: a normal search
+    assert scored(infos)
+    engine.set_option("OwnBook", True)
+    best, infos = think(engine, None, depth=20)  # a book move needs no search
+    assert best == "b2b3"
+    assert not scored(infos)
+    best, _ = think(engine, None, ["b2b3"], depth=3)  # out of book: a normal search
+    assert best is not None
+    with pytest.raises(ValueError):
+        engine.set_option("BookFile", str(tmp_path / "missing.bin"))
+    assert engine.options.get("BookFile") == str(path)
