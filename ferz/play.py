@@ -50,7 +50,7 @@ def render(board: Any, last: str | None = None, flip: bool = False, ascii: bool 
         for f in file_order:
             name = f"{chr(97 + f)}{r + 1}"
             piece = board.piece_at(name)
-            text = EMPTY if piece is None else _symbol(piece)
+            text = ("." if ascii else EMPTY) if piece is None else _symbol(piece)
             if not ascii:
                 text = GLYPHS.get(text, text)
             if name in marked:
@@ -255,6 +255,9 @@ class Game:
         self.say("ferz is thinking...")
         best, info = self.think()
         if not best:
+            # Only in a finished game; stop asking the engine rather than loop.
+            self.result = self.result or "*"
+            self.say("ferz has no move to play.")
             return
         san = self.board.san(self.board.parse_uci(best))
         self._push(best)
@@ -377,6 +380,18 @@ def run(game: Game, stdin: TextIO, pgn_path: str | None = None) -> int:
     return 0
 
 
+def _can_show(out: TextIO, text: str) -> bool:
+    """Whether the output's encoding has these characters (legacy consoles lack the glyphs)."""
+    encoding = getattr(out, "encoding", None)
+    if not encoding:
+        return True  # an in-memory stream takes anything
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def main(
     args: argparse.Namespace,
     engine: Any = None,
@@ -394,15 +409,17 @@ def main(
         engine.set_option("UCI_LimitStrength", True)
         engine.set_option("UCI_Elo", args.elo)
     color = args.color if args.color != "random" else random.choice(["white", "black"])
+    out = out or sys.stdout
+    ascii = getattr(args, "ascii", False) or not _can_show(out, "♔♟·")
     game = Game(
         engine,
         make_limits,
         human_white=color == "white",
-        out=out or sys.stdout,
+        out=out,
         fen=args.fen,
         movetime=args.movetime,
         depth=args.depth,
         variant=args.variant,
-        ascii=getattr(args, "ascii", False),
+        ascii=ascii,
     )
     return run(game, stdin or sys.stdin, getattr(args, "pgn", None))

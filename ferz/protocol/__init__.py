@@ -11,6 +11,9 @@ from .channel import EOF, Reader, Writer
 
 def _streams() -> tuple[Writer, Reader]:
     """The flushing stdout writer and the started stdin reader."""
+    # A character the console cannot encode must not silence the engine.
+    with contextlib.suppress(AttributeError, ValueError):
+        sys.stdout.reconfigure(errors="replace")  # type: ignore[union-attr]
     return Writer(sys.stdout), Reader(sys.stdin.buffer).start()
 
 

@@ -35,8 +35,13 @@ class Writer:
         with self._lock:
             if self.closed:
                 return
+            text = "".join(t + "\n" for t in texts)
             try:
-                self._stream.write("".join(t + "\n" for t in texts))
+                try:
+                    self._stream.write(text)
+                except UnicodeEncodeError:  # a console that cannot show every character
+                    encoding = getattr(self._stream, "encoding", None) or "ascii"
+                    self._stream.write(text.encode(encoding, "replace").decode(encoding))
                 self._stream.flush()
             except (BrokenPipeError, ValueError, OSError):
                 # The GUI went away; nobody is left to read, so stop writing quietly.

@@ -460,7 +460,7 @@ class Uci:
         from ..play import render
 
         board = self.engine.board
-        self.out.lines([*render(board).splitlines(), f"Fen: {board.fen()}"])
+        self.out.lines([*render(board, ascii=True).splitlines(), f"Fen: {board.fen()}"])
 
     def cmd_eval(self, args: list[str]) -> None:
         """Print the static evaluation of the current position."""

@@ -116,3 +116,22 @@ def test_pieces_in_hand_are_shown() -> None:
     text = render(Crazyhouse())
     assert text.splitlines()[-1] == "In hand: White ♘♙♙ | Black ♛"
     assert "In hand" not in render(NamedBoard())
+
+
+def test_letters_on_a_console_without_chess_glyphs() -> None:
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
+    defaults = dict(
+        color="white",
+        fen=None,
+        movetime=50,
+        depth=1,
+        elo=None,
+        variant="chess",
+        ascii=False,
+        pgn=None,
+    )
+    code = main(argparse.Namespace(**defaults), StandIn(), Limits, io.StringIO("quit\n"), out)
+    assert code == 0
+    text = raw.getvalue().decode("ascii")
+    assert "8  r  n  b  q  k  b  n  r  8" in text and "6  .  .  ." in text
