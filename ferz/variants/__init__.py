@@ -28,6 +28,7 @@ class _Variant:
     entries: dict[str, Entry]
     rules: Rules
     builtin: bool
+    source: str = ""
 
 
 _registry: dict[str, _Variant] = {}
@@ -45,7 +46,8 @@ def _compile(text: str, source: str, builtin: bool = False) -> dict[str, _Varian
     """Compile every section of a definition text against the registry; nothing is stored."""
     out: dict[str, _Variant] = {}
     for section in ini.parse(text, source):
-        if section.name in _registry:
+        old = _registry.get(section.name)
+        if old is not None and (old.builtin or old.source != source):
             raise DefinitionError(
                 source, section.line, f"variant {section.name!r} already exists (pick a new name)"
             )
@@ -63,7 +65,7 @@ def _compile(text: str, source: str, builtin: bool = False) -> dict[str, _Varian
         entries.update((entry.key, entry) for entry in section.entries)
         own = {entry.key for entry in section.entries}
         rules = build(section.name, entries, source, section.line, own)
-        out[section.name] = _Variant(entries, rules, builtin)
+        out[section.name] = _Variant(entries, rules, builtin, source)
     return out
 
 
@@ -102,7 +104,10 @@ def _read(path: str | Path) -> str:
 
 
 def load_file(path: str | Path) -> list[str]:
-    """Add the variants of a user file; all or nothing. Returns the new names."""
+    """Add the variants of a user file; all or nothing. Returns their names.
+
+    Loading the same file again (e.g. a GUI setting VariantPath twice) replaces its variants;
+    a name taken by a built-in or by another file is refused."""
     _load_builtins()
     compiled = _compile(_read(path), str(path))
     _registry.update(compiled)

@@ -187,8 +187,11 @@ def test_load_file_registers_and_check_main(tmp_path, capsys) -> None:
     assert variants.list_main() == 0
     out = capsys.readouterr().out
     assert "loadtest-wide" in out and "(user)" in out and out.startswith("chess ")
+    assert variants.load_file(path) == ["loadtest", "loadtest-wide"]  # reloading replaces
+    other = tmp_path / "other.ini"
+    other.write_text(GOOD.replace("tinyhoppel", "loadtest"))
     with pytest.raises(DefinitionError, match="already exists"):
-        variants.load_file(path)  # all or nothing: a second load is refused
+        variants.load_file(other)  # the names belong to mine.ini
 
 
 def bad(text: str, line: int, match: str) -> None:
