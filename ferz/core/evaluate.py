@@ -376,6 +376,9 @@ class Evaluator:
         weak: cython.int
         full: cython.int = (1 << ranks) - 1
         q: cython.int
+        bits: cython.int
+        zone_bit: cython.int
+        pawn_bit: cython.int
         behind: cython.int
         sentries: cython.int
         helpers: cython.int
@@ -425,6 +428,8 @@ class Evaluator:
         for c in range(2):
             sign = 1 if c == 0 else -1
             them = c ^ 1
+            zone_bit = KING_ZONE << them
+            pawn_bit = PAWN_ATT << them
             for i in range(pos.pcount[c]):
                 sq = pos.plist[c * MAXP + i]
                 p = pos.board[sq]
@@ -437,17 +442,18 @@ class Evaluator:
                     v = self.mob_vec[k]
                     to = sq
                     steps = self.mob_range[k]
+                    # Leaps are at most 3 squares and the board has 3 rows/columns of wall
+                    # around it, so every ray ends on a wall square inside the array.
                     while steps > 0:
                         to += v
-                        if to < 0 or to >= nsq:
-                            break
                         q = pos.board[to]
                         if q == WALL:
                             break
-                        if amap[to] & (KING_ZONE << them):
+                        bits = amap[to]
+                        if bits & zone_bit:
                             za += 1
                         if q == EMPTY:
-                            if not amap[to] & (PAWN_ATT << them):
+                            if not bits & pawn_bit:
                                 mob += 1
                         else:
                             if (q & 1) != c:

@@ -31,7 +31,7 @@ from cython.cimports.ferz.core.defs import (
     move_promo,
     move_to,
 )
-from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator
+from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator, tdiv
 from cython.cimports.ferz.core.position import Position
 from cython.cimports.ferz.core.see import captured_value, see, see_ge
 from cython.cimports.ferz.core.tt import (
@@ -122,6 +122,8 @@ class Search:
                 lmr[d * 64 + n] = int(r // 100)
         self.lmr = lmr
         self.nroot = 0
+        self.seldepth = 0
+        self.null_verify_off = 0
         self.nodes = 0
         self.node_limit = 0
         self.stop = 0
@@ -303,7 +305,7 @@ class Search:
         """History update with gravity: values stay within +-history_max."""
         h: cython.int = self.history[idx]
         mag: cython.int = bonus if bonus >= 0 else -bonus
-        self.history[idx] = h + bonus - (h * mag) // self.history_max
+        self.history[idx] = h + bonus - tdiv(h * mag, self.history_max)
 
     def update_history(
         self, ply: cython.int, m: cython.int, depth: cython.int, nquiets: cython.int
@@ -678,7 +680,7 @@ class Search:
                 hist = self.history[
                     (self.pos.side ^ 1) * nsq * nsq + move_from(m) * nsq + move_to(m)
                 ]
-                r -= hist // self.lmr_history_div
+                r -= tdiv(hist, self.lmr_history_div)
                 if r < 0:
                     r = 0
                 if r > newdepth - 1:

@@ -120,3 +120,20 @@ def test_time_budgets_never_exceed_the_clock():
     assert timeman.allocate(0, movetime=500, overhead=30) == timeman.Budget(470, 470)
     assert timeman.allocate(1, infinite=True) == timeman.Budget(None, None)
     assert timeman.allocate(1, wtime=1000) == timeman.Budget(None, None)  # black has no clock
+
+
+def test_uncompiled_search_gives_the_same_node_count():
+    """The pure-Python fallback searches exactly the same tree as the compiled core."""
+    import os
+    import subprocess
+    import sys
+
+    from ferz import bench
+
+    code = "from ferz import bench; print(bench.run(5, bench.POSITIONS[:6:2])[0])"
+    env = dict(os.environ, FERZ_PURE="1")
+    pure = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert pure.returncode == 0, pure.stderr[-2000:]
+    assert int(pure.stdout.split()[-1]) == bench.run(5, bench.POSITIONS[:6:2])[0]
