@@ -2,8 +2,9 @@
 judges, plus the value of having no legal move.
 
 Values are for the side to move, as in Fairy-Stockfish: +1 win, 0 draw, -1 loss. Board.outcome
-asks here first (`immediate_end`), then looks at the legal moves (`no_moves_value`); the
-search calls the core's `end_value` and `pawn_drop_check` directly.
+asks here first (`immediate_end`), then looks at the legal moves (`no_moves_value`), and on an
+n-fold repetition asks `repetition_value`; the search calls the core's `end_value` and
+`pawn_drop_check` directly.
 """
 
 from __future__ import annotations
@@ -30,3 +31,13 @@ def no_moves_value(rules: Rules, in_check: bool, pawn_drop: bool = False) -> int
     if in_check and pawn_drop and rules.pawn_drop_mate_illegal:
         return 1
     return VALUE[rules.checkmate_value if in_check else rules.stalemate_value]
+
+
+def repetition_value(rules: Rules, side: int, perpetual_checker: int | None = None) -> int:
+    """Value for the side to move (0 White, 1 Black) when the position has occurred
+    `rules.n_fold_rule` times. `perpetual_checker` is the colour that gave check in every
+    position of the cycle, if any: under perpetualCheckIllegal that side loses."""
+    if rules.perpetual_check_illegal and perpetual_checker is not None:
+        return -1 if perpetual_checker == side else 1
+    value = VALUE[rules.n_fold_value]
+    return -value if rules.n_fold_value_absolute and side == 1 else value

@@ -203,3 +203,28 @@ def test_xiangqi_stalemate_loses() -> None:
     assert not board.legal_moves and not board.is_check()
     assert _ending_value(pyffish(), "xiangqi", fen, []) == -1
     assert _rules_value(board.rules, board) == _value_of(board) == -1
+
+
+@pytest.mark.parametrize(
+    ("name", "cycle", "times"),
+    [
+        ("chess", ["g1f3", "g8f6", "f3g1", "f6g8"], 2),
+        ("xiangqi", ["h1g3", "h10g8", "g3h1", "g8h10"], 2),
+        ("minishogi", ["a1b2", "e5d4", "b2a1", "d4e5"], 3),  # fourfold: White (sente) loses
+    ],
+)
+def test_repetition_values_match_fsf(name: str, cycle: list[str], times: int) -> None:
+    sf = pyffish()
+    rules = variants.get(name)
+    moves = cycle * times
+    over, value = sf.is_optional_game_end(name, rules.start_fen, moves)
+    assert over
+    assert ending.repetition_value(rules, len(moves) % 2) == _sign(value)
+
+
+def test_repetition_value_rules() -> None:
+    minishogi, xiangqi = variants.get("minishogi"), variants.get("xiangqi")
+    assert ending.repetition_value(minishogi, 1) == 1  # absolute: a loss for White
+    assert ending.repetition_value(xiangqi, 0, perpetual_checker=0) == -1
+    assert ending.repetition_value(xiangqi, 0, perpetual_checker=1) == 1
+    assert ending.repetition_value(variants.get("chess"), 1, perpetual_checker=0) == 0
