@@ -38,3 +38,32 @@ def test_piece_values_come_from_movement(name):
             assert ev.value[index] >= 20000
         else:
             assert ev.value[index] > 0, piece.letter
+
+
+@pytest.mark.variant
+def test_king_of_the_hill_win_is_found():
+    """A variant end (the king reaches the centre) is a win the search sees and takes."""
+    engine = Engine(variant="kingofthehill")
+    engine.set_position("4k3/p7/8/8/8/4K3/P7/8 w - - 0 1")
+    infos: list = []
+    got: list = []
+    engine.go(Limits(depth=3), on_info=infos.append, on_bestmove=lambda b, p: got.append(b))
+    assert engine.wait(30)
+    assert got[0] in ("e3d4", "e3e4")
+    assert infos[-1].score_mate == 1
+
+
+@pytest.mark.variant
+def test_antichess_plays_legal_moves_to_the_end():
+    """A game whose rules invert material (antichess) is played to its end without errors."""
+    engine = Engine(variant="antichess")
+    board = Board(variant="antichess")
+    for _ in range(200):
+        if board.is_game_over():
+            break
+        engine.set_position(board.starting_fen, [m.uci() for m in board.move_stack])
+        got: list = []
+        engine.go(Limits(nodes=3000), on_bestmove=lambda b, p, got=got: got.append(b))
+        assert engine.wait(30)
+        board.push_uci(got[0])
+    assert board.is_game_over() or len(board.move_stack) == 200
