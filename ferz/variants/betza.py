@@ -5,12 +5,14 @@ modifiers, so that a definition means the same piece in ferz and in the oracle:
 
 * atoms: W F D N A H C (=L) Z (=J) G, and K = WF; riders R = WW, B = FF, Q = RB;
 * a doubled atom (`NN`) is an unlimited rider, an atom followed by one digit (`R4`, `N2`) a rider
-  of at most that many steps;
+  of at most that many steps (W, F, N and K only, as in FSF); one direction may not be given
+  two different ranges (FSF would silently keep the last);
 * modalities: `m` move only, `c` capture only (neither: both); `i` initial moves (only from the
   double-step region); `p` hopper over exactly one screen (W/F directions, riders); `n` lame
   leaper (N, A, D: the square next to the origin on the way must be empty); `e` (en passant)
   is accepted and has no effect of its own (pawn types take e.p.);
-* directions: `f b l r v s h` and their two-letter combinations (`fl`, `rv`, `fs`, ...).
+* directions: `f b l r v s h` and their two-letter combinations (`fl`, `rv`, `fs`, ...), on
+  everything but hoppers.
 
 Everything else (grasshoppers `g`, multi-leg `a`, lame Z/H/C/G leaps, ...) is refused with a
 `BetzaError` that says which part of the text it could not read.
@@ -95,6 +97,7 @@ def parse(text: str) -> tuple[Atom, ...]:
     if not isinstance(text, str):
         raise BetzaError("Betza notation must be text")
     atoms: list[Atom] = []
+    seen: dict[tuple, tuple] = {}  # one range per kind of move and direction, as in FSF
     i = 0
     n = len(text)
     while i < n:
@@ -145,10 +148,17 @@ def parse(text: str) -> tuple[Atom, ...]:
                 steps = 0
             rider = True
             i += 1
+        if rider and letter not in RIDERS and letter not in "WFNK":
+            raise BetzaError(f"only W, F, N and K atoms can ride ({text[start:i]!r})")
         base = RIDERS[letter] if letter in RIDERS else LEAPERS[letter]
         reach = steps if rider else 1
         if hop and (not rider or any(b not in (0, a) for a, b in base) or steps != 0):
             raise BetzaError(f"hoppers need an unlimited W or F rider ({text[start:i]!r})")
+        if hop and words:
+            raise BetzaError(
+                f"hoppers take no direction modifiers ({text[start:i]!r}): Fairy-Stockfish "
+                "applies them to whole lines, so the two engines would disagree"
+            )
         if lame and (rider or letter not in "NADWFK"):
             raise BetzaError(f"lame leapers must be N, A or D ({text[start:i]!r})")
         move = not modes or "m" in modes
@@ -159,9 +169,43 @@ def parse(text: str) -> tuple[Atom, ...]:
                 if chosen and not any(w in labels for w in chosen):
                     continue
                 leg = _leg(dx, dy) if lame else None
-                atom = Atom(dx, dy, reach, move, capture, hop, leg, initial)
-                atoms.append(atom)
-    return _merge(atoms)
+                kind = "hop" if hop else "ride" if rider else "leap"
+                for mode in ("m" if move else "") + ("c" if capture else ""):
+                    key = (kind, initial, mode, dx, dy)
+                    if seen.setdefault(key, (reach, leg)) != (reach, leg):
+                        raise BetzaError(
+                            f"direction ({dx},{dy}) is given two different ranges in {text!r}"
+                        )
+                atoms.append(Atom(dx, dy, reach, move, capture, hop, leg, initial))
+    merged = _merge(atoms)
+    _check_overlaps(merged, text)
+    return merged
+
+
+def _targets(atom: Atom) -> set[tuple[int, int]]:
+    """Squares (relative) an atom can reach on an open board: a hopper lands past a screen."""
+    steps = range(2, 17) if atom.hop else range(1, (atom.range or 16) + 1)
+    return {(k * atom.dx, k * atom.dy) for k in steps}
+
+
+def _check_overlaps(atoms: tuple[Atom, ...], text: str) -> None:
+    """Refuse two atoms that can make the same move (FSF would count it once, ferz twice).
+
+    A slide and a hop along the same line never reach the same square in one position."""
+    for i, a in enumerate(atoms):
+        for b in atoms[i + 1 :]:
+            if not ((a.move and b.move) or (a.capture and b.capture)):
+                continue
+            same_line = a.dx * b.dy == a.dy * b.dx and (_sign(a.dx), _sign(a.dy)) == (
+                _sign(b.dx),
+                _sign(b.dy),
+            )
+            if a.hop != b.hop and same_line:
+                continue
+            common = _targets(a) & _targets(b)
+            if common:
+                x, y = min(common)
+                raise BetzaError(f"the move to ({x},{y}) is given twice in {text!r}")
 
 
 def _merge(atoms: list[Atom]) -> tuple[Atom, ...]:

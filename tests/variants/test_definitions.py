@@ -65,9 +65,12 @@ def test_betza_modalities_hoppers_lame_initial() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["gR", "X", "Wx", "fm", "pN", "pR4", "nH", "nR", "R10", "R0", "aW", "jN", "O", "W*", "é"],
+    ["gR", "X", "Wx", "fm", "pN", "pR4", "nH", "nR", "R10", "R0", "aW", "jN", "O", "W*", "é"]
+    + ["C3", "DD", "QF", "R2W", "WR2", "fRfR2", "plfR", "mpbB", "NNN"],
 )
 def test_betza_refuses_unsupported(text: str) -> None:
+    """Outside the subset, or read differently by Fairy-Stockfish (riders other than W F N K,
+    one move given twice, directional hoppers): refused rather than guessed."""
     with pytest.raises(betza.BetzaError):
         betza.parse(text)
 
