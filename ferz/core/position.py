@@ -153,9 +153,14 @@ class Position:
         ntypes = len(rules.pieces)
         self.is_pawn = array("i", [0] + [1 if p.pawn else 0 for p in rules.pieces])
         self.is_royal = array("i", [0] + [1 if p.royal else 0 for p in rules.pieces])
-        targets = [rules.promotion_type(x) for x in rules.promotion_letters]
-        self.promo_list = array("i", targets or [0])
-        self.n_promo = len(rules.promotion_letters)
+        # promotion choices: White's then Black's, each padded with 0 to the longer list
+        white = [rules.promotion_type(x) for x in rules.promotion_letters]
+        black_letters = rules.promotion_letters_black
+        black = white if black_letters is None else [rules.promotion_type(x) for x in black_letters]
+        width = max(len(white), len(black))
+        padded = white + [0] * (width - len(white)) + black + [0] * (width - len(black))
+        self.promo_list = array("i", padded or [0])
+        self.n_promo = width
         self.promoted = _ints(ntypes + 1)
         self.demoted = array("i", range(ntypes + 1))
         for t, piece in enumerate(rules.pieces, start=1):
@@ -431,8 +436,8 @@ class Position:
         q: cython.int
         if self.is_pawn[t] and self.promo_zone[c * self.nsq + to] and self.n_promo:
             for j in range(self.n_promo):
-                q = self.promo_list[j]
-                if self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]:
+                q = self.promo_list[c * self.n_promo + j]
+                if q == 0 or (self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]):
                     continue
                 n = self.emit(out, n, encode(fr, to, q, PROMO))
             if self.mand_promo:

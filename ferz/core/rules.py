@@ -72,6 +72,7 @@ class Rules:
     en_passant: bool = True
     promotion_ranks: frozenset[int] = frozenset({7})  # White's promotion zone (ranks)
     promotion_letters: str = "QRBN"
+    promotion_letters_black: str | None = None  # Black's choices when they differ (chigorin)
     drops: bool = False
     captures_to_hand: bool = False
     stalemate_value: str = "draw"  # result for the side to move: "draw", "loss" or "win"
@@ -210,6 +211,4 @@ def chess() -> Rules:
         PieceType("Q", "queen", _slider(ORTHOGONAL + DIAGONAL)),
         PieceType("K", "king", _leaper(ORTHOGONAL + DIAGONAL), royal=True),
     ]
-    return Rules(
-        "chess", 8, 8, pieces, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
-    )
+    return Rules("chess", 8, 8, pieces, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")

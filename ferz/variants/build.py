@@ -473,18 +473,17 @@ def _pawn_types(c: _Context) -> str:
 def _promotion(c: _Context, pawns: str) -> dict:
     """Pawn promotion (pieces, zone, limits) and double steps."""
     r = c.r
-    promo = c.letters("promotionPieceTypes")
-    for key in ("promotionPieceTypesWhite", "promotionPieceTypesBlack"):
-        side = c.letters(key)
-        if side is not None:
-            if promo is not None and set(side) != set(promo):
-                raise r.error(key, "ferz requires the same promotion pieces for both sides")
-            promo = side
-    if promo is None:
+    both = c.letters("promotionPieceTypes")
+    if both is None:
         kinds = ("queen", "rook", "bishop", "knight")
-        promo = "".join(c.by_type[t] for t in kinds if t in c.by_type)
-    if c.royal and c.royal in promo:
-        raise r.error("promotionPieceTypes", "pawns cannot promote to the royal piece")
+        both = "".join(c.by_type[t] for t in kinds if t in c.by_type)
+    white = c.letters("promotionPieceTypesWhite")
+    black = c.letters("promotionPieceTypesBlack")
+    promo = both if white is None else white
+    promo_black = None if black is None or black == promo else black
+    for key, letters in (("promotionPieceTypes", promo), ("promotionPieceTypesBlack", black)):
+        if c.royal and letters and c.royal in letters:
+            raise r.error(key, "pawns cannot promote to the royal piece")
     zone = _paired_ranks(
         r,
         "promotionRegionWhite",
@@ -503,6 +502,7 @@ def _promotion(c: _Context, pawns: str) -> dict:
         raise r.error("enPassantRegion", "ferz supports en passant on the whole board only")
     return {
         "promotion_letters": promo,
+        "promotion_letters_black": promo_black,
         "promotion_ranks": zone,
         "promotion_limit": _values(r, "promotionLimit", c.by_letter),
         "mandatory_promotion": r.boolean("mandatoryPawnPromotion", True),
@@ -739,7 +739,8 @@ def build(
     c = _Context(r, files, ranks)
     pawns = _pawn_types(c)
     promotion = _promotion(c, pawns)
-    pieces = _piece_types(c, pawns, promotion["promotion_letters"])
+    choices = promotion["promotion_letters"] + (promotion["promotion_letters_black"] or "")
+    pieces = _piece_types(c, pawns, "".join(dict.fromkeys(choices)))
     try:
         rules = Rules(
             name=name,
