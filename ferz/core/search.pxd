@@ -22,7 +22,7 @@ cdef class Search:
     cdef public long long nodes, node_limit
     cdef int nsq, best_promo, variant_end
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
-    cdef int[::1] quiets, root_moves, see_buf, lmr
+    cdef int[::1] quiets, root_moves, see_buf, lmr, check_hint
     # tunables, named as in ferz.params.SEARCH
     cdef public int aspiration_delta, aspiration_min_depth, null_min_depth, null_base_reduction
     cdef public int null_depth_div, null_eval_div, null_verify_depth, rfp_max_depth, rfp_margin
@@ -36,6 +36,7 @@ cdef class Search:
     cdef int qsearch(self, int alpha, int beta, int ply) noexcept nogil
     cdef void poll(self) noexcept nogil
     cdef bint is_draw(self) noexcept nogil
+    cdef bint in_check_at(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil
     cdef bint is_tactical(self, int m) noexcept nogil
     cdef void score_moves(self, int base, int n, int ply, int ttm, bint qs) noexcept nogil

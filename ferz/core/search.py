@@ -112,6 +112,8 @@ class Search:
         self.counter = _ints(self.nsq * self.nsq)
         self.cur_move = _ints(MAXDEPTH + 1)
         self.evals = _ints(MAXDEPTH + 1)
+        # in check at each ply, as learnt by the parent after its move (-1 = unknown)
+        self.check_hint = array("i", [-1]) * (MAXDEPTH + 1)
         self.quiets = _ints(MAXDEPTH * MAXQUIETS)
         self.root_moves = _ints(MAXMOVES)
         self.see_buf = _ints(MAXMOVES)
@@ -264,6 +266,13 @@ class Search:
         ):
             self.stopped = 1
 
+    def in_check_at(self, ply: cython.int) -> cython.bint:
+        """Whether the side to move is in check; the parent already knows after most moves."""
+        hint: cython.int = self.check_hint[ply]
+        if hint >= 0:
+            return hint == 1
+        return self.pos.in_check()
+
     def is_draw(self) -> cython.bint:
         """Repetition or the n-move rule (a checkmate on the last move still counts as mate)."""
         if self.draw_moves and self.pos.halfmove >= self.draw_moves:
@@ -410,7 +419,8 @@ class Search:
                 continue
             self.cur_move[0] = m
             newdepth = depth - 1
-            if self.pos.in_check():
+            self.check_hint[1] = 1 if self.pos.in_check() else 0
+            if self.check_hint[1]:
                 newdepth += 1
             if i == first:
                 score = -self.search(-beta, -alpha, newdepth, 1, False)
@@ -492,7 +502,7 @@ class Search:
             self.seldepth = ply
 
         # Step 2. The ply limit and mate distance pruning.
-        in_check = self.pos.in_check()
+        in_check = self.in_check_at(ply)
         if ply >= MAXDEPTH - 2:
             return 0 if in_check else self.ev.evaluate(self.pos)
         if alpha < -MATE + ply:
@@ -580,6 +590,7 @@ class Search:
                 r += i if i < 3 else 3
                 self.cur_move[ply] = 0
                 self.pos.make_null()
+                self.check_hint[ply + 1] = -1
                 hist = -self.search(-beta, -beta + 1, depth - r - 1, ply + 1, not cutnode)
                 self.pos.unmake_null()
                 if self.stopped:
@@ -657,6 +668,7 @@ class Search:
             legal += 1
             self.cur_move[ply] = m
             gives_check = self.pos.in_check()
+            self.check_hint[ply + 1] = 1 if gives_check else 0
             if not tactical and nquiets < MAXQUIETS:
                 self.quiets[ply * MAXQUIETS + nquiets] = m
                 nquiets += 1
@@ -762,7 +774,7 @@ class Search:
             i = self.pos.end_value()
             if i != NO_END:
                 return (MATE - ply) * i
-        in_check = self.pos.in_check()
+        in_check = self.in_check_at(ply)
         if ply >= MAXDEPTH - 2:
             return 0 if in_check else self.ev.evaluate(self.pos)
 
@@ -818,6 +830,7 @@ class Search:
                 continue
             legal += 1
             self.cur_move[ply] = m
+            self.check_hint[ply + 1] = -1
             score = -self.qsearch(-beta, -alpha, ply + 1)
             self.pos.unmake()
             if self.stopped:
