@@ -85,6 +85,7 @@ def wdl_of(score_cp: int) -> tuple[int, int, int]:
     """Win/draw/loss permille for a centipawn score (a logistic model, side to move's view)."""
 
     def win(cp: float) -> float:
+        """Win permille at a score."""
         return 1000 / (1 + math.exp((150 - cp) / 70))
 
     w = round(win(score_cp))
