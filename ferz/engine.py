@@ -7,6 +7,7 @@ end's own I/O are served while it thinks. Search output leaves only through the 
 
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import threading
@@ -338,7 +339,8 @@ class Engine:
             best, ponder = self._think(limits, searchmoves, on_info)
         except Exception as error:  # report instead of dying silently; still send a move
             if on_info:
-                on_info(Info(string=f"search error: {error!r}"))
+                with contextlib.suppress(Exception):
+                    on_info(Info(string=f"search error: {error!r}"))
             best, ponder = self._fallback_move(), None
         finally:
             with self._lock:

@@ -177,3 +177,17 @@ def test_own_book_move_is_played_without_search(engine: Engine, tmp_path):
     with pytest.raises(ValueError):
         engine.set_option("BookFile", str(tmp_path / "missing.bin"))
     assert engine.options.get("BookFile") == str(path)
+
+
+def test_a_failing_info_callback_still_gets_a_bestmove(engine: Engine):
+    """A front end whose info callback raises still receives exactly one legal bestmove."""
+
+    def broken(info):
+        raise RuntimeError("front end bug")
+
+    got = []
+    engine.set_position(None)
+    engine.go(Limits(depth=3), on_info=broken, on_bestmove=lambda b, p: got.append(b))
+    assert engine.wait(10)
+    assert len(got) == 1
+    assert chess.Move.from_uci(got[0]) in chess.Board().legal_moves
