@@ -50,12 +50,22 @@ def _compare(fsf, name: str, seed: int, cap: int) -> int:
     return checked
 
 
+# Variants whose rules changed between FSF 11.1 (this oracle) and pyffish 0.0.90 (the one ferz
+# follows): their start-position counts agree, positions after promotions do not.
+VERSION_DIFFERENT = {"chigorin": "FSF 11.1 lets both sides promote to q, c, r, b, n"}
+
+
 def _params() -> list:
     """Built-in names; those with promoted twins are strict xfails (see test_pyffish)."""
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=_known(n))) if _known(n) else n
-        for n in variants.names()
-    ]
+    out = []
+    for n in variants.names():
+        if n in VERSION_DIFFERENT:
+            out.append(pytest.param(n, marks=pytest.mark.skip(reason=VERSION_DIFFERENT[n])))
+        elif _known(n):
+            out.append(pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=_known(n))))
+        else:
+            out.append(n)
+    return out
 
 
 @pytest.mark.parametrize("name", _params())
