@@ -1,6 +1,7 @@
 """Variants as data: built-in and user definitions (a variants.ini subset) compiled to Rules.
 
-`get(name)` returns the `core.rules.Rules` of a variant, `names()` lists them, `load_file(path)`
+`get(name)` returns the `core.rules.Rules` of a variant, `names()` lists them (`builtins()` the
+built-in ones), `load_file(path)`
 adds a user's definitions (`ferz --variants FILE`), `check_main(path)` validates a file
 (`ferz check FILE`) and `list_main()` prints the known variants (`ferz variants`).
 """
@@ -82,6 +83,12 @@ def names() -> list[str]:
     """Names of all known variants, built-in ones first in their file order."""
     _load_builtins()
     return list(_registry)
+
+
+def builtins() -> list[str]:
+    """Names of the built-in variants, in their file order."""
+    _load_builtins()
+    return [name for name, variant in _registry.items() if variant.builtin]
 
 
 def parse_text(text: str, source: str = "<string>") -> dict[str, Rules]:

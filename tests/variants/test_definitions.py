@@ -88,7 +88,7 @@ def test_betza_never_crashes(text: str) -> None:
 
 
 def test_builtin_names_in_order() -> None:
-    names = variants.names()
+    names = variants.builtins()
     assert names[:3] == ["chess", "chess960", "gardner"]
     for name in ("losalamos", "shatranj", "hoppelpoppel", "makruk", "capablanca", "grand"):
         assert name in names

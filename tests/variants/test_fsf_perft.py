@@ -58,7 +58,7 @@ VERSION_DIFFERENT = {"chigorin": "FSF 11.1 lets both sides promote to q, c, r, b
 def _params() -> list:
     """Built-in names; those with promoted twins are strict xfails (see test_pyffish)."""
     out = []
-    for n in variants.names():
+    for n in variants.builtins():
         if n in VERSION_DIFFERENT:
             out.append(pytest.param(n, marks=pytest.mark.skip(reason=VERSION_DIFFERENT[n])))
         elif _known(n):

@@ -36,7 +36,7 @@ def _cases() -> list[tuple[str, str, int]]:
     """Per variant: a position after 30 seeded random plies, perft depth 2 (1 if wide)."""
     cases = []
     rng = random.Random(7)
-    for name in variants.names():
+    for name in variants.builtins():
         board = Board(variant=name)
         for _ in range(30):
             moves = board.legal_moves

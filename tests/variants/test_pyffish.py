@@ -144,11 +144,11 @@ def _params() -> list:
     """Built-in names, the known differences marked as strict xfails."""
     return [
         pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=_known(n))) if _known(n) else n
-        for n in variants.names()
+        for n in variants.builtins()
     ]
 
 
-CORE = variants.names()[: variants.names().index("crazyhouse") + 1]  # the first thirteen
+CORE = variants.builtins()[: variants.builtins().index("crazyhouse") + 1]  # the first thirteen
 
 
 @pytest.mark.parametrize("name", _params())

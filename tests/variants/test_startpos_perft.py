@@ -35,7 +35,7 @@ def _row(name: str) -> dict:
     return ROWS[fsf_name(name)]
 
 
-@pytest.mark.parametrize("name", variants.names())
+@pytest.mark.parametrize("name", variants.builtins())
 def test_start_fen_is_the_oracles(name: str) -> None:
     rules = variants.get(name)
     assert normal_fen(rules.start_fen) == normal_fen(_row(name)["fen"])
@@ -60,12 +60,12 @@ def _check(name: str, cap: int) -> None:
     assert normal_fen(pos.fen()) == normal_fen(_row(name)["fen"])  # perft undid every move
 
 
-@pytest.mark.parametrize("name", variants.names())
+@pytest.mark.parametrize("name", variants.builtins())
 def test_start_perft(name: str) -> None:
     _check(name, QUICK_CAP)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", variants.names())
+@pytest.mark.parametrize("name", variants.builtins())
 def test_start_perft_deep(name: str) -> None:
     _check(name, SLOW_CAP)
