@@ -130,6 +130,7 @@ def _apply(data: Dataset, weights: dict[str, int], name: str) -> None:
     """Use new weights: run-time weights are set directly, table weights rebuild the tables."""
     if name in RUNTIME_WEIGHTS:
         setattr(data.evaluator, name, weights[name])
+        data.evaluator.clear_cache()  # cached pawn terms used the old weights
         return
     for value_name in VALUE_NAMES:
         _, piece, phase = value_name.split("_")

@@ -13,6 +13,7 @@ cdef enum:
     MAP_SIZE = 512
     SAFE_MAX = 20000
     ROYAL_VALUE = 20000
+    PAWN_CACHE_SIZE = 16384
 
 cdef int tdiv(int a, int b) noexcept nogil
 
@@ -26,6 +27,8 @@ cdef class Evaluator:
     cdef int[::1] mob_first, mob_last, mob_vec, mob_range
     cdef int[::1] cap_first, cap_last, cap_vec
     cdef int[::1] sq_file, sq_rank
+    cdef unsigned long long[::1] pawn_cache
+    cdef int pawn_mg, pawn_eg
     # weights of the terms computed at run time (names as in ferz.params.EVAL)
     cdef public int mobility_mg, mobility_eg
     cdef public int doubled_mg, doubled_eg, isolated_mg, isolated_eg, backward_mg, backward_eg
@@ -41,6 +44,8 @@ cdef class Evaluator:
     cdef int evaluate(self, Position pos) noexcept nogil
     cdef int material(self, Position pos) noexcept nogil
     cdef int _count_bits(self, int x) noexcept nogil
+    cdef int _front_rank(self, int mask, int c) noexcept nogil
+    cdef unsigned int _pawn_terms(self, Position pos, int* pmask, unsigned char* amap) noexcept nogil
     cdef int _any_rank(self, int* pmask, int c, int rank) noexcept nogil
     cdef int _dist(self, int a, int b) noexcept nogil
     cdef int _mopup(self, Position pos, int strong, int nbound, int bound_colour) noexcept nogil

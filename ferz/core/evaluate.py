@@ -30,6 +30,12 @@ if not cython.compiled:  # the constants of evaluate.pxd, for the uncompiled fal
     MAP_SIZE = 512  # larger than any Position.nsq (16x16 board with its padding)
     SAFE_MAX = 20000  # evaluations stay far from mate scores
     ROYAL_VALUE = 20000  # exchange value of a royal piece (it is never really captured)
+    PAWN_CACHE_SIZE = 16384  # pawn cache entries of 16 bytes, a power of two
+
+# Hashing of pawn structures for the pawn cache (splitmix64 finaliser constants).
+MIX1 = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+MIX2 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
+MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 
 RUNTIME_WEIGHTS = (
     "mobility_mg", "mobility_eg", "doubled_mg", "doubled_eg", "isolated_mg", "isolated_eg",
@@ -161,6 +167,7 @@ class Evaluator:
         for name in RUNTIME_WEIGHTS:
             setattr(self, name, int(w[name]))
         self._build(w)
+        self.pawn_cache = array("Q", bytes(16 * PAWN_CACHE_SIZE))
 
     def _build(self, w: dict[str, int]) -> None:
         """Compute values, piece-square tables and movement vectors from the rules."""
@@ -310,6 +317,11 @@ class Evaluator:
                 total += phase_w[2 * t]
         return total
 
+    def clear_cache(self) -> None:
+        """Forget cached pawn structures (after weights were changed in place)."""
+        for i in range(len(self.pawn_cache)):
+            self.pawn_cache[i] = 0
+
     def install(self, pos: Position) -> None:
         """Give a position this evaluation's material and piece-square tables."""
         pos.set_tables(self.pst_mg, self.pst_eg, self.phase_w)
@@ -364,8 +376,6 @@ class Evaluator:
         eg: cython.int = pos.eg
         ahead: cython.int
         own: cython.int
-        opp: cython.int
-        adj: cython.int
         tr: cython.int
         stop: cython.int
         ksq: cython.int
@@ -379,9 +389,14 @@ class Evaluator:
         bits: cython.int
         zone_bit: cython.int
         pawn_bit: cython.int
-        behind: cython.int
-        sentries: cython.int
-        helpers: cython.int
+        pkey: cython.ulonglong = 0
+        x: cython.ulonglong
+        w0: cython.ulonglong
+        w1: cython.ulonglong
+        slot: cython.int
+        pmg: cython.int = 0
+        peg: cython.int = 0
+        passed: cython.uint = 0
 
         for i in range(nsq):
             amap[i] = 0
@@ -405,6 +420,8 @@ class Evaluator:
                 if self.kind[t] == K_PAWN:
                     npawns[c] += 1
                     pmask[c * 20 + self.sq_file[sq] + 1] |= 1 << self.sq_rank[sq]
+                    x = ((cython.cast(cython.ulonglong, p * nsq + sq) + MIX1) * MIX2) & MASK64
+                    pkey ^= x ^ (x >> 31)
                     for k in range(self.cap_first[p], self.cap_last[p]):
                         to = sq + self.cap_vec[k]
                         if 0 <= to < nsq:
@@ -498,69 +515,52 @@ class Evaluator:
                         mg += sign * self.outpost_mg
                         eg += sign * self.outpost_eg
 
-        # Step 4. Pawn structure.
+        # Step 4. Pawn structure. The terms that depend on pawns only come from the pawn cache
+        # (lockless like the TT: a torn entry fails its check); passed pawns, stored as one
+        # file bit per colour (only the front pawn of a file can be passed), then get the terms
+        # that depend on the other pieces.
+        if pkey != 0:
+            slot = cython.cast(cython.int, pkey & (PAWN_CACHE_SIZE - 1))
+            w1 = self.pawn_cache[2 * slot + 1]
+            w0 = self.pawn_cache[2 * slot]
+            if (w0 ^ w1) == pkey:
+                pmg = cython.cast(cython.int, w1 & 0xFFFF) - 32768
+                peg = cython.cast(cython.int, (w1 >> 16) & 0xFFFF) - 32768
+                passed = cython.cast(cython.uint, w1 >> 32)
+            else:
+                passed = self._pawn_terms(pos, pmask, amap)
+                pmg = self.pawn_mg
+                peg = self.pawn_eg
+                w1 = (
+                    cython.cast(cython.ulonglong, (pmg + 32768) & 0xFFFF)
+                    | (cython.cast(cython.ulonglong, (peg + 32768) & 0xFFFF) << 16)
+                    | (cython.cast(cython.ulonglong, passed) << 32)
+                )
+                self.pawn_cache[2 * slot] = pkey ^ w1
+                self.pawn_cache[2 * slot + 1] = w1
+        mg += pmg
+        eg += peg
         for c in range(2):
             sign = 1 if c == 0 else -1
             them = c ^ 1
-            for i in range(pos.pcount[c]):
-                sq = pos.plist[c * MAXP + i]
-                t = pos.board[sq] >> 1
-                if self.kind[t] != K_PAWN:
+            for f in range(files):
+                if not (passed >> (16 * c + f)) & 1:
                     continue
-                f = self.sq_file[sq]
-                r = self.sq_rank[sq]
+                own = pmask[c * 20 + f + 1]
+                r = self._front_rank(own, c)
+                sq = (r + 3) * stride + f  # PAD = 3 rows of wall below the board
                 if c == 0:
-                    ahead = full & ~((2 << r) - 1)  # ranks in front of the pawn
                     rr = r
                     stop = sq + stride
                 else:
-                    ahead = (1 << r) - 1
                     rr = ranks - 1 - r
                     stop = sq - stride
-                own = pmask[c * 20 + f + 1]
-                behind = r - 1 if c == 0 else r + 1
-                if behind < 0:
-                    behind = r
-                opp = pmask[them * 20 + f + 1]
-                adj = pmask[c * 20 + f] | pmask[c * 20 + f + 2]
-                if own & ahead:
-                    mg += sign * self.doubled_mg
-                    eg += sign * self.doubled_eg
-                if adj == 0:
-                    mg += sign * self.isolated_mg
-                    eg += sign * self.isolated_eg
-                elif adj & ((1 << r) | (1 << behind)) & full:
-                    mg += sign * self.connected_mg * (1 + rr // 2)
-                    eg += sign * self.connected_eg * (1 + rr // 2)
-                elif (
-                    (adj & ~ahead & ~(1 << r)) == 0
-                    and 0 <= stop < nsq
-                    and amap[stop] & (PAWN_ATT << them)
-                ):
-                    # Only pawns ahead on the adjacent files and the stop square guarded by an
-                    # enemy pawn: backward.
-                    mg += sign * self.backward_mg
-                    eg += sign * self.backward_eg
-                sentries = (pmask[them * 20 + f] | pmask[them * 20 + f + 2]) & ahead
-                if ranks > 2:
-                    tr = rr * 6 // (ranks - 2)
-                else:
-                    tr = 1
-                if (opp & ahead) == 0 and (own & ahead) == 0:
-                    if sentries == 0:
-                        mg += sign * (self.passed_mg * tr * tr // 4)
-                        eg += sign * (self.passed_eg * tr * tr // 4)
-                        if 0 <= stop < nsq and pos.board[stop] == EMPTY:
-                            eg += sign * self.passed_free_eg * tr
-                        if pos.royal[0] >= 0 and pos.royal[1] >= 0 and 0 <= stop < nsq:
-                            k = self._dist(pos.royal[them], stop) - self._dist(pos.royal[c], stop)
-                            eg += sign * tdiv(self.passed_king_dist_eg * k * tr, 4)
-                    else:
-                        # Candidate: at least as many helpers beside or behind as sentries.
-                        helpers = self._count_bits(adj & ~ahead)
-                        if helpers >= self._count_bits(sentries):
-                            mg += sign * self.candidate_mg * tr
-                            eg += sign * self.candidate_eg * tr
+                tr = rr * 6 // (ranks - 2) if ranks > 2 else 1
+                if 0 <= stop < nsq and pos.board[stop] == EMPTY:
+                    eg += sign * self.passed_free_eg * tr
+                if pos.royal[0] >= 0 and pos.royal[1] >= 0 and 0 <= stop < nsq:
+                    k = self._dist(pos.royal[them], stop) - self._dist(pos.royal[c], stop)
+                    eg += sign * tdiv(self.passed_king_dist_eg * k * tr, 4)
 
         # Step 5. King safety (middlegame only): pawn shield, open file, attackers.
         for c in range(2):
@@ -636,6 +636,108 @@ class Evaluator:
         phase: cython.int = pos.phase if pos.phase < self.max_phase else self.max_phase
         score: cython.int = tdiv(pos.mg * phase + pos.eg * (self.max_phase - phase), self.max_phase)
         return (score if pos.side == 0 else -score) + self.tempo
+
+    @cython.cfunc
+    @cython.nogil
+    @cython.exceptval(check=False)
+    def _front_rank(self, mask: cython.int, c: cython.int) -> cython.int:
+        """The rank of the most advanced pawn in a file's rank mask, for colour c."""
+        r: cython.int
+        if c == 0:
+            r = self.ranks - 1
+            while r > 0 and not (mask >> r) & 1:
+                r -= 1
+            return r
+        r = 0
+        while r < self.ranks - 1 and not (mask >> r) & 1:
+            r += 1
+        return r
+
+    @cython.cfunc
+    @cython.nogil
+    @cython.exceptval(check=False)
+    def _pawn_terms(self, pos: Position, pmask: cython.p_int, amap: cython.p_uchar) -> cython.uint:
+        """Pawn-only terms into pawn_mg / pawn_eg (white minus black); the passed files."""
+        i: cython.int
+        c: cython.int
+        sq: cython.int
+        t: cython.int
+        f: cython.int
+        r: cython.int
+        rr: cython.int
+        tr: cython.int
+        sign: cython.int
+        them: cython.int
+        ahead: cython.int
+        own: cython.int
+        opp: cython.int
+        adj: cython.int
+        stop: cython.int
+        behind: cython.int
+        sentries: cython.int
+        ranks: cython.int = self.ranks
+        stride: cython.int = self.stride
+        nsq: cython.int = self.nsq
+        full: cython.int = (1 << ranks) - 1
+        mg: cython.int = 0
+        eg: cython.int = 0
+        passed: cython.uint = 0
+        for c in range(2):
+            sign = 1 if c == 0 else -1
+            them = c ^ 1
+            for i in range(pos.pcount[c]):
+                sq = pos.plist[c * MAXP + i]
+                t = pos.board[sq] >> 1
+                if self.kind[t] != K_PAWN:
+                    continue
+                f = self.sq_file[sq]
+                r = self.sq_rank[sq]
+                if c == 0:
+                    ahead = full & ~((2 << r) - 1)  # ranks in front of the pawn
+                    rr = r
+                    stop = sq + stride
+                else:
+                    ahead = (1 << r) - 1
+                    rr = ranks - 1 - r
+                    stop = sq - stride
+                own = pmask[c * 20 + f + 1]
+                behind = r - 1 if c == 0 else r + 1
+                if behind < 0:
+                    behind = r
+                opp = pmask[them * 20 + f + 1]
+                adj = pmask[c * 20 + f] | pmask[c * 20 + f + 2]
+                if own & ahead:
+                    mg += sign * self.doubled_mg
+                    eg += sign * self.doubled_eg
+                if adj == 0:
+                    mg += sign * self.isolated_mg
+                    eg += sign * self.isolated_eg
+                elif adj & ((1 << r) | (1 << behind)) & full:
+                    mg += sign * self.connected_mg * (1 + rr // 2)
+                    eg += sign * self.connected_eg * (1 + rr // 2)
+                elif (
+                    (adj & ~ahead & ~(1 << r)) == 0
+                    and 0 <= stop < nsq
+                    and amap[stop] & (PAWN_ATT << them)
+                ):
+                    # Only pawns ahead on the adjacent files and the stop square guarded by an
+                    # enemy pawn: backward.
+                    mg += sign * self.backward_mg
+                    eg += sign * self.backward_eg
+                sentries = (pmask[them * 20 + f] | pmask[them * 20 + f + 2]) & ahead
+                tr = rr * 6 // (ranks - 2) if ranks > 2 else 1
+                if (opp & ahead) == 0 and (own & ahead) == 0:
+                    if sentries == 0:
+                        mg += sign * (self.passed_mg * tr * tr // 4)
+                        eg += sign * (self.passed_eg * tr * tr // 4)
+                        passed |= cython.cast(cython.uint, 1) << (16 * c + f)
+                    elif self._count_bits(adj & ~ahead) >= self._count_bits(sentries):
+                        # Candidate: at least as many helpers beside or behind as sentries.
+                        mg += sign * self.candidate_mg * tr
+                        eg += sign * self.candidate_eg * tr
+        self.pawn_mg = mg
+        self.pawn_eg = eg
+        return passed
 
     @cython.cfunc
     @cython.nogil
