@@ -182,3 +182,19 @@ def test_crazyhouse_over_uci_variant(no_protocol_errors: None) -> None:
                 break
     finally:
         engine.quit()
+
+
+def test_mate_limit_and_root_moves_both_protocols(no_protocol_errors: None) -> None:
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    for opener in (open_uci, open_xboard):
+        engine = opener()
+        try:
+            if opener is open_uci:
+                info = engine.analyse(board, chess.engine.Limit(mate=1))
+                assert info["score"].white() == chess.engine.Mate(1)
+            # root_moves: searchmoves over UCI, exclude/include over xboard (analysis only).
+            only = [chess.Move.from_uci("h2h3"), chess.Move.from_uci("g2g3")]
+            info = engine.analyse(board, chess.engine.Limit(depth=3), root_moves=only)
+            assert info["pv"][0] in only
+        finally:
+            engine.quit()
