@@ -120,6 +120,8 @@ def random_line(rng: random.Random, words: list[str]) -> bytes:
     tokens = [rng.choice(words)] + [rng.choice(pool) for _ in range(rng.randrange(0, 8))]
     if tokens[0] in ("go", "st", "sd") and rng.random() < 0.7:
         tokens = [tokens[0], rng.choice(["depth", "movetime", "nodes"]), rng.choice(["1", "5"])]
+    if tokens[0] in ("memory", "cores"):  # valid huge values would really allocate or spawn
+        tokens = tokens[:1] + [rng.choice(["-1", "0", "1", "2", "16", "x", "1.5"])]
     text = " ".join(tokens)
     if rng.random() < 0.1:
         text = text.replace(" ", rng.choice(["\t", "   ", " \r"]))
