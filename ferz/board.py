@@ -81,6 +81,7 @@ class Board:
         self.position = Position(self.rules)
         self.move_stack: list[Move] = []
         self._keys: list[int] = []
+        self._checks: list[bool] = []  # whether the side to move was in check, per position
         self.set_fen(fen if fen is not None else self.rules.start_fen)
 
     # ------------------------------------------------------------------ setup
@@ -106,6 +107,7 @@ class Board:
         self.starting_fen = self.position.fen()
         self.move_stack = []
         self._keys = [self.position.key]
+        self._checks = [self.position.check()]
 
     def reset(self) -> None:
         """Back to the variant's start position."""
@@ -161,11 +163,8 @@ class Board:
 
     def _letter(self, code: int) -> str:
         """FEN letter of a piece code."""
-        piece = self.rules.pieces[(code >> 1) - 1]
-        text = (
-            f"+{piece.demoted}" if piece.demoted and piece.demoted != piece.letter else piece.letter
-        )
-        return text if code & 1 == 0 else text.lower()
+        letter = self.rules.pieces[(code >> 1) - 1].letter
+        return letter if code & 1 == 0 else letter.lower()
 
     # ------------------------------------------------------------------ moves
 
@@ -197,7 +196,7 @@ class Board:
             if moving.promoted and rules.piece_index(moving.promoted) == promo:
                 text += "+"
             else:
-                text += rules.pieces[promo - 1].letter.lower()
+                text += rules.pieces[promo - 1].letter.rstrip("~").lower()
         return text
 
     def _castle_king_to(self, king: int, rook: int) -> int:
@@ -245,6 +244,7 @@ class Board:
         self.position.push(move.code)
         self.move_stack.append(move)
         self._keys.append(self.position.key)
+        self._checks.append(self.position.check())
 
     def push_uci(self, text: str) -> Move:
         """Parse and play a UCI move."""
@@ -264,6 +264,7 @@ class Board:
             raise IndexError("no move to undo")
         self.position.pop()
         self._keys.pop()
+        self._checks.pop()
         return self.move_stack.pop()
 
     def peek(self) -> Move:
@@ -327,7 +328,7 @@ class Board:
             if piece.promoted and rules.piece_index(piece.promoted) == promo:
                 text += "+"
             else:
-                text += "=" + rules.pieces[promo - 1].letter
+                text += "=" + rules.pieces[promo - 1].letter.rstrip("~")
         return text
 
     def parse_san(self, text: str) -> Move:
@@ -373,7 +374,7 @@ class Board:
                 shogi = piece.promoted == promo_piece.letter
                 if promo is None or (promo == "+") != shogi:
                     continue
-                if promo != "+" and promo.upper() != promo_piece.letter:
+                if promo != "+" and promo.upper() != promo_piece.letter.rstrip("~"):
                     continue
             elif promo is not None and promo != "+" or promo == "+":
                 continue
@@ -478,32 +479,70 @@ class Board:
 
     def is_insufficient_material(self) -> bool:
         """Neither side can checkmate."""
-        if not any(p.royal for p in self.rules.pieces):
+        rules = self.rules
+        if not any(p.royal for p in rules.pieces) or rules.checkmate_value != "loss":
             return False
+        if rules.extinction_value or any(rules.flag_letters) or rules.must_capture:
+            return False  # bare kings can still win or lose by these rules
         return self._insufficient(0) and self._insufficient(1)
 
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
-        """The game's outcome if it is over (python-chess rules), else None."""
-        pos = self.position
+        """The game's outcome if it is over, else None (python-chess's rules for chess).
+
+        Variant rules come first (extinction, flags), then the value of having no legal move
+        (checkmate, stalemate, as the variant scores them), insufficient material, the
+        seventy-five-move rule and repetitions (fivefold at once; claimable ones with
+        claim_draw), which the variant may score as a loss for a perpetual checker.
+        """
+        from .variants import ending
+
+        pos, rules = self.position, self.rules
+        value = pos.variant_end()
+        if value is not None:
+            return self._scored(("variant_loss", "variant_draw", "variant_win")[value + 1], value)
         if not pos.legal_moves():
-            if pos.check():
-                return Outcome("checkmate", pos.side == 1)
-            value = self.rules.stalemate_value
-            if value == "draw":
-                return Outcome("stalemate", None)
-            return Outcome("stalemate", (pos.side == 0) == (value == "win"))
+            check = pos.check()
+            value = ending.no_moves_value(rules, check, pos.last_pawn_drop())
+            return self._scored("checkmate" if check else "stalemate", value)
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)
         if self.is_seventyfive_moves():
             return Outcome("seventyfive_moves", None)
-        if self.is_repetition(5):
-            return Outcome("fivefold_repetition", None)
+        count = self.repetitions()
+        if count >= 5 or (claim_draw and count >= rules.n_fold_rule):
+            value = ending.repetition_value(rules, pos.side, self._perpetual_checker())
+            if count >= 5:
+                termination = "fivefold_repetition"
+            else:
+                termination = "threefold_repetition" if rules.n_fold_rule == 3 else "repetition"
+            return self._scored(termination, value)
         if claim_draw:
             if self.can_claim_fifty_moves():
                 return Outcome("fifty_moves", None)
-            if self.can_claim_threefold_repetition():
+            if rules.n_fold_rule == 3 and self.can_claim_threefold_repetition():
                 return Outcome("threefold_repetition", None)
         return None
+
+    def _scored(self, termination: str, value: int) -> Outcome:
+        """An outcome from a value for the side to move (1 win, 0 draw, -1 loss)."""
+        if value == 0:
+            return Outcome(termination, None)
+        return Outcome(termination, (self.position.side == 0) == (value > 0))
+
+    def _perpetual_checker(self) -> int | None:
+        """The colour that gave check in every position of the current repetition cycle."""
+        if not self.rules.perpetual_check_illegal:
+            return None
+        now = len(self._keys) - 1
+        first = self._keys.index(self._keys[now])
+        always_checked = {0: True, 1: True}
+        seen = {0: False, 1: False}
+        for index in range(first + 1, now + 1):
+            side = self.position.side ^ ((now - index) & 1)
+            seen[side] = True
+            always_checked[side] = always_checked[side] and self._checks[index]
+        victims = [side for side in (0, 1) if seen[side] and always_checked[side]]
+        return victims[0] ^ 1 if len(victims) == 1 else None
 
     def is_game_over(self, claim_draw: bool = False) -> bool:
         """Whether the game has ended."""

@@ -27,20 +27,20 @@ class Setup:
     hand: dict[int, int] = field(default_factory=dict)  # piece code -> count
 
 
-def _piece_code(rules: Rules, letter: str, promoted: bool) -> int:
-    """Piece code of a FEN letter ('+' prefix for a promoted piece)."""
-    color = 0 if letter.isupper() else 1
-    if promoted:
-        for index, piece in enumerate(rules.pieces, start=1):
-            if piece.demoted == letter.upper() and piece.letter != letter.upper():
-                return 2 * index + color
-        raise ValueError(f"piece placement: '+{letter}' is not a promoted piece in {rules.name}")
-    try:
-        return 2 * rules.piece_index(letter) + color
-    except ValueError:
-        raise ValueError(
-            f"piece placement: unknown piece letter {letter!r} in {rules.name}"
-        ) from None
+def _piece_code(rules: Rules, token: str) -> int:
+    """Piece code of a FEN token: the type's letter in either case ('N', '+p', 'Q~').
+
+    A trailing '~' marks a promoted piece in crazyhouse FENs; where the variant has no type
+    of that name (no promoted twins), the plain piece is meant.
+    """
+    color = 0 if next(c for c in token if c.isalpha()).isupper() else 1
+    candidates = [token, token[:-1]] if token.endswith("~") else [token]
+    for name in candidates:
+        try:
+            return 2 * rules.piece_index(name) + color
+        except ValueError:
+            continue
+    raise ValueError(f"piece placement: unknown piece {token!r} in {rules.name}")
 
 
 def _parse_hand(rules: Rules, text: str, hand: dict[int, int]) -> None:
@@ -50,7 +50,7 @@ def _parse_hand(rules: Rules, text: str, hand: dict[int, int]) -> None:
             continue
         if not char.isalpha():
             raise ValueError(f"pocket: unexpected character {char!r}")
-        code = _piece_code(rules, char, False)
+        code = _piece_code(rules, char)
         hand[code] = hand.get(code, 0) + 1
 
 
@@ -82,22 +82,24 @@ def _parse_placement(rules: Rules, text: str, setup: Setup) -> None:
                 file += run
                 i = j
                 continue
-            promoted = char == "+"
-            if promoted:
+            token = ""
+            if char == "+":
+                token = "+"
                 i += 1
                 if i >= len(row) or not row[i].isalpha():
                     raise ValueError(f"piece placement: '+' without a piece in rank {rank + 1}")
                 char = row[i]
-            elif char == "~":  # crazyhouse marker of a promoted piece: not tracked here
-                i += 1
-                continue
             if not char.isalpha():
                 raise ValueError(f"piece placement: unexpected {char!r} in rank {rank + 1}")
+            token += char
+            if i + 1 < len(row) and row[i + 1] == "~":
+                token += "~"
+                i += 1
             if file >= rules.files:
                 raise ValueError(
                     f"piece placement: rank {rank + 1} has more than {rules.files} files"
                 )
-            setup.pieces[rules.square(file, rank)] = _piece_code(rules, char, promoted)
+            setup.pieces[rules.square(file, rank)] = _piece_code(rules, token)
             file += 1
             i += 1
         if file != rules.files:
@@ -196,6 +198,8 @@ def parse(rules: Rules, fen: str) -> Setup:
     if not isinstance(fen, str):
         raise ValueError("FEN must be a string")
     fields = fen.split()
+    if len(fields) == 4 and fields[2].isdigit() and fields[3].isdigit():
+        fields[2:2] = ["-", "-"]  # shogi-style FEN (`[-] w 0 1`): no castling, no e.p.
     if not 1 <= len(fields) <= 6:
         raise ValueError(f"FEN has {len(fields)} fields, expected 1 to 6")
     setup = Setup(pieces={})
@@ -269,10 +273,9 @@ def render(rules: Rules, setup: Setup) -> str:
 
 
 def _letter(rules: Rules, code: int) -> str:
-    """FEN letter of a piece code ('+X' for a promoted piece)."""
-    piece = rules.pieces[(code >> 1) - 1]
-    text = f"+{piece.demoted}" if piece.demoted and piece.demoted != piece.letter else piece.letter
-    return text if code & 1 == 0 else text.lower()
+    """FEN token of a piece code: its type's letter ('+P' shogi, 'Q~' crazyhouse), cased."""
+    letter = rules.pieces[(code >> 1) - 1].letter
+    return letter if code & 1 == 0 else letter.lower()
 
 
 def _format_castling(rules: Rules, setup: Setup) -> str:

@@ -130,13 +130,8 @@ def play(name: str, seed: int, rules: Rules | None = None, plies: int = PLIES) -
 KNOWN_DIFFERENT = {}
 
 
-TWINS = "Board writes promotions to crazyhouse's promoted twins as 'e8q~' (requested)"
-
-
 def _known(name: str) -> str | None:
     """Why a built-in variant still differs from FSF, or None."""
-    if any(p.letter.endswith("~") for p in variants.get(name).pieces):
-        return TWINS
     return KNOWN_DIFFERENT.get(name)
 
 
@@ -188,7 +183,6 @@ def test_variant_rules_end_games_like_fsf(name: str, fen: str, moves: list, valu
     assert _rules_value(board.rules, board) == value
 
 
-@pytest.mark.xfail(strict=True, reason="Board.outcome does not use ferz.variants.ending yet")
 @pytest.mark.parametrize(("name", "fen", "moves", "value"), ENDINGS[1:])
 def test_board_outcome_follows_variant_rules(name: str, fen: str, moves: list, value: int) -> None:
     board = Board(fen, variant=name)
