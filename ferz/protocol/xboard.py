@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import xsetup
 from .channel import EOF, WAKE, Reader, Writer
 from .uci import shorten
 
@@ -307,8 +308,10 @@ class Xboard:
     def _looks_like_move(word: str) -> bool:
         """A bare coordinate move (sent when the GUI ignored usermove=1)."""
         return (
-            4 <= len(word) <= 6 and word[0].isalpha() and word[1].isdigit() and word[2].isalpha()
-        ) or word in ("O-O", "O-O-O")
+            (4 <= len(word) <= 7 and word[0].isalpha() and word[1].isdigit())
+            or re.fullmatch(r"[A-Za-z]@[a-p]\d{1,2}", word) is not None
+            or word in ("O-O", "O-O-O")
+        )
 
     def await_move(self) -> None:
         """Wait until the engine's move is out and recorded, answering urgent commands."""
@@ -575,6 +578,32 @@ class Xboard:
         self.root, self.moves = None, []
         self._sync()
         self.root_white = self.white_to_move()
+        self.out.lines(self._setup_lines(args[0]))
+
+    def _setup_lines(self, name: str) -> list[str]:
+        """`setup` and `piece` lines teaching XBoard a variant it does not know by name."""
+        if name in ("normal", "fischerandom") or "UCI_Variant" not in self.engine.options:
+            return []
+        from .. import variants
+
+        target = VARIANT_ALIASES.get(name, name)
+        try:
+            betzas = variants.betza_of(target)
+        except ValueError:  # a stand-in engine's variant that ferz.variants does not define
+            return []
+        rules = self.engine.board.rules
+        return xsetup.setup_lines(rules, betzas, name, target in variants.builtins())
+
+    def cmd_setup(self, args: list[str]) -> None:
+        """`setup [(TABLE)] [WxH+S_PARENT] FEN`: a start position for the current variant."""
+        size, fen = xsetup.parse_setup(" ".join(args))
+        board = self.engine.board
+        if size is not None and size != (board.files, board.ranks):
+            raise ValueError(
+                f"setup board {size[0]}x{size[1]} does not fit the variant's "
+                f"{board.files}x{board.ranks} board (send variant first)"
+            )
+        self.cmd_setboard(fen.split())
 
     def cmd_force(self, args: list[str]) -> None:
         """Play neither side; just accept moves."""
@@ -623,7 +652,10 @@ class Xboard:
         if text in ("O-O", "O-O-O", "0-0", "0-0-0"):
             return str(board.uci(board.parse_san(text.replace("0", "O"))))
         move = shift_ranks(text.replace("=", ""), -self.delta())
-        if move[-1:].isupper() and "@" not in move:
+        if "@" in move:  # a drop: the piece letter as in UCI, upper case for either side
+            letter, _, square = move.partition("@")
+            return f"{letter.upper()}@{square}"
+        if move[-1:].isupper():
             move = move[:-1] + move[-1].lower()  # promotion piece: e7e8Q -> e7e8q
         return move
 

@@ -150,3 +150,21 @@ def list_main() -> int:
         text = f"{name:14} {_summary(rules)}{tag}"
         print(f"{text:48} {rules.description}".rstrip())
     return 0
+
+
+def betza_of(name: str) -> dict[str, str]:
+    """Each piece letter (upper case) of a variant with its move in Betza notation, as defined.
+
+    Predefined types give Fairy-Stockfish's Betza for them (the pawn's double step and en
+    passant included, whatever the variant's rules say); promoted `+X` forms are not listed.
+    """
+    from .build import CUSTOM, PREDEFINED
+
+    get(name)  # the ValueError naming the known variants
+    out: dict[str, str] = {}
+    for key, entry in _registry[name].entries.items():
+        if (key not in PREDEFINED and not CUSTOM.match(key)) or entry.value == "-":
+            continue
+        letter, colon, text = entry.value.partition(":")
+        out[letter.upper()] = text if colon else PREDEFINED[key]
+    return out
