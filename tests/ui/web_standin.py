@@ -8,49 +8,10 @@ order (or a move the test scripts), reports a chosen score, and thinks as long a
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass, field
 
 from ferz.board import Board
+from ferz.engine import Info, Limits
 from ferz.options import Option, Options
-
-
-@dataclass
-class Limits:
-    """The Limits fields of the Engine contract (docs/architecture.md)."""
-
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int | None = None
-    binc: int | None = None
-    movestogo: int | None = None
-    movetime: int | None = None
-    depth: int | None = None
-    nodes: int | None = None
-    mate: int | None = None
-    infinite: bool = False
-    ponder: bool = False
-    searchmoves: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Info:
-    """The Info fields of the Engine contract."""
-
-    depth: int | None = None
-    seldepth: int | None = None
-    multipv: int | None = None
-    score_cp: int | None = None
-    score_mate: int | None = None
-    bound: str | None = None
-    wdl: tuple[int, int, int] | None = None
-    nodes: int | None = None
-    nps: int | None = None
-    hashfull: int | None = None
-    time_ms: int | None = None
-    pv: list[str] | None = None
-    currmove: str | None = None
-    currmovenumber: int | None = None
-    string: str | None = None
 
 
 class Stats:
