@@ -37,6 +37,10 @@ ELO_MAX = 2200  # about full strength (measured against Stockfish's UCI_Elo, see
 ELO_AT_SKILL_5 = 1250
 ELO_PER_SKILL = 60
 STOP_POLL_S = 0.002
+MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
+LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor
+CURRMOVE_AFTER_S = 1.0  # UCI: report currmove only on long searches
+CURRMOVE_EVERY_S = 1.0  # ... and at most this often
 
 
 @dataclass
@@ -120,6 +124,7 @@ class Engine:
         self._stop_requested = False
         self._pondering = False
         self._clock_start = 0.0
+        self._lag = 0.0  # ms the bestmove came after the hard limit lately (see _measure_lag)
         self._budget = timeman.Budget(None, None)
         self._rng = random.Random(0)
         self._pv_board = self._board  # the root position for move notation during a search
@@ -335,6 +340,7 @@ class Engine:
         """The worker thread: search, report, and always deliver exactly one bestmove."""
         best: str | None = None
         ponder: str | None = None
+        self._budget = timeman.Budget(None, None)
         try:
             best, ponder = self._think(limits, searchmoves, on_info)
         except Exception as error:  # report instead of dying silently; still send a move
@@ -346,6 +352,7 @@ class Engine:
             with self._lock:
                 for search in self._searches:
                     search.stop = 0
+            self._measure_lag()
             if on_bestmove:
                 try:
                     on_bestmove(best, ponder)
@@ -353,6 +360,18 @@ class Engine:
                     self._done.set()
             else:
                 self._done.set()
+
+    def _measure_lag(self) -> None:
+        """Learn how late the bestmove comes after the hard limit (a loaded machine's delay).
+
+        The largest recent delay is added to the Move Overhead of the next moves, so a busy
+        machine makes the time manager keep more time back; it fades when the load goes.
+        """
+        hard = self._budget.hard
+        if hard is None or self._pondering or self._stop_requested:
+            return
+        late = (time.monotonic() - self._clock_start) * 1000 - hard
+        self._lag = min(MAX_LAG_MS, max(late, self._lag * LAG_FADE))
 
     def _fallback_move(self) -> str | None:
         """Some legal move when the search could not provide one (never in a finished game)."""
@@ -395,7 +414,7 @@ class Engine:
             movestogo=limits.movestogo,
             movetime=limits.movetime,
             infinite=limits.infinite,
-            overhead=int(self.options.get("Move Overhead")),
+            overhead=int(self.options.get("Move Overhead")) + int(self._lag),
         )
         skill = skill_of(self.options)
         threads = int(self.options.get("Threads")) if skill is None else 1
@@ -418,7 +437,7 @@ class Engine:
                 min(main.node_limit, limits.nodes) if main.node_limit else limits.nodes
             )
         helpers = self._start_helpers(searches[1:], searchmoves, depth)
-        timer = threading.Thread(target=self._watch, args=(searches,), daemon=True)
+        timer = threading.Thread(target=self._watch, args=(searches, on_info), daemon=True)
         timer.start()
         last = None
         try:
@@ -464,18 +483,31 @@ class Engine:
         for _ in search.iterate(depth, 1, first_depth, main=False):
             pass
 
-    def _watch(self, searches: list[Search]) -> None:
-        """Stop the search at the hard time limit (the search itself never reads the clock)."""
-        while not searches[0].stop:
+    def _watch(self, searches: list[Search], on_info=None) -> None:
+        """Stop the search at the hard time limit and report the current root move.
+
+        The search itself never reads the clock. After CURRMOVE_AFTER_S of thinking, the root
+        move under search goes out (UCI `currmove`) at most once per CURRMOVE_EVERY_S; the
+        engine joins this thread before its bestmove, so no currmove follows the bestmove.
+        """
+        main = searches[0]
+        next_report = CURRMOVE_AFTER_S
+        while not main.stop:
+            elapsed = time.monotonic() - self._clock_start
             hard = self._budget.hard
-            if (
-                hard is not None
-                and not self._pondering
-                and (time.monotonic() - self._clock_start) * 1000 >= hard
-            ):
+            if hard is not None and not self._pondering and elapsed * 1000 >= hard:
                 for search in searches:
                     search.stop = 1
                 return
+            if on_info is not None and elapsed >= next_report and main.root_move:
+                next_report = elapsed + CURRMOVE_EVERY_S
+                on_info(
+                    Info(
+                        depth=main.root_depth,
+                        currmove=self._uci(main.root_move),
+                        currmovenumber=main.root_index,
+                    )
+                )
             time.sleep(STOP_POLL_S)
 
     def _should_stop(self, iteration, limits: Limits, nroot: int) -> bool:

@@ -81,8 +81,10 @@ def _codes(board: Board, sans: list[str]) -> set[int]:
     return codes
 
 
-def solve(engine: Engine, record: Record, movetime: int) -> tuple[bool, str]:
-    """Search one position; (solved, the move played in SAN)."""
+def solve(
+    engine: Engine, record: Record, movetime: int | None, nodes: int | None = None
+) -> tuple[bool, str]:
+    """Search one position for `movetime` ms or `nodes` nodes; (solved, the move in SAN)."""
     board = Board(record.fen, rules=engine.board.rules)
     best_moves = _codes(board, record.ops.get("bm", []))
     avoid_moves = _codes(board, record.ops.get("am", []))
@@ -90,7 +92,8 @@ def solve(engine: Engine, record: Record, movetime: int) -> tuple[bool, str]:
         raise ValueError("no bm or am operation")
     engine.set_position(record.fen)
     result: list[str | None] = []
-    engine.go(Limits(movetime=movetime), on_bestmove=lambda best, _ponder: result.append(best))
+    limits = Limits(nodes=nodes) if nodes else Limits(movetime=movetime)
+    engine.go(limits, on_bestmove=lambda best, _ponder: result.append(best))
     engine.wait()
     if not result or result[0] is None:
         return False, "(none)"
@@ -99,13 +102,25 @@ def solve(engine: Engine, record: Record, movetime: int) -> tuple[bool, str]:
     return solved, board.san(move)
 
 
-def main(file: str, movetime: int = 1000, threads: int = 1, hash_mb: int = 64) -> int:
-    """Run a suite and print one line per position, then `solved K/N`; returns the exit code."""
+def main(
+    file: str,
+    movetime: int = 1000,
+    threads: int = 1,
+    hash_mb: int = 64,
+    nodes: int | None = None,
+) -> int:
+    """Run a suite and print one line per position, then `solved K/N`; returns the exit code.
+
+    With `nodes`, every position gets that node budget instead of `movetime` (deterministic
+    with one thread, and independent of the machine's load).
+    """
     path = Path(file)
     if not path.is_file():
         raise ValueError(f"no such EPD file: {file}")
     if movetime < 1:
         raise ValueError("movetime must be at least 1 ms")
+    if nodes is not None and nodes < 1:
+        raise ValueError("nodes must be at least 1")
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     engine = Engine()
     engine.set_option("Threads", threads)
@@ -124,7 +139,7 @@ def main(file: str, movetime: int = 1000, threads: int = 1, hash_mb: int = 64) -
         total += 1
         engine.new_game()
         try:
-            ok, played = solve(engine, record, movetime)
+            ok, played = solve(engine, record, movetime, nodes)
         except ValueError as error:
             print(f"line {number}: error: {error}", flush=True)
             continue

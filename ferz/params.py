@@ -65,6 +65,8 @@ TIME: dict[str, int] = {
     "optimum_percent": 100,  # soft limit = (time / mtg + inc * 3/4) * percent / 100
     "maximum_percent": 500,  # hard limit = soft limit * percent / 100, capped by the clock
     "maximum_share": 40,  # the hard limit never exceeds this share (%) of the clock
+    "clock_share": 20,  # ... nor this share (%) of the clock after the move overhead
+    "short_clock": 3000,  # below this clock the hard limit is at most twice the soft one
     "min_think": 5,
 }
 

@@ -47,7 +47,16 @@ def allocate(
     soft = (usable / mtg + inc * 3 / 4) * TIME["optimum_percent"] / 100
     hard = soft * TIME["maximum_percent"] / 100
     cap = usable * TIME["maximum_share"] / 100 if mtg > 1 else usable * 0.8
-    hard = min(hard, cap, max(0.0, clock - overhead))
+    # On a short clock a loaded machine can answer late by more than the overhead: the hard
+    # limit then shrinks towards the soft one, and never takes more than a small share of
+    # what the clock holds after this move's overhead (an increment cannot be banked early).
+    left = max(0.0, clock - overhead)
+    if mtg > 1:
+        cap = min(cap, left * TIME["clock_share"] / 100)
+        if clock < TIME["short_clock"]:
+            hard = min(hard, soft * 2)
+    hard = min(hard, cap, left)
     soft = min(soft, hard)
-    floor = float(TIME["min_think"])
-    return Budget(max(floor, soft) if soft > 0 else floor, max(floor, hard))
+    # a few ms to find any move at all, but no more than the share the clock allows
+    floor = float(min(TIME["min_think"], max(1.0, left * TIME["clock_share"] / 100)))
+    return Budget(max(floor, soft), max(floor, hard))

@@ -20,6 +20,8 @@ cdef class Search:
     cdef public Evaluator ev
     cdef public int stop, stopped, seldepth, nroot, draw_moves, stalemate_score, mate_score, null_verify_off
     cdef public long long nodes, node_limit
+    # the root move being searched (read by the engine's watcher thread for currmove)
+    cdef public int root_depth, root_index, root_move
     cdef int nsq, best_promo, variant_end
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
     cdef int[::1] quiets, root_moves, see_buf, lmr, check_hint

@@ -124,6 +124,9 @@ class Search:
                 lmr[d * 64 + n] = int(r // 100)
         self.lmr = lmr
         self.nroot = 0
+        self.root_depth = 0
+        self.root_index = 0
+        self.root_move = 0
         self.seldepth = 0
         self.null_verify_off = 0
         self.nodes = 0
@@ -413,8 +416,11 @@ class Search:
         newdepth: cython.int
         self.pv_len[0] = 0
         self.nodes += 1
+        self.root_depth = depth
         for i in range(first, self.nroot):
             m = self.root_moves[i]
+            self.root_index = i + 1  # 1-based, as UCI's currmovenumber
+            self.root_move = m
             if not self.pos.make(m):
                 continue
             self.cur_move[0] = m

@@ -191,3 +191,23 @@ def test_a_failing_info_callback_still_gets_a_bestmove(engine: Engine):
     assert engine.wait(10)
     assert len(got) == 1
     assert chess.Move.from_uci(got[0]) in chess.Board().legal_moves
+
+
+def test_long_searches_report_the_current_root_move(engine: Engine):
+    """After a second of thinking, `currmove` infos name a legal root move and its number."""
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    started = time.monotonic()
+    best, infos = think(engine, fen, movetime=1600)
+    assert time.monotonic() - started < 5
+    current = [i for i in infos if i.currmove is not None]
+    assert current, "no currmove info in a 1.6 s search"
+    assert len(current) <= 2, "currmove is throttled to about one per second"
+    legal = {m.uci() for m in chess.Board(fen).legal_moves}
+    for info in current:
+        assert info.currmove in legal
+        assert 1 <= info.currmovenumber <= len(legal)
+        assert info.depth is not None and info.depth >= 1
+        assert not info.pv and info.score_cp is None
+    short = think(engine, fen, movetime=200)[1]
+    assert not [i for i in short if i.currmove is not None], "short searches stay quiet"
+    assert best in legal

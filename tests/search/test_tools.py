@@ -57,3 +57,21 @@ def test_epd_run_counts_solved(tmp_path, capsys):
 def test_epd_missing_file():
     with pytest.raises(ValueError):
         epd.main("/nonexistent/file.epd")
+
+
+def test_epd_fixed_nodes_is_deterministic(tmp_path, capsys):
+    """`nodes` replaces the movetime: the same moves twice, and a bad budget is refused."""
+    suite = tmp_path / "suite.epd"
+    suite.write_text(
+        '7k/8/5K2/8/8/8/8/6Q1 w - - bm Qg7#; id "m1";\n'
+        'r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id "open";\n'
+    )
+    outputs = []
+    for _ in range(2):
+        assert epd.main(str(suite), nodes=3000) == 0
+        lines = capsys.readouterr().out.strip().splitlines()
+        outputs.append(lines[:-1])  # the last line carries the elapsed time
+        assert lines[0].startswith("m1: ok")
+    assert outputs[0] == outputs[1]
+    with pytest.raises(ValueError):
+        epd.main(str(suite), nodes=0)
