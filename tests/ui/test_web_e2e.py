@@ -9,14 +9,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.ui.webserver import running_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -58,44 +57,11 @@ PIECES_JS = """() => {
 }"""
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
     """`ferz web --no-browser` on a free port with an empty database; yields its URL."""
-    port = _free_port()
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    cmd = [
-        sys.executable,
-        "-m",
-        "ferz",
-        "web",
-        "--no-browser",
-        "--port",
-        str(port),
-        "--db",
-        str(db),
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        seen = []
-        for line in proc.stdout:  # warnings may come first; EOF means the server died
-            if "serving on" in line:
-                break
-            seen.append(line)
-        else:
-            pytest.fail("ferz web did not start:\n" + "".join(seen))
+    with running_server(tmp_path_factory.mktemp("web") / "games.sqlite3") as port:
         yield f"http://127.0.0.1:{port}/"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 @pytest.fixture(scope="module")

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
+
+from tests.ui.webserver import running_server
 
 pytest.importorskip("uvicorn")
 websockets_client = pytest.importorskip("websockets.asyncio.client")
@@ -21,32 +20,9 @@ pytestmark = pytest.mark.timeout(60)
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory) -> Iterator[str]:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    cmd = [
-        sys.executable,
-        "-m",
-        "ferz",
-        "web",
-        "--no-browser",
-        "--port",
-        str(port),
-        "--db",
-        str(db),
-    ]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        for line in proc.stdout:
-            if "serving on" in line:
-                break
-        else:
-            pytest.fail("ferz web did not start")
+    """host:port of a running `ferz web` with an empty database."""
+    with running_server(tmp_path_factory.mktemp("web") / "games.sqlite3") as port:
         yield f"127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def post(base: str, path: str, body: bytes) -> tuple[int, dict]:
