@@ -94,8 +94,10 @@ class Setup:
         return [head, *(f"piece {letter}& {betza}" for letter, betza in self.pieces)]
 
 
-def expand_queen(betza: str) -> str:
-    """Betza with Q written as RB (with the same modifiers and range), as XBoard reads it."""
+def xboard_betza(betza: str) -> str:
+    """Betza as XBoard 4.9 reads it: Q as RB (same modifiers and range), and riders written
+    with a doubled atom (NN, the nightrider) as the atom with range 0 (N0)."""
+    betza = re.sub(r"([A-Z])\1(?!\d)", r"\g<1>0", betza)
     return re.sub(r"([a-z]*)Q(\d*)", r"\1R\2\1B\2", betza)
 
 
@@ -111,7 +113,7 @@ def piece_betza(rules: Any, piece: Any, defined: str) -> str:
         start = king_file(rules)
         if piece.letter == rules.castling_king and start is not None:
             betza += f"O{abs(rules.castling_kingside_file - start)}"
-    return expand_queen(betza)
+    return xboard_betza(betza)
 
 
 def king_file(rules: Any) -> int | None:
@@ -256,7 +258,7 @@ def setup_lines(rules: Any, betzas: dict[str, str], name: str, builtin: bool) ->
 
 SETUP = re.compile(
     r"(?:\((?P<table>[^)]*)\)\s*)?"  # (PIECETOCHAR)
-    r"(?:(?P<w>\d+)x(?P<h>\d+)\+(?P<s>\d+)_(?P<p>\S+)\s+)?"  # WxH+S_PARENT
+    r"(?:(?P<w>\d+)x(?P<h>\d+)\+(?P<s>\d+)_(?P<p>\S+)(?:\s+|$))?"  # WxH+S_PARENT
 )
 
 

@@ -1,0 +1,312 @@
+"""xboard/CECP variants: the `setup` and `piece` lines that teach XBoard a variant, the GUI's
+`setup`, drops, `+` promotions and boards with more than 9 ranks, through the real engine."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import ferz.variants as variants
+from ferz.board import Board
+from ferz.protocol.xboard import shift_ranks
+from ferz.protocol.xsetup import XBOARD_KNOWS, parse_setup, setup_lines, xboard_betza
+from tests.protocol.proc import ROOT, EngineProcess
+from tests.protocol.test_gui_e2e import ARTIFACTS, SHOT, XBOARD, XVFB, free_display
+from tests.protocol.test_xboard_transcript import handshake, ping
+
+pytestmark = pytest.mark.variant
+
+USER_INI = """\
+[nightrider5:gardner]
+description = Gardner's minichess with nightriders for knights
+customPiece1 = h:NN
+knight = -
+startFen = rhbqk/ppppp/5/PPPPP/RHBQK w - - 0 1
+promotionPieceTypes = qrbh
+"""
+
+
+def lines_for(name: str) -> list[str]:
+    """What ferz sends after `variant NAME` (NAME a built-in)."""
+    return setup_lines(variants.get(name), variants.betza_of(name), name, True)
+
+
+# ---------------------------------------------------------------- setup lines (pure)
+
+
+def test_gardner_setup_is_what_xboard_needs() -> None:
+    lines = lines_for("gardner")
+    table = "PNBRQ" + "." * 16 + "K"
+    assert lines[0] == (
+        f"setup ({table}{table.lower()}) 5x5+0_fairy rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1"
+    )
+    # no double step, no en passant on a 5x5 board; the queen as XBoard spells it
+    assert lines[1:] == [
+        "piece P& fmWfcF",
+        "piece N& N",
+        "piece B& B",
+        "piece R& R",
+        "piece Q& RB",
+        "piece K& K",
+    ]
+
+
+def test_losalamos_leaves_the_bishop_out_of_the_table() -> None:
+    head = lines_for("losalamos")[0]
+    assert head.startswith("setup (PN.RQ" + "." * 16 + "Kpn.rq") and " 6x6+0_fairy " in head
+
+
+def test_hoppelpoppel_pieces_and_castling_king() -> None:
+    pieces = lines_for("hoppelpoppel")[1:]
+    assert "piece N& mNcB" in pieces and "piece B& mBcN" in pieces
+    assert "piece K& KO2" in pieces and "piece P& fmWfceFifmnD" in pieces
+    assert "piece K& KO3" in lines_for("capahouse")  # capablanca's king castles three files
+
+
+def test_minishogi_uses_the_shogi_parent_with_promoted_slots() -> None:
+    lines = lines_for("minishogi")
+    white = "P.BR.S...G.+.++.+K"  # promoted forms 11 slots above their pieces
+    assert lines[0] == (
+        f"setup ({white}{white.lower()}) 5x5+5_shogi rbsgk/4p/5/P4/KGSBR[-] w - - 0 1"
+    )
+    for line in ("piece +P& WfF", "piece +B& BW", "piece +R& RF", "piece S& FfW"):
+        assert line in lines
+    assert not any(x.startswith(("piece H", "piece D")) for x in lines)  # never on the board
+
+
+def test_variants_xboard_knows_get_no_setup() -> None:
+    for name in ("grand", "shogi", "xiangqi", "capablanca", "crazyhouse", "makruk"):
+        assert name in XBOARD_KNOWS and lines_for(name) == []
+
+
+@pytest.mark.parametrize("name", variants.builtins())
+def test_every_builtin_setup_is_consistent(name: str) -> None:
+    rules = variants.get(name)
+    lines = lines_for(name)
+    if name in XBOARD_KNOWS:
+        return
+    head = lines[0].split(" ", 3)
+    table = head[1].strip("()")
+    assert len(table) % 2 == 0 and 12 <= len(table) <= 88
+    white, black = table[: len(table) // 2], table[len(table) // 2 :]
+    assert head[2].startswith(f"{rules.files}x{rules.ranks}+")
+    fen_board = head[3].split()[0].split("[")[0]
+    for char in fen_board:
+        if char.isalpha():  # every piece on the board has its letter in the table
+            assert char in (white if char.isupper() else black), (name, char)
+    letters = set((white + black.upper()).replace(".", "").replace("+", ""))
+    for line in lines[1:]:
+        word, letter, betza = line.split(" ")
+        assert word == "piece" and letter.endswith("&") and betza
+        assert letter[:-1].lstrip("+") in letters
+        assert "Q" not in betza and "NN" not in betza
+    Board(head[3].replace("[-]", "[]"), rules=rules)  # the FEN sent is one ferz reads back
+
+
+def test_xboard_betza() -> None:
+    assert xboard_betza("NN") == "N0"
+    assert xboard_betza("mNNcQ") == "mN0cRcB"
+    assert xboard_betza("Q4") == "R4B4"
+    assert xboard_betza("fmWfceFifmnD") == "fmWfceFifmnD"
+
+
+def test_parse_setup() -> None:
+    assert parse_setup("(PNBRQK) 5x5+0_fairy rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1") == (
+        (5, 5),
+        "rnbqk/ppppp/5/PPPPP/RNBQK w - - 0 1",
+    )
+    assert parse_setup("rbsgk/4p/5/P4/KGSBR[-] w 0 1") == (None, "rbsgk/4p/5/P4/KGSBR[] w 0 1")
+    assert parse_setup("(PNBRQK) 8/8 w") == (None, "8/8 w")
+    for bad in ("", "(PNBRQK)", "(PNBRQK) 5x5+0_fairy"):
+        with pytest.raises(ValueError, match="setup needs a FEN"):
+            parse_setup(bad)
+
+
+def test_shift_ranks_two_digit_ranks() -> None:
+    assert shift_ranks("a16a15", -1) == "a15a14" and shift_ranks("P@j10", -1) == "P@j9"
+    assert shift_ranks("a0b9+", 1) == "a1b10+"
+
+
+# ---------------------------------------------------------------- transcripts
+
+
+@pytest.fixture
+def xb() -> Iterator[EngineProcess]:
+    engine = EngineProcess("xboard")
+    handshake(engine)
+    yield engine
+    assert engine.close() == 0
+
+
+def engine_move(engine: EngineProcess) -> str:
+    """The engine's next move, with no error before it."""
+    lines = engine.expect("move ", timeout=20)
+    assert not [x for x in lines if x.startswith(("Illegal", "Error", "tellusererror"))], lines
+    return lines[-1].split()[1]
+
+
+def test_gardner_game(xb: EngineProcess) -> None:
+    xb.send("new", "variant gardner")
+    lines = ping(xb, 1)
+    assert lines[0].startswith("setup (PNBRQ") and " 5x5+0_fairy " in lines[0]
+    assert "piece Q& RB" in lines
+    xb.send("sd 3", "usermove b2b3")
+    reply = engine_move(xb)
+    board = Board(rules=variants.get("gardner"))
+    board.push_uci("b2b3")
+    assert reply in {board.uci(m) for m in board.legal_moves}
+
+
+def test_grand_ranks_from_zero(xb: EngineProcess) -> None:
+    # 10x10: XBoard numbers the ranks 0-9; ferz's a3 is XBoard's a2, its a10 XBoard's a9.
+    xb.send("new", "variant grand", "force", "usermove a2a3", "usermove a9a8")
+    lines = ping(xb, 2)
+    assert not [x for x in lines if not x.startswith("pong")], lines  # no setup, no errors
+    xb.send("usermove a9a8")  # a10a9 again: the rook already left a10
+    assert any(x.startswith("Illegal move") for x in ping(xb, 3))
+    xb.send("sd 2", "go")
+    reply = engine_move(xb)
+    board = Board(rules=variants.get("grand"))
+    for move in ("a3a4", "a10a9"):
+        board.push_uci(move)
+    assert shift_ranks(reply, 1) in {board.uci(m) for m in board.legal_moves}
+
+
+def test_minishogi_drops_and_promotions(xb: EngineProcess) -> None:
+    xb.send("new", "variant minishogi", "force")
+    xb.send("setboard 2sgk/1P3/5/5/KGSRB[Pp] w 0 1")  # XBoard's shogi FEN: no castling field
+    # promotion with +, Black's drop as XBoard may write it, White's drop, deferral with =
+    xb.send("usermove b4b5+", "usermove p@c4", "usermove P@c2", "usermove c4c3")
+    lines = ping(xb, 4)
+    assert not [x for x in lines if not x.startswith(("pong", "setup", "piece"))], lines
+    xb.send("usermove d1d4=", "sd 2", "go")
+    reply = engine_move(xb)
+    board = Board("2sgk/1P3/5/5/KGSRB[Pp] w - - 0 1", rules=variants.get("minishogi"))
+    for move in ("b4b5+", "P@c4", "P@c2", "c4c3", "d1d4"):
+        board.push_uci(move)
+    assert reply in {board.uci(m) for m in board.legal_moves}
+    assert "+P" in board.fen()
+
+
+def test_user_variant_with_custom_piece(tmp_path: Path) -> None:
+    path = tmp_path / "nightrider.ini"
+    path.write_text(USER_INI)
+    engine = EngineProcess("--variants", str(path), "xboard")
+    features = handshake(engine)
+    assert "nightrider5" in features["variants"].split(",")
+    engine.send("new", "variant nightrider5")
+    lines = ping(engine, 1)
+    assert lines[0].startswith("setup (P.BRQ") and " 5x5+0_fairy rhbqk/" in lines[0]
+    assert "piece H& N0" in lines  # the nightrider in XBoard's Betza
+    engine.send("force", "usermove b1d5", "usermove b4b3", "sd 3", "go")
+    reply = engine_move(engine)
+    assert reply
+    assert engine.close() == 0
+
+
+def test_setup_from_the_gui(xb: EngineProcess) -> None:
+    xb.send("new", "variant gardner", "force")
+    ping(xb, 1)
+    fen = "4k/5/5/5/1Q2K w - - 0 1"
+    xb.send(f"setup (PNBRQ................Kpnbrq................k) 5x5+0_fairy {fen}")
+    xb.send("setup (PNBRQK) 6x6+0_fairy rnqknr/pppppp/6/6/PPPPPP/RNQKNR w - - 0 1")
+    xb.send("setup", "setup 4k/5/5/5/X3K w - - 0 1")
+    lines = ping(xb, 2)
+    assert any(x.startswith("Error (setup board 6x6 does not fit") for x in lines), lines
+    assert any(x.startswith("Error (setup needs a FEN)") for x in lines), lines
+    assert any(x.startswith("tellusererror Illegal position") for x in lines), lines
+    xb.send("sd 3", "go")  # the position of the first, valid setup stays
+    reply = engine_move(xb)
+    board = Board(fen, rules=variants.get("gardner"))
+    assert reply in {board.uci(m) for m in board.legal_moves}
+
+
+# ---------------------------------------------------------------- real XBoard (e2e)
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
+def test_xboard_plays_gardner(tmp_path: Path) -> None:
+    # XBoard does not know gardner: it learns the 5x5 board and the pieces from ferz's setup.
+    play_in_xboard(tmp_path, [], "gardner", "xboard-gardner")
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
+def test_xboard_plays_a_user_variant(tmp_path: Path) -> None:
+    # A nightrider (Betza NN, XBoard's N0): a wrong piece line makes XBoard forfeit ferz.
+    path = tmp_path / "nightrider.ini"
+    path.write_text(USER_INI)
+    play_in_xboard(tmp_path, ["--variants", str(path)], "nightrider5", "xboard-user-variant")
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
+def test_xboard_plays_minishogi(tmp_path: Path) -> None:
+    play_in_xboard(tmp_path, [], "minishogi", "xboard-minishogi")
+
+
+def play_in_xboard(tmp_path: Path, args: list[str], variant: str, name: str) -> None:
+    """XBoard runs two ferz engines (CECP) in a variant: 8 moves, no errors, a screenshot."""
+    assert XBOARD and XVFB
+    display = free_display()
+    env = dict(os.environ, DISPLAY=f":{display}", PYTHONPATH=str(ROOT))
+    server = subprocess.Popen(
+        [XVFB, f":{display}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    debug = tmp_path / "xboard.debug"
+    engine = " ".join([sys.executable, "-m", "ferz", *args, "xboard"])
+    command = [XBOARD, "-fcp", engine, "-fd", str(ROOT), "-scp", engine, "-sd", str(ROOT)]
+    command += ["-variant", variant, "-mode", "TwoMachines", "-tc", "0:30", "-inc", "0"]
+    command += ["-debug", "-nameOfDebugFile", str(debug), "-saveSettingsOnExit", "false"]
+    command += ["-settingsFile", str(tmp_path / "xboardrc"), "-popupExitMessage", "false"]
+    command += ["-size", "medium"]
+    gui = None
+    try:
+        time.sleep(0.5)
+        gui = subprocess.Popen(
+            command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 60
+        moves: list[str] = []
+        text = ""
+        while time.monotonic() < deadline:
+            text = debug.read_text(errors="replace") if debug.exists() else ""
+            moves = re.findall(r"^\d*\s*<(?:first|second)\s*: move (\S+)", text, re.MULTILINE)
+            if len(moves) >= 8 or gui.poll() is not None or "Forfeit" in text:
+                break
+            time.sleep(0.5)
+        assert "invalid move" not in text, "XBoard refused a move of ferz: " + text[-1500:]
+        assert len(moves) >= 8, f"only {moves} after 60 s; log tail: {text[-1500:]}"
+        assert re.search(r"<first\s*: setup \(", text), "ferz sent no setup line"
+        engine_lines = re.findall(r"^\d*\s*<(?:first|second)\s*: (.*)$", text, re.MULTILINE)
+        bad = [x for x in engine_lines if x.startswith(("Illegal move", "Error", "tellusererror"))]
+        assert not bad, bad
+        if SHOT:
+            ARTIFACTS.mkdir(exist_ok=True)
+            shot = ARTIFACTS / f"{name}.png"
+            subprocess.run(
+                [SHOT, "-display", f":{display}", "-window", "root", str(shot)],
+                check=True,
+                timeout=20,
+            )
+            assert shot.stat().st_size > 1000
+            shutil.copy(debug, ARTIFACTS / f"{name}.debug")
+    finally:
+        for process in (gui, server):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
