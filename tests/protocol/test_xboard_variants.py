@@ -32,6 +32,11 @@ knight = -
 startFen = rhbqk/ppppp/5/PPPPP/RHBQK w - - 0 1
 promotionPieceTypes = qrbh
 """
+POCKET_INI = """\
+[pocketshogi:minishogi]
+description = Minishogi with a gold and a silver in each hand
+startFen = rbsgk/4p/5/P4/KGSBR[GSgs] w - - 0 1
+"""
 
 
 def lines_for(name: str) -> list[str]:
@@ -250,11 +255,16 @@ def test_xboard_plays_a_user_variant(tmp_path: Path) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
-def test_xboard_plays_minishogi(tmp_path: Path) -> None:
-    play_in_xboard(tmp_path, [], "minishogi", "xboard-minishogi")
+def test_xboard_plays_minishogi_with_drops(tmp_path: Path) -> None:
+    # Minishogi with pieces in hand from the start (a user variant): ferz's setup carries the
+    # holdings, and drops (S@b3, uppercase for both sides) must pass XBoard's legality test.
+    path = tmp_path / "pocketshogi.ini"
+    path.write_text(POCKET_INI)
+    moves = play_in_xboard(tmp_path, ["--variants", str(path)], "pocketshogi", "xboard-minishogi")
+    assert any("@" in move for move in moves), moves
 
 
-def play_in_xboard(tmp_path: Path, args: list[str], variant: str, name: str) -> None:
+def play_in_xboard(tmp_path: Path, args: list[str], variant: str, name: str) -> list[str]:
     """XBoard runs two ferz engines (CECP) in a variant: 8 moves, no errors, a screenshot."""
     assert XBOARD and XVFB
     display = free_display()
@@ -302,6 +312,7 @@ def play_in_xboard(tmp_path: Path, args: list[str], variant: str, name: str) -> 
             )
             assert shot.stat().st_size > 1000
             shutil.copy(debug, ARTIFACTS / f"{name}.debug")
+        return moves
     finally:
         for process in (gui, server):
             if process is not None and process.poll() is None:
