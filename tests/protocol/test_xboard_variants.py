@@ -239,9 +239,11 @@ def test_setup_from_the_gui(xb: EngineProcess) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
-def test_xboard_plays_gardner(tmp_path: Path) -> None:
-    # XBoard does not know gardner: it learns the 5x5 board and the pieces from ferz's setup.
-    play_in_xboard(tmp_path, [], "gardner", "xboard-gardner")
+@pytest.mark.parametrize("variant", ["gardner", "shako"])
+def test_xboard_plays_variants_it_does_not_know(tmp_path: Path, variant: str) -> None:
+    # XBoard learns the board (5x5; 10x10 with ranks numbered from 0) and the pieces (shako's
+    # cannon and fers-alfil) from ferz's setup and piece lines.
+    play_in_xboard(tmp_path, [], variant, f"xboard-{variant}")
 
 
 @pytest.mark.e2e
