@@ -28,6 +28,8 @@ URGENT = frozenset(("?", "quit", "force", "new", "result", "exit", "."))
 
 MATE = 100000
 SQUARE = re.compile(r"([a-z])(\d+)")
+#: A move as XBoard writes it: from-to with a promotion suffix, or a drop (`P@e4`).
+BARE_MOVE = re.compile(r"[a-p]\d{1,2}[a-p]\d{1,2}[A-Za-z+=~]?|[A-Za-z]@[a-p]\d{1,2}")
 #: Scores at or below this for RESIGN_MOVES own moves in a row make the engine resign.
 RESIGN_CP = -1200
 RESIGN_MOVES = 4
@@ -307,11 +309,7 @@ class Xboard:
     @staticmethod
     def _looks_like_move(word: str) -> bool:
         """A bare coordinate move (sent when the GUI ignored usermove=1)."""
-        return (
-            (4 <= len(word) <= 7 and word[0].isalpha() and word[1].isdigit())
-            or re.fullmatch(r"[A-Za-z]@[a-p]\d{1,2}", word) is not None
-            or word in ("O-O", "O-O-O")
-        )
+        return BARE_MOVE.fullmatch(word) is not None or word in ("O-O", "O-O-O")
 
     def await_move(self) -> None:
         """Wait until the engine's move is out and recorded, answering urgent commands."""

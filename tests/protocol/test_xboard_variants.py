@@ -16,7 +16,7 @@ import pytest
 
 import ferz.variants as variants
 from ferz.board import Board
-from ferz.protocol.xboard import shift_ranks
+from ferz.protocol.xboard import Xboard, shift_ranks
 from ferz.protocol.xsetup import XBOARD_KNOWS, parse_setup, setup_lines, xboard_betza
 from tests.protocol.proc import ROOT, EngineProcess
 from tests.protocol.test_gui_e2e import ARTIFACTS, SHOT, XBOARD, XVFB, free_display
@@ -323,3 +323,11 @@ def play_in_xboard(tmp_path: Path, args: list[str], variant: str, name: str) -> 
                     process.wait(5)
                 except subprocess.TimeoutExpired:
                     process.kill()
+
+
+def test_bare_moves_xboard_may_send() -> None:
+    # without usermove=1 XBoard sends moves bare: drops and two-digit ranks are moves too
+    for word in ("e2e4", "a10a9", "e7e8q", "b4b5+", "d1d4=", "P@e4", "p@c10"):
+        assert Xboard._looks_like_move(word), word
+    for word in ("e2xyz", "hello", "e2e4qq", "@e4", "P@"):
+        assert not Xboard._looks_like_move(word), word
