@@ -228,14 +228,3 @@ def _merge(atoms: list[Atom]) -> tuple[Atom, ...]:
                 atom.initial,
             )
     return tuple(merged.values())
-
-
-def describe(atoms: tuple[Atom, ...]) -> str:
-    """A short human-readable listing of atoms (for error messages and `ferz variants`)."""
-    parts = []
-    for a in atoms:
-        kind = "m" if not a.capture else "c" if not a.move else ""
-        kind += "p" if a.hop else ""
-        kind += "i" if a.initial else ""
-        parts.append(f"{kind}({a.dx},{a.dy})x{a.range or 'oo'}")
-    return " ".join(parts)

@@ -300,11 +300,6 @@ def _region(r: _Reader, key: str, files: int, ranks: int) -> frozenset[tuple[int
     return frozenset(squares)
 
 
-def _mirror(region: frozenset[tuple[int, int]], ranks: int) -> frozenset[tuple[int, int]]:
-    """The same region seen from Black."""
-    return frozenset((f, ranks - 1 - rank) for f, rank in region)
-
-
 def _whole_ranks(
     r: _Reader, key: str, region: frozenset[tuple[int, int]], files: int
 ) -> frozenset[int]:
