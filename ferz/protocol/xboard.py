@@ -20,8 +20,10 @@ HIDDEN = frozenset(
     ("hash", "threads", "ponder", "uci_chess960", "uci_variant", "uci_showwdl", "multipv")
 )
 
-#: xboard variant name -> ferz variant name, where they differ.
-VARIANT_ALIASES = {"normal": "chess", "fischerandom": "chess960"}
+#: xboard variant name -> ferz variant name, where they differ. XBoard plays its own courier
+#: (all pawns on the second rank) whatever the engine's setup says, so ferz's (Fairy-
+#: Stockfish's, with advanced pawns) goes by another name that XBoard learns from `setup`.
+VARIANT_ALIASES = {"normal": "chess", "fischerandom": "chess960", "courier-fsf": "courier"}
 
 #: Commands answered at once even while waiting for the engine's move.
 URGENT = frozenset(("?", "quit", "force", "new", "result", "exit", "."))

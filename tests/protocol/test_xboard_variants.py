@@ -170,6 +170,14 @@ def test_gardner_game(xb: EngineProcess) -> None:
     assert reply in {board.uci(m) for m in board.legal_moves}
 
 
+def test_courier_goes_by_another_name(xb: EngineProcess) -> None:
+    # XBoard's own courier has another start position and ignores an engine's setup for it
+    xb.send("variant courier", "variant courier-fsf")
+    lines = ping(xb, 1)
+    assert lines[0].startswith("Error (variant courier is not supported)")
+    assert lines[1].startswith("setup (") and " 12x8+0_fairy rnebmk1wbenr/" in lines[1]
+
+
 def test_grand_ranks_from_zero(xb: EngineProcess) -> None:
     # 10x10: XBoard numbers the ranks 0-9; ferz's a3 is XBoard's a2, its a10 XBoard's a9.
     xb.send("new", "variant grand", "force", "usermove a2a3", "usermove a9a8")
