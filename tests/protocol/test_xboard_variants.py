@@ -32,6 +32,16 @@ knight = -
 startFen = rhbqk/ppppp/5/PPPPP/RHBQK w - - 0 1
 promotionPieceTypes = qrbh
 """
+SWAPPED_INI = """\
+[swapped:gardner]
+description = Gardner with the rook's and the knight's moves swapped (letters kept)
+rook = -
+knight = -
+customPiece1 = r:N
+customPiece2 = n:R
+promotionPieceTypes = qrbn
+"""
+
 POCKET_INI = """\
 [pocketshogi:minishogi]
 description = Minishogi with a gold and a silver in each hand
@@ -256,11 +266,13 @@ def test_xboard_plays_variants_it_does_not_know(tmp_path: Path, variant: str) ->
 
 @pytest.mark.e2e
 @pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
-def test_xboard_plays_a_user_variant(tmp_path: Path) -> None:
-    # A nightrider (Betza NN, XBoard's N0): a wrong piece line makes XBoard forfeit ferz.
-    path = tmp_path / "nightrider.ini"
-    path.write_text(USER_INI)
-    play_in_xboard(tmp_path, ["--variants", str(path)], "nightrider5", "xboard-user-variant")
+@pytest.mark.parametrize(("text", "variant"), [(USER_INI, "nightrider5"), (SWAPPED_INI, "swapped")])
+def test_xboard_plays_a_user_variant(tmp_path: Path, text: str, variant: str) -> None:
+    # A nightrider (Betza NN, XBoard's N0), and an R that leaps like a knight while N slides
+    # like a rook: XBoard would forfeit ferz if it judged them by its own R and N.
+    path = tmp_path / "user.ini"
+    path.write_text(text)
+    play_in_xboard(tmp_path, ["--variants", str(path)], variant, f"xboard-user-{variant}")
 
 
 @pytest.mark.e2e
