@@ -35,7 +35,7 @@ cdef class Search:
 
     cdef int root(self, int alpha, int beta, int depth, int first) noexcept nogil
     cdef int search(self, int alpha, int beta, int depth, int ply, bint cutnode) noexcept nogil
-    cdef int qsearch(self, int alpha, int beta, int ply) noexcept nogil
+    cdef int qsearch(self, int alpha, int beta, int ply, bint checks) noexcept nogil
     cdef void poll(self) noexcept nogil
     cdef bint is_draw(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil

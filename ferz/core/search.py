@@ -498,7 +498,7 @@ class Search:
             if r != NO_END:
                 return (MATE - ply) * r  # a variant rule (extinction, flag) ended the game
         if depth <= 0:
-            return self.qsearch(alpha, beta, ply)
+            return self.qsearch(alpha, beta, ply, True)
         self.pv_len[ply] = ply
         self.nodes += 1
         self.poll()
@@ -576,7 +576,7 @@ class Search:
 
             # Step 6. Razoring: hopeless at low depth unless a capture saves it.
             if depth <= self.razor_max_depth and score + self.razor_margin * depth < alpha:
-                r = self.qsearch(alpha, alpha + 1, ply)
+                r = self.qsearch(alpha, alpha + 1, ply, False)
                 if r <= alpha:
                     return r
 
@@ -746,8 +746,15 @@ class Search:
         self.tt.store(self.pos.key, ply, bestmove, best, static, depth, r)
         return best
 
-    def qsearch(self, alpha: cython.int, beta: cython.int, ply: cython.int) -> cython.int:
-        """Quiescence search: captures (all evasions when in check) until the position is quiet."""
+    def qsearch(
+        self, alpha: cython.int, beta: cython.int, ply: cython.int, checks: cython.bint
+    ) -> cython.int:
+        """Quiescence search: captures (all evasions when in check) until the position is quiet.
+
+        With `checks` (the first ply below the main search) quiet moves that give check and do
+        not lose material are tried too, so mates and forks by check just past the horizon
+        are seen.
+        """
         in_check: cython.bint
         slot: cython.longlong
         meta: cython.ulonglong
@@ -766,6 +773,7 @@ class Search:
         legal: cython.int = 0
         pvnode: cython.bint = beta - alpha > 1
         old_alpha: cython.int = alpha
+        quiets: cython.bint
 
         self.nodes += 1
         self.poll()
@@ -819,11 +827,21 @@ class Search:
                 alpha = best
 
         base = ply * MAXMOVES
-        n = self.pos.gen(self.moves, base, not in_check) - base
+        n = self.pos.gen(self.moves, base, not in_check and not checks) - base
         self.score_moves(base, n, ply, ttm, True)
+        quiets = False  # reached the quiet moves: their order no longer matters
         for i in range(base, base + n):
-            m = self.pick(base, i, n)
-            if not in_check:
+            m = self.moves[i] if quiets else self.pick(base, i, n)
+            if not in_check and checks and not self.is_tactical(m):
+                quiets = True
+                # (drops are left out: in drop variants they would multiply the work)
+                if (
+                    move_kind(m) == DROP
+                    or not self.pos.gives_check(m)
+                    or not see_ge(self.pos, self.ev, m, 0, self.see_buf)
+                ):
+                    continue
+            elif not in_check:
                 # Delta pruning: even winning the piece would not reach alpha.
                 if (
                     move_kind(m) != PROMO
@@ -837,7 +855,7 @@ class Search:
             legal += 1
             self.cur_move[ply] = m
             self.check_hint[ply + 1] = -1
-            score = -self.qsearch(-beta, -alpha, ply + 1)
+            score = -self.qsearch(-beta, -alpha, ply + 1, False)
             self.pos.unmake()
             if self.stopped:
                 return 0

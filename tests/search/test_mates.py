@@ -52,3 +52,26 @@ def test_no_move_in_finished_game(engine, fen):
     """A finished game gets bestmove None and no search."""
     best, _ = think(engine, fen, depth=5)
     assert best is None
+
+
+def test_quiescence_sees_a_quiet_mating_check(engine):
+    """At depth 1, grabbing a pawn that allows a back-rank Re1# is refused.
+
+    Only the quiet checks of the first quiescence ply can see the non-capturing mate here.
+    """
+    fen = "4r1k1/p4ppp/8/8/3Q4/8/5PPP/6K1 w - - 0 1"
+    best, infos = think(engine, fen, depth=1)
+    board = chess.Board(fen)
+    board.push(chess.Move.from_uci(best))
+    mates = [m for m in board.legal_moves if board.gives_check(m) and _mates(board, m)]
+    assert not mates, f"{best} allows {mates}"
+    assert scored(infos)[-1].score_cp > 0
+
+
+def _mates(board: chess.Board, move: chess.Move) -> bool:
+    """Whether `move` checkmates."""
+    board.push(move)
+    try:
+        return board.is_checkmate()
+    finally:
+        board.pop()
