@@ -32,48 +32,67 @@ class _Variant:
     source: str = ""
 
 
-_registry: dict[str, _Variant] = {}
+_registry: dict[str, _Variant] = {}  # compiled variants
+_builtin: dict[str, ini.Section] = {}  # builtin.ini's sections, parsed, in file order
 
 
 def _load_builtins() -> None:
-    """Compile builtin.ini once, on first use."""
-    if _registry:
+    """Parse builtin.ini once; each variant compiles when it is first used (fast start-up)."""
+    if _builtin:
         return
     text = resources.files(__package__).joinpath("builtin.ini").read_text(encoding="utf-8")
-    _registry.update(_compile(text, "builtin.ini", builtin=True))
+    for section in ini.parse(text, "builtin.ini"):
+        _builtin[section.name] = section
 
 
-def _compile(text: str, source: str, builtin: bool = False) -> dict[str, _Variant]:
-    """Compile every section of a definition text against the registry; nothing is stored."""
+def _known(name: str) -> _Variant | None:
+    """A compiled variant by name, compiling a built-in one (parents first) on first use."""
+    _load_builtins()
+    variant = _registry.get(name)
+    if variant is None and name in _builtin:
+        variant = _build_section(_builtin[name], "builtin.ini", True, {})
+        _registry[name] = variant
+    return variant
+
+
+def _build_section(
+    section: ini.Section, source: str, builtin: bool, out: dict[str, _Variant]
+) -> _Variant:
+    """Compile one section, inheriting from a parent in `out` (the same file) or known."""
+    if section.parent is None:
+        entries: dict[str, Entry] = {}
+    else:
+        parent = out.get(section.parent) or _known(section.parent)
+        if parent is None:
+            raise DefinitionError(
+                source,
+                section.line,
+                f"unknown parent variant {section.parent!r} (define it earlier in the file)",
+            )
+        entries = {k: e for k, e in parent.entries.items() if k != "description"}
+    entries.update((entry.key, entry) for entry in section.entries)
+    own = {entry.key for entry in section.entries}
+    rules = build(section.name, entries, source, section.line, own)
+    return _Variant(entries, rules, builtin, source)
+
+
+def _compile(text: str, source: str) -> dict[str, _Variant]:
+    """Compile every section of a user's definition text; nothing is stored."""
+    _load_builtins()
     out: dict[str, _Variant] = {}
     for section in ini.parse(text, source):
         old = _registry.get(section.name)
-        if old is not None and (old.builtin or old.source != source):
+        if section.name in _builtin or (old is not None and old.source != source):
             raise DefinitionError(
                 source, section.line, f"variant {section.name!r} already exists (pick a new name)"
             )
-        if section.parent is None:
-            entries: dict[str, Entry] = {}
-        else:
-            parent = out.get(section.parent) or _registry.get(section.parent)
-            if parent is None:
-                raise DefinitionError(
-                    source,
-                    section.line,
-                    f"unknown parent variant {section.parent!r} (define it earlier in the file)",
-                )
-            entries = {k: e for k, e in parent.entries.items() if k != "description"}
-        entries.update((entry.key, entry) for entry in section.entries)
-        own = {entry.key for entry in section.entries}
-        rules = build(section.name, entries, source, section.line, own)
-        out[section.name] = _Variant(entries, rules, builtin, source)
+        out[section.name] = _build_section(section, source, False, out)
     return out
 
 
 def get(name: str) -> Rules:
     """The Rules of a variant by name; ValueError listing the known names if unknown."""
-    _load_builtins()
-    variant = _registry.get(name)
+    variant = _known(name) if isinstance(name, str) else None
     if variant is None:
         raise ValueError(f"unknown variant {name!r}; known: {', '.join(names())}")
     return variant.rules
@@ -82,18 +101,17 @@ def get(name: str) -> Rules:
 def names() -> list[str]:
     """Names of all known variants, built-in ones first in their file order."""
     _load_builtins()
-    return list(_registry)
+    return list(_builtin) + [name for name, v in _registry.items() if not v.builtin]
 
 
 def builtins() -> list[str]:
     """Names of the built-in variants, in their file order."""
     _load_builtins()
-    return [name for name, variant in _registry.items() if variant.builtin]
+    return list(_builtin)
 
 
 def parse_text(text: str, source: str = "<string>") -> dict[str, Rules]:
     """Compile definitions without registering them (for tests and `ferz check`)."""
-    _load_builtins()
     return {name: v.rules for name, v in _compile(text, source).items()}
 
 
@@ -115,7 +133,6 @@ def load_file(path: str | Path) -> list[str]:
 
     Loading the same file again (e.g. a GUI setting VariantPath twice) replaces its variants;
     a name taken by a built-in or by another file is refused."""
-    _load_builtins()
     compiled = _compile(_read(path), str(path))
     _registry.update(compiled)
     return list(compiled)
