@@ -1,4 +1,4 @@
-"""A position on the padded mailbox: rules compiled to tables, move generation, make/unmake, attacks.
+"""A position on the padded mailbox: compiled rule tables, move generation, make/unmake, attacks.
 
 Cython pure-Python mode: position.pxd declares the class and its C methods. The C methods touch
 only ints and typed memoryviews (no Python objects), so the search can call them without the GIL.
@@ -1042,7 +1042,7 @@ class Position:
     # ------------------------------------------------------------------ Python interface
 
     def set_fen(self, fen: str) -> None:
-        """Set up a position from FEN; ValueError (naming the field) leaves the position as it was."""
+        """Set up a position from FEN; a ValueError (naming the field) changes nothing."""
         setup = fenlib.parse(self.rules, fen)
         trial = Position(self.rules) if self.pcount[0] + self.pcount[1] else self
         trial._load(setup)
