@@ -218,17 +218,38 @@ def parse(rules: Rules, fen: str) -> Setup:
     return setup
 
 
+def _start_royals(rules: Rules) -> tuple[int, int]:
+    """Royal pieces per side: one each if the variant has a royal type, unless its start
+    position gives one side none (horde-like games; a start without any king is an error)."""
+    if not any(p.royal for p in rules.pieces):
+        return (0, 0)
+    start = Setup(pieces={})
+    try:
+        _parse_placement(rules, rules.start_fen.split()[0], start)
+    except (ValueError, IndexError):
+        return (1, 1)
+    counts = [0, 0]
+    for code in start.pieces.values():
+        if rules.pieces[(code >> 1) - 1].royal:
+            counts[code & 1] += 1
+    if counts == [0, 0]:
+        return (1, 1)
+    return (min(counts[0], 1), min(counts[1], 1))
+
+
 def _validate_pieces(rules: Rules, setup: Setup) -> None:
     """Royal counts and pawn ranks that no game can reach."""
-    has_royal = any(p.royal for p in rules.pieces)
+    expected = _start_royals(rules)
     for color, name in ((0, "white"), (1, "black")):
         royals = [
             sq
             for sq, code in setup.pieces.items()
             if code & 1 == color and rules.pieces[(code >> 1) - 1].royal
         ]
-        if has_royal and len(royals) != 1:
-            raise ValueError(f"piece placement: {name} has {len(royals)} kings, expected 1")
+        if len(royals) != expected[color]:
+            raise ValueError(
+                f"piece placement: {name} has {len(royals)} kings, expected {expected[color]}"
+            )
         if sum(1 for code in setup.pieces.values() if code & 1 == color) > 64:
             raise ValueError(f"piece placement: {name} has more than 64 pieces")
     first = min(rules.double_step_ranks, default=0)

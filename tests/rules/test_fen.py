@@ -74,3 +74,19 @@ def test_chess960_castling_fields() -> None:
     assert Board(shredder, chess960=True).fen().split()[2] == "KQkq"
     inner = "r1k1r2r/8/8/8/8/8/8/R1K1R2R w EAea - 0 1"
     assert Board(inner, chess960=True).fen().split()[2] == "EQeq"
+
+
+def test_a_side_without_king_only_where_the_start_position_has_none() -> None:
+    import dataclasses
+
+    from ferz.core.rules import chess
+
+    start = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1"
+    horde = dataclasses.replace(
+        chess(), name="hordelike", start_fen=start, double_step_ranks=frozenset({0, 1})
+    )
+    assert Board(rules=horde).fen() == start
+    with pytest.raises(InvalidFenError, match="white has 1 kings, expected 0"):
+        Board("rnbqkbnr/pppppppp/8/8/8/8/8/K7 w kq - 0 1", rules=horde)
+    with pytest.raises(InvalidFenError, match="white has 0 kings, expected 1"):
+        Board("4k3/8/8/8/8/8/8/8 w - - 0 1")
