@@ -509,16 +509,16 @@ class Board:
         if self.is_seventyfive_moves():
             return Outcome("seventyfive_moves", None)
         count = self.repetitions()
-        if count >= 5 or (claim_draw and count >= rules.n_fold_rule):
+        if count >= 5:
             value = ending.repetition_value(rules, pos.side, self._perpetual_checker())
-            if count >= 5:
-                termination = "fivefold_repetition"
-            else:
-                termination = "threefold_repetition" if rules.n_fold_rule == 3 else "repetition"
-            return self._scored(termination, value)
+            return self._scored("fivefold_repetition", value)
         if claim_draw:
             if self.can_claim_fifty_moves():
                 return Outcome("fifty_moves", None)
+            if count >= rules.n_fold_rule:
+                value = ending.repetition_value(rules, pos.side, self._perpetual_checker())
+                name = "threefold_repetition" if rules.n_fold_rule == 3 else "repetition"
+                return self._scored(name, value)
             if rules.n_fold_rule == 3 and self.can_claim_threefold_repetition():
                 return Outcome("threefold_repetition", None)
         return None

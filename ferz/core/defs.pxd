@@ -9,6 +9,8 @@ cdef enum:
     MAXPLY = 4096
     MAXMOVES = 1024
     MAXHAND = 64
+    LINE_REACH = 15
+    LINE_SPAN = 31
     UNLIMITED = 64
     NORMAL = 0
     DOUBLE = 1

@@ -31,7 +31,7 @@ cdef class Position:
     cdef unsigned long long[::1] u_key
     cdef int[::1] scratch
     # legality fast path: line directions from a king, rider masks per colour and vector
-    cdef int[::1] line_dir, u_chk
+    cdef int[::1] line_dir, u_chk, sq_file, sq_rank
     cdef unsigned long long[::1] ray_mask, u_chk_key
     cdef int fast_legal
     # rules beyond chess (ferz.variants): see _compile_variant_rules

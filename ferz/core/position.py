@@ -19,6 +19,8 @@ from cython.cimports.ferz.core.defs import (
     F_INITIAL,
     F_LEG,
     F_MOVE,
+    LINE_REACH,
+    LINE_SPAN,
     MAXHAND,
     MAXMOVES,
     MAXP,
@@ -235,11 +237,19 @@ class Position:
     def _compile_lines(self, rules: Rules) -> None:
         """Tables for the legality fast path: after a non-king move by a side not in check,
         only an unlimited rider on the line king-origin can attack the king. Variants with
-        hoppers, lame leapers, limited riders or regions use the full attack test instead."""
+        hoppers, lame leapers, limited riders or regions use the full attack test instead.
+
+        The line table is indexed by the (file, rank) offset from the king, not by the mailbox
+        difference: on a padded mailbox two different offsets can share one difference (on
+        8 files, 5 files left and 5 ranks down equals 6 files right and 6 ranks down)."""
         nsq = self.nsq
-        self.line_dir = _ints(2 * nsq)
+        self.sq_file, self.sq_rank = _ints(nsq), _ints(nsq)
+        for sq in rules.squares():
+            self.sq_file[sq], self.sq_rank[sq] = rules.file_of(sq), rules.rank_of(sq)
+        self.line_dir = _ints(LINE_SPAN * LINE_SPAN)
         self.ray_mask = array("Q", [0]) * (4 * nsq)
-        simple = True
+        # tiny boards: rider vectors of different directions could share a mailbox offset
+        simple = rules.files >= 4
         for t, piece in enumerate(rules.pieces, start=1):
             if piece.region is not None:
                 simple = False
@@ -250,10 +260,13 @@ class Position:
                 if atom.capture and atom.range == 0:
                     for color in (0, 1):
                         v = self._vector(atom.dx, atom.dy, color)
+                        dy = atom.dy if color == 0 else -atom.dy
                         self.ray_mask[color * 2 * nsq + v + nsq] |= 1 << t
                         for k in range(1, max(rules.files, rules.ranks)):
-                            if abs(k * v) < nsq:
-                                self.line_dir[-k * v + nsq] = -v
+                            fx, fy = -k * atom.dx, -k * dy  # from the king towards the rider
+                            if abs(fx) <= LINE_REACH and abs(fy) <= LINE_REACH:
+                                index = (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
+                                self.line_dir[index] = -v
         self.fast_legal = 1 if simple else 0
 
     def _compile_zones(self, rules: Rules) -> None:
@@ -710,7 +723,9 @@ class Position:
 
     def discovered(self, king: cython.int, fr: cython.int, by: cython.int) -> cython.bint:
         """Whether a rider of `by` attacks the king through the vacated square fr."""
-        u: cython.int = self.line_dir[fr - king + self.nsq]
+        fx: cython.int = self.sq_file[fr] - self.sq_file[king] + LINE_REACH
+        fy: cython.int = self.sq_rank[fr] - self.sq_rank[king] + LINE_REACH
+        u: cython.int = self.line_dir[fx * LINE_SPAN + fy]
         t: cython.int
         q: cython.int
         one: cython.ulonglong = 1

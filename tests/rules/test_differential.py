@@ -102,6 +102,9 @@ def test_special_positions() -> None:
         "8/8/8/8/8/8/2k5/K7 w - - 0 1",
         "7k/5Q2/8/8/8/8/8/K7 b - - 0 1",
         "8/8/8/8/8/8/8/KBk5 w - - 0 1",
+        # a pin along a diagonal whose mailbox difference equals that of another line
+        # (5 files left, 5 ranks down = 6 files right, 6 ranks down on 8 files)
+        "r2q1rk1/pP1p2pp/Q4n2/b1p1p3/Np6/1b3NBn/BPPP1PPP/1R2K2R b K - 2 3",
     ]
     for fen in fens:
         _compare(Board(fen), chess.Board(fen), with_san=True)
