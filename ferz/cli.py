@@ -60,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     epd = sub.add_parser("epd", help="run a test suite of EPD positions (bm/am)")
     epd.add_argument("file")
     epd.add_argument("--movetime", type=int, default=1000, help="ms per position")
+    epd.add_argument("--nodes", type=int, help="fixed nodes per position instead of time")
     epd.add_argument("--threads", type=int, default=1)
     epd.add_argument("--hash", type=int, default=64, help="transposition table MB")
 
@@ -118,7 +119,13 @@ def _dispatch(args: argparse.Namespace) -> int:
     if command == "epd":
         from .epd import main as epd_main
 
-        return epd_main(args.file, movetime=args.movetime, threads=args.threads, hash_mb=args.hash)
+        return epd_main(
+            args.file,
+            movetime=args.movetime,
+            threads=args.threads,
+            hash_mb=args.hash,
+            nodes=args.nodes,
+        )
     if command == "play":
         from .play import main as play_main
 

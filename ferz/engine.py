@@ -191,6 +191,13 @@ class Engine:
                     help="Polyglot opening book (.bin)",
                     on_change=self._set_book,
                 ),
+                Option(
+                    "VariantPath",
+                    "string",
+                    "",
+                    help="variants.ini file with more variants (Fairy-Stockfish format)",
+                    on_change=self._set_variant_path,
+                ),
             ]
         )
 
@@ -216,6 +223,13 @@ class Engine:
         self._searches = []
         self._board = Board(rules=rules, chess960=bool(self.options.get("UCI_Chess960")))
         self._tt.clear()
+
+    def _set_variant_path(self, value) -> None:
+        """Load user variants (all or nothing) and offer them as UCI_Variant choices."""
+        path = str(value or "").strip()
+        if path:
+            variants.load_file(path)  # a DefinitionError (ValueError) names file and line
+            self.options["UCI_Variant"].choices = tuple(variants.names())
 
     def _set_book(self, value) -> None:
         """Load a Polyglot book (empty: none); ValueError for a missing or bad file."""
