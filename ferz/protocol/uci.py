@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import io
-import queue
 import threading
-from collections import deque
-from collections.abc import Callable
 from typing import Any
 
-from .channel import EOF, Reader, Writer
+from .session import Session
 
 NAME = "ferz"
 AUTHOR = "the ferz developers"
@@ -187,55 +184,39 @@ def shorten(text: str, limit: int = 60) -> str:
 # ---------------------------------------------------------------- session
 
 
-class Uci:
+class Uci(Session):
     """One UCI conversation: reads commands from a Reader, drives an Engine, writes to a Writer."""
 
-    def __init__(
-        self,
-        out: Writer,
-        reader: Reader,
-        make_engine: Callable[[], Any] | None = None,
-        make_limits: Callable[..., Any] | None = None,
-    ) -> None:
-        self.out = out
-        self.reader = reader
-        self._make_engine = make_engine  # tests pass a stand-in engine and its Limits
-        self._make_limits = make_limits
-        self._engine: Any = None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Session's arguments: out, reader and the optional engine and Limits factories."""
+        super().__init__(*args, **kwargs)
         self.debug = False
-        self._deferred: deque[str] = deque()
-        self._lock = threading.Lock()  # guards the search state below
+        # self._lock guards the search state below.
         self._thinking = threading.Event()  # a go is running and its bestmove is not out yet
         self._hold = False  # infinite/ponder: keep the bestmove until stop or ponderhit
         self._held: tuple[str | None, str | None] | None = None
         self._scored = False  # an info line with a score went out for this go
-        self._quit = False
-
-    # -------------------------------------------------------------- engine
-
-    def limits(self, **fields: Any) -> Any:
-        """An engine Limits object."""
-        if self._make_limits is None:
-            from ..engine import Limits
-
-            self._make_limits = Limits
-        return self._make_limits(**fields)
-
-    @property
-    def engine(self) -> Any:
-        """The engine, created on first use so that `uciok` comes before heavy imports."""
-        if self._engine is None:
-            if self._make_engine is None:
-                from ..engine import Engine
-
-                self._engine = Engine()
-            else:
-                self._engine = self._make_engine()
-        return self._engine
 
     def say(self, text: str) -> None:
         """Send an `info string` message."""
         self.out.line("info string " + " ".join(text.split()))
+
+    # -------------------------------------------------------------- messages
+
+    def _too_long(self, line: str) -> None:
+        """Report an ignored overlong line."""
+        self.say(f"error: line longer than {len(line)} characters ignored")
+
+    def _unknown(self, line: str) -> None:
+        """Report an unknown command."""
+        self.say(f"unknown command: {shorten(line)!r} (type help for the list)")
+
+    def _failed(self, word: str, line: str, error: Exception) -> None:
+        """Report a failed command as an `info string`."""
+        if isinstance(error, ValueError):
+            self.say(f"error: {word}: {error}")
+        else:
+            self.say(f"internal error in {word}: {type(error).__name__}: {error}")
 
     # -------------------------------------------------------------- loop
 
@@ -243,39 +224,10 @@ class Uci:
         """Answer commands until `quit` or end of input; returns the exit code."""
         if first is not None:
             self._deferred.append(first)
-        while not self._quit:
-            if self._deferred:
-                line = self._deferred.popleft()
-            else:
-                item = self.reader.get()
-                if item is EOF:
-                    line = "quit"
-                else:
-                    line, too_long = item
-                    if too_long:
-                        self.say(f"error: line longer than {len(line)} characters ignored")
-                        continue
-            self.handle(line)
+        self._serve()
         if self._engine is not None and self._thinking.is_set():
             self._engine.wait()  # let the stopped search finish and send its bestmove
         return 0
-
-    def handle(self, line: str) -> None:
-        """Execute one command line; errors become `info string` messages."""
-        tokens = line.split()
-        if not tokens or tokens[0].startswith("#"):
-            return
-        word = tokens[0]
-        method = getattr(self, "cmd_" + word, None) if word.isidentifier() else None
-        if method is None:
-            self.say(f"unknown command: {shorten(line)!r} (type help for the list)")
-            return
-        try:
-            method(tokens[1:])
-        except ValueError as error:
-            self.say(f"error: {word}: {error}")
-        except Exception as error:  # never let a bug in one command kill the engine
-            self.say(f"internal error in {word}: {type(error).__name__}: {error}")
 
     def await_idle(self) -> None:
         """End a running search (it sends its bestmove) before a command that needs the engine.
@@ -290,22 +242,7 @@ class Uci:
                 self.say("stopping the running search first")
             self.engine.stop()
             self._release()
-        while self._thinking.is_set() and not self._quit:
-            try:
-                item = self.reader.get(timeout=0.01)
-            except queue.Empty:
-                continue
-            if item is not EOF and item[1]:
-                self.say(f"error: line longer than {len(item[0])} characters ignored")
-                continue
-            line = "quit" if item is EOF else item[0]
-            tokens = line.split()
-            if not tokens:
-                continue
-            if tokens[0] in ("isready", "quit") or (tokens[0] in URGENT and not self._deferred):
-                self.handle(line)
-            else:
-                self._deferred.append(line)
+        self._wait(self._thinking.is_set, URGENT, ("isready", "quit"))
         if self._engine is not None:
             self._engine.wait()  # the engine finishes its bookkeeping right after bestmove
 

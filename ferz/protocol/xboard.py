@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import queue
 import re
 import threading
 import time
@@ -12,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import xsetup
-from .channel import EOF, WAKE, Reader, Writer
+from .channel import WAKE
+from .session import Command, Session
 from .uci import shorten
 
 #: Engine options xboard sets with its own commands (or that make no sense here).
@@ -190,25 +190,15 @@ class Clock:
 # ---------------------------------------------------------------- session
 
 
-class Xboard:
+class Xboard(Session):
     """One CECP v2 conversation driving an Engine."""
 
-    def __init__(
-        self,
-        out: Writer,
-        reader: Reader,
-        make_engine: Callable[[], Any] | None = None,
-        make_limits: Callable[..., Any] | None = None,
-    ) -> None:
-        self.out = out
-        self.reader = reader
-        self._make_engine = make_engine  # tests pass a stand-in engine and its Limits
-        self._make_limits = make_limits
-        self._engine: Any = None
-        self._quit = False
-        self._deferred: deque[str] = deque()
+    ALIASES = {"?": "movenow", ".": "status"}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Session's arguments: out, reader and the optional engine and Limits factories."""
+        super().__init__(*args, **kwargs)
         self._results: deque[tuple[int, str | None, str | None, bool]] = deque()
-        self._lock = threading.Lock()
         self._gen = 0  # search generation: results of older searches are thrown away
         self._busy = threading.Event()  # a search is running and its result is not handled
         self.mode: str | None = None  # None, "move", "ponder" or "analyze"
@@ -230,29 +220,24 @@ class Xboard:
 
     # -------------------------------------------------------------- engine and board
 
-    def limits(self, **fields: Any) -> Any:
-        """An engine Limits object."""
-        if self._make_limits is None:
-            from ..engine import Limits
-
-            self._make_limits = Limits
-        return self._make_limits(**fields)
-
-    @property
-    def engine(self) -> Any:
-        """The engine, created on first use."""
-        if self._engine is None:
-            if self._make_engine is None:
-                from ..engine import Engine
-
-                self._engine = Engine()
-            else:
-                self._engine = self._make_engine()
-        return self._engine
-
     def error(self, kind: str, command: str) -> None:
         """Report a command that cannot be carried out."""
         self.out.line(f"Error ({kind}): {shorten(command)}")
+
+    def _too_long(self, line: str) -> None:
+        """Report an ignored overlong line."""
+        self.error("line too long", line)
+
+    def _unknown(self, line: str) -> None:
+        """Report an unknown command."""
+        self.error("unknown command", line)
+
+    def _failed(self, word: str, line: str, error: Exception) -> None:
+        """Report a failed command as an `Error (...)` line."""
+        if isinstance(error, ValueError):
+            self.error(str(error), line)
+        else:
+            self.error(f"internal {type(error).__name__}: {error}", line)
 
     def _sync(self, moves: list[str] | None = None) -> None:
         """Give the engine the game position (plus `moves` if given); ValueError leaves it."""
@@ -268,45 +253,23 @@ class Xboard:
 
     def run(self) -> int:
         """Answer commands until `quit` or end of input."""
-        while not self._quit:
-            if self._deferred:
-                line = self._deferred.popleft()
-            else:
-                item = self.reader.get()
-                if item is EOF:
-                    line = "quit"
-                elif item is WAKE or item == WAKE:
-                    self._collect()
-                    continue
-                else:
-                    line, too_long = item
-                    if too_long:
-                        self.error("line too long", line)
-                        continue
-            self.handle(line)
+        self._serve()
         self._halt()
         return 0
 
-    def handle(self, line: str) -> None:
-        """Execute one command; errors become `Error (...)` lines."""
-        tokens = line.split()
-        if not tokens or tokens[0].startswith("#"):
-            return
-        word = tokens[0]
-        name = {"?": "movenow", ".": "status"}.get(word, word)
-        method = getattr(self, "cmd_" + name, None) if name.isidentifier() else None
-        if method is None:
-            if self._looks_like_move(word) and len(tokens) == 1:
-                method, tokens = self.cmd_usermove, ["usermove", word]
-            else:
-                self.error("unknown command", line)
-                return
-        try:
-            method(tokens[1:])
-        except ValueError as error:
-            self.error(str(error), line)
-        except Exception as error:  # never let a bug in one command kill the engine
-            self.error(f"internal {type(error).__name__}: {error}", line)
+    def _receive(self, item: tuple[str, bool] | None) -> str | None:
+        """As Session's, but a wake-up from the search thread handles finished searches."""
+        if item is WAKE or item == WAKE:
+            self._collect()
+            return None
+        return super()._receive(item)
+
+    def _command(self, tokens: list[str]) -> tuple[Command, list[str]] | None:
+        """As Session's, plus a bare move (sent by GUIs that ignored usermove=1)."""
+        found = super()._command(tokens)
+        if found is None and len(tokens) == 1 and self._looks_like_move(tokens[0]):
+            return self.cmd_usermove, tokens
+        return found
 
     @staticmethod
     def _looks_like_move(word: str) -> bool:
@@ -315,26 +278,7 @@ class Xboard:
 
     def await_move(self) -> None:
         """Wait until the engine's move is out and recorded, answering urgent commands."""
-        while self.mode == "move" and not self._quit:
-            try:
-                item = self.reader.get(timeout=0.01)
-            except queue.Empty:
-                continue
-            if item is WAKE or item == WAKE:
-                self._collect()
-                continue
-            if item is not EOF and item[1]:
-                self.error("line too long", item[0])
-                continue
-            line = "quit" if item is EOF else item[0]
-            tokens = line.split()
-            if not tokens:
-                continue
-            # Once a command is kept for later, the ones after it must wait too (order).
-            if tokens[0] == "quit" or (tokens[0] in URGENT and not self._deferred):
-                self.handle(line)
-            else:
-                self._deferred.append(line)
+        self._wait(lambda: self.mode == "move", URGENT, ("quit",))
 
     def _halt(self) -> None:
         """Stop any search and throw its result away."""
