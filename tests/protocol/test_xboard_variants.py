@@ -3,12 +3,8 @@
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,8 +15,8 @@ from ferz.board import Board
 from ferz.protocol.xboard import Xboard, shift_ranks
 from ferz.protocol.xsetup import XBOARD_KNOWS, parse_setup, setup_lines, xboard_betza
 from tests.protocol.proc import ROOT, EngineProcess
-from tests.protocol.test_gui_e2e import ARTIFACTS, SHOT, XBOARD, XVFB, free_display
 from tests.protocol.test_xboard_transcript import handshake, ping
+from tests.protocol.xboard_gui import XBOARD, XVFB, play_in_xboard
 
 pytestmark = pytest.mark.variant
 
@@ -261,7 +257,7 @@ def test_setup_from_the_gui(xb: EngineProcess) -> None:
 def test_xboard_plays_variants_it_does_not_know(tmp_path: Path, variant: str) -> None:
     # XBoard learns the board (5x5; 10x10 with ranks numbered from 0) and the pieces (shako's
     # cannon and fers-alfil) from ferz's setup and piece lines.
-    play_in_xboard(tmp_path, [], variant, f"xboard-{variant}")
+    play_variant(tmp_path, [], variant, f"xboard-{variant}")
 
 
 @pytest.mark.e2e
@@ -272,7 +268,7 @@ def test_xboard_plays_a_user_variant(tmp_path: Path, text: str, variant: str) ->
     # like a rook: XBoard would forfeit ferz if it judged them by its own R and N.
     path = tmp_path / "user.ini"
     path.write_text(text)
-    play_in_xboard(tmp_path, ["--variants", str(path)], variant, f"xboard-user-{variant}")
+    play_variant(tmp_path, ["--variants", str(path)], variant, f"xboard-user-{variant}")
 
 
 @pytest.mark.e2e
@@ -282,67 +278,17 @@ def test_xboard_plays_minishogi_with_drops(tmp_path: Path) -> None:
     # holdings, and drops (S@b3, uppercase for both sides) must pass XBoard's legality test.
     path = tmp_path / "pocketshogi.ini"
     path.write_text(POCKET_INI)
-    moves = play_in_xboard(tmp_path, ["--variants", str(path)], "pocketshogi", "xboard-minishogi")
+    moves = play_variant(tmp_path, ["--variants", str(path)], "pocketshogi", "xboard-minishogi")
     assert any("@" in move for move in moves), moves
 
 
-def play_in_xboard(tmp_path: Path, args: list[str], variant: str, name: str) -> list[str]:
+def play_variant(tmp_path: Path, args: list[str], variant: str, name: str) -> list[str]:
     """XBoard runs two ferz engines (CECP) in a variant: 8 moves, no errors, a screenshot."""
-    assert XBOARD and XVFB
-    display = free_display()
-    env = dict(os.environ, DISPLAY=f":{display}", PYTHONPATH=str(ROOT))
-    server = subprocess.Popen(
-        [XVFB, f":{display}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    debug = tmp_path / "xboard.debug"
     engine = " ".join([sys.executable, "-m", "ferz", *args, "xboard"])
-    command = [XBOARD, "-fcp", engine, "-fd", str(ROOT), "-scp", engine, "-sd", str(ROOT)]
-    command += ["-variant", variant, "-mode", "TwoMachines", "-tc", "0:30", "-inc", "0"]
-    command += ["-debug", "-nameOfDebugFile", str(debug), "-saveSettingsOnExit", "false"]
-    command += ["-settingsFile", str(tmp_path / "xboardrc"), "-popupExitMessage", "false"]
-    command += ["-size", "medium"]
-    gui = None
-    try:
-        time.sleep(0.5)
-        gui = subprocess.Popen(
-            command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        deadline = time.monotonic() + 60
-        moves: list[str] = []
-        text = ""
-        while time.monotonic() < deadline:
-            text = debug.read_text(errors="replace") if debug.exists() else ""
-            moves = re.findall(r"^\d*\s*<(?:first|second)\s*: move (\S+)", text, re.MULTILINE)
-            if len(moves) >= 8 or gui.poll() is not None or "Forfeit" in text:
-                break
-            time.sleep(0.5)
-        assert "invalid move" not in text, "XBoard refused a move of ferz: " + text[-1500:]
-        assert len(moves) >= 8, f"only {moves} after 60 s; log tail: {text[-1500:]}"
-        assert re.search(r"<first\s*: setup \(", text), "ferz sent no setup line"
-        engine_lines = re.findall(r"^\d*\s*<(?:first|second)\s*: (.*)$", text, re.MULTILINE)
-        bad = [x for x in engine_lines if x.startswith(("Illegal move", "Error", "tellusererror"))]
-        assert not bad, bad
-        if SHOT:
-            ARTIFACTS.mkdir(exist_ok=True)
-            shot = ARTIFACTS / f"{name}.png"
-            subprocess.run(
-                [SHOT, "-display", f":{display}", "-window", "root", str(shot)],
-                check=True,
-                timeout=20,
-            )
-            assert shot.stat().st_size > 1000
-            shutil.copy(debug, ARTIFACTS / f"{name}.debug")
-        return moves
-    finally:
-        for process in (gui, server):
-            if process is not None and process.poll() is None:
-                process.terminate()
-                try:
-                    process.wait(5)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+    options = ["-fcp", engine, "-fd", str(ROOT), "-scp", engine, "-sd", str(ROOT)]
+    text, moves = play_in_xboard(tmp_path, [*options, "-variant", variant], name)
+    assert re.search(r"<first\s*: setup \(", text), "ferz sent no setup line"
+    return moves
 
 
 def test_bare_moves_xboard_may_send() -> None:

@@ -1,0 +1,95 @@
+"""Run a real XBoard under Xvfb for the GUI tests: two engines play, the debug log is checked."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.protocol.proc import ROOT
+
+XBOARD = shutil.which("xboard") or (
+    "/usr/games/xboard" if Path("/usr/games/xboard").exists() else None
+)
+POLYGLOT = shutil.which("polyglot") or (
+    "/usr/games/polyglot" if Path("/usr/games/polyglot").exists() else None
+)
+XVFB = shutil.which("Xvfb")
+SHOT = shutil.which("import")  # ImageMagick
+ARTIFACTS = ROOT / "test-artifacts"
+ENGINE = f"{sys.executable} -m ferz"
+#: How many moves the game must reach, and how long it may take.
+MOVES = 8
+SECONDS = 60
+
+
+def free_display() -> int:
+    """A display number no X server uses."""
+    for number in range(90, 200):
+        if (
+            not Path(f"/tmp/.X11-unix/X{number}").exists()
+            and not Path(f"/tmp/.X{number}-lock").exists()
+        ):
+            return number
+    raise RuntimeError("no free X display")
+
+
+def play_in_xboard(tmp_path: Path, options: list[str], name: str) -> tuple[str, list[str]]:
+    """XBoard with `options` (engines, variant) plays a TwoMachines game of MOVES moves.
+
+    Fails if a move was refused, the game stopped short or an engine sent an error; then
+    saves a screenshot and the debug log as test-artifacts/NAME.*. Returns (log, moves).
+    """
+    assert XBOARD and XVFB
+    display = free_display()
+    env = dict(os.environ, DISPLAY=f":{display}", PYTHONPATH=str(ROOT))
+    server = subprocess.Popen(
+        [XVFB, f":{display}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    debug = tmp_path / "xboard.debug"
+    command = [XBOARD, *options, "-mode", "TwoMachines", "-tc", "0:30", "-inc", "0"]
+    command += ["-debug", "-nameOfDebugFile", str(debug), "-saveSettingsOnExit", "false"]
+    command += ["-settingsFile", str(tmp_path / "xboardrc"), "-popupExitMessage", "false"]
+    command += ["-size", "medium"]
+    gui = None
+    try:
+        time.sleep(0.5)
+        gui = subprocess.Popen(
+            command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + SECONDS
+        moves: list[str] = []
+        text = ""
+        while time.monotonic() < deadline:
+            text = debug.read_text(errors="replace") if debug.exists() else ""
+            moves = re.findall(r"^\d*\s*<(?:first|second)\s*: move (\S+)", text, re.MULTILINE)
+            if len(moves) >= MOVES or gui.poll() is not None or "Forfeit" in text:
+                break
+            time.sleep(0.5)
+        assert "invalid move" not in text, "XBoard refused a move of ferz: " + text[-1500:]
+        assert len(moves) >= MOVES, f"only {moves} after {SECONDS} s; log tail: {text[-1500:]}"
+        engine_lines = re.findall(r"^\d*\s*<(?:first|second)\s*: (.*)$", text, re.MULTILINE)
+        bad = [x for x in engine_lines if x.startswith(("Illegal move", "Error", "tellusererror"))]
+        assert not bad, bad
+        if SHOT:
+            ARTIFACTS.mkdir(exist_ok=True)
+            shot = ARTIFACTS / f"{name}.png"
+            shoot = [SHOT, "-display", f":{display}", "-window", "root", str(shot)]
+            subprocess.run(shoot, check=True, timeout=20)
+            assert shot.stat().st_size > 1000
+            shutil.copy(debug, ARTIFACTS / f"{name}.debug")
+        return text, moves
+    finally:
+        for process in (gui, server):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                try:
+                    process.wait(5)
+                except subprocess.TimeoutExpired:
+                    process.kill()
