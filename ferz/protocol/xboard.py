@@ -617,16 +617,8 @@ class Xboard(Session):
                 self.mode = "move"
             self.engine.ponderhit()
             return
-        if mode in ("ponder", "move"):
+        if mode is not None:  # analyze mode restarts below, on the new position
             self._halt()
-            self._sync()
-        if mode == "analyze":
-            with self._lock:
-                self._gen += 1
-                self.mode = None
-                self._busy.clear()
-            self.engine.stop()
-            self.engine.wait()
             self._sync()
         self.ponder_move = None
         try:
