@@ -18,9 +18,9 @@ from ferz.play import main, pgn, render  # noqa: E402
 from tests.protocol.standin import Limits, NamedBoard, StandIn  # noqa: E402
 
 
-def play(text: str, **options: object) -> tuple[str, StandIn]:
-    """Run a game with these input lines; returns (everything printed, the engine)."""
-    defaults = dict(
+def arguments(**options: object) -> argparse.Namespace:
+    """`ferz play`'s parsed arguments: the test defaults, changed by `options`."""
+    defaults: dict[str, object] = dict(
         color="white",
         fen=None,
         movetime=50,
@@ -31,9 +31,14 @@ def play(text: str, **options: object) -> tuple[str, StandIn]:
         pgn=None,
     )
     defaults.update(options)
+    return argparse.Namespace(**defaults)
+
+
+def play(text: str, **options: object) -> tuple[str, StandIn]:
+    """Run a game with these input lines; returns (everything printed, the engine)."""
     engine = StandIn(step=0.001)
     out = io.StringIO()
-    code = main(argparse.Namespace(**defaults), engine, Limits, io.StringIO(text), out)
+    code = main(arguments(**options), engine, Limits, io.StringIO(text), out)
     assert code == 0
     return out.getvalue(), engine
 
@@ -121,17 +126,7 @@ def test_pieces_in_hand_are_shown() -> None:
 def test_letters_on_a_console_without_chess_glyphs() -> None:
     raw = io.BytesIO()
     out = io.TextIOWrapper(raw, encoding="ascii", write_through=True)
-    defaults = dict(
-        color="white",
-        fen=None,
-        movetime=50,
-        depth=1,
-        elo=None,
-        variant="chess",
-        ascii=False,
-        pgn=None,
-    )
-    code = main(argparse.Namespace(**defaults), StandIn(), Limits, io.StringIO("quit\n"), out)
+    code = main(arguments(depth=1), StandIn(), Limits, io.StringIO("quit\n"), out)
     assert code == 0
     text = raw.getvalue().decode("ascii")
     assert "8  r  n  b  q  k  b  n  r  8" in text and "6  .  .  ." in text
