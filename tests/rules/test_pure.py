@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 
 from ferz.board import Board
 from ferz.core import compiled
 from ferz.core.perft import perft
-from tests.conftest import ROOT, read_perft_epd
+from tests.conftest import read_perft_epd
+from tests.pure_core import run_pure
 
 CASES = [(fen, 2 if counts[2] < 3000 else 1) for fen, counts in read_perft_epd("perft_cpw.epd")]
 CASES += [(fen, 3) for fen, counts in read_perft_epd("perftsuite.epd")[2:8]]
@@ -30,24 +28,12 @@ print(json.dumps({"compiled": compiled(), "results": out}))
 
 
 def test_pure_matches_compiled() -> None:
-    env = dict(os.environ, FERZ_PURE="1")
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        input=json.dumps(CASES),
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        timeout=300,
-        check=True,
-    )
-    pure = json.loads(proc.stdout)
-    assert pure["compiled"] is False
+    results = run_pure(SCRIPT, CASES)
     expected = []
     for fen, depth in CASES:
         board = Board(fen)
         expected.append([perft(board.position, depth), board.position.key])
-    assert pure["results"] == expected
+    assert results == expected
     assert len(expected) == 13
 
 

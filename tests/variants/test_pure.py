@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -14,7 +10,7 @@ from ferz import variants
 from ferz.board import Board
 from ferz.core import compiled
 from ferz.core.perft import perft
-from tests.conftest import ROOT
+from tests.pure_core import run_pure
 
 pytestmark = pytest.mark.variant
 
@@ -51,22 +47,11 @@ def _cases() -> list[tuple[str, str, int]]:
 @pytest.mark.skipif(not compiled(), reason="compares the compiled core with the pure one")
 def test_pure_core_matches_compiled_in_every_variant() -> None:
     cases = _cases()
-    proc = subprocess.run(
-        [sys.executable, "-c", SCRIPT],
-        input=json.dumps(cases),
-        capture_output=True,
-        text=True,
-        env=dict(os.environ, FERZ_PURE="1"),
-        cwd=ROOT,
-        timeout=300,
-        check=True,
-    )
-    pure = json.loads(proc.stdout)
-    assert pure["compiled"] is False
+    results = run_pure(SCRIPT, cases)
     expected = []
     for name, fen, depth in cases:
         board = Board(fen, variant=name)
         pos = board.position
         expected.append([perft(pos, depth), pos.key, pos.variant_end()])
-    for case, mine, theirs in zip(cases, expected, pure["results"], strict=True):
+    for case, mine, theirs in zip(cases, expected, results, strict=True):
         assert theirs == mine, case
