@@ -80,11 +80,8 @@ class Analysis:
 
     async def close(self) -> None:
         """Stop both searches."""
-        for task in (self.task, self.review_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        await self._cancel("task")
+        await self._cancel("review_task")
 
     async def handle(self, message: dict[str, Any]) -> None:
         """One client message."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -13,7 +14,7 @@ import sys
 import threading
 import time
 import webbrowser
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,22 @@ async def read_json(request: Request) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ClientError("the request body must be a JSON object")
     return data
+
+
+async def serve_messages(
+    ws: WebSocket,
+    send: Callable[[dict[str, Any]], Awaitable[None]],
+    handle: Callable[[dict[str, Any]], Awaitable[None]],
+) -> None:
+    """Pass each client message to `handle` until the socket closes; tell of malformed ones."""
+    while True:
+        message = await receive(ws)
+        if message is None:
+            return
+        if isinstance(message, str):
+            await send(error_message(message))
+            continue
+        await handle(message)
 
 
 class SameOrigin:
@@ -207,14 +224,7 @@ def create_app(
                 await ws.send_json(room.state())
                 room.start_engine()
                 room.arm_timer()
-            while True:
-                message = await receive(ws)
-                if message is None:
-                    break
-                if isinstance(message, str):
-                    await ws.send_json(error_message(message))
-                    continue
-                await room.handle(ws, message)
+            await serve_messages(ws, ws.send_json, functools.partial(room.handle, ws))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -224,14 +234,7 @@ def create_app(
         await ws.accept()
         board = Analysis(pool, review_ms, ws)
         try:
-            while True:
-                message = await receive(ws)
-                if message is None:
-                    break
-                if isinstance(message, str):
-                    await board.send(error_message(message))
-                    continue
-                await board.handle(message)
+            await serve_messages(ws, board.send, board.handle)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
