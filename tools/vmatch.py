@@ -1101,7 +1101,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[int, GameRecord] = {}
     counts = {"w": 0, "d": 0, "l": 0}
     failures: list[GameRecord] = []
-    names = {"A": specs["A"].name, "B": specs["B"].name}
+    start_errors: list[str] = []
+    names = {key: sp.name or sp.cmd.split()[0] for key, sp in specs.items()}
 
     def engines_for_thread() -> dict[str, Engine]:
         """This worker's engines, (re)started as needed."""
@@ -1131,6 +1132,8 @@ def main(argv: list[str] | None = None) -> int:
             engines = engines_for_thread()
         except RuntimeError as e:
             log.error("%s", e)
+            with lock:
+                start_errors.append(str(e))
             stop.set()
             return
         rec = play_game(index, opening, a_white, engines, args, tc)
@@ -1213,7 +1216,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("Engine failures: none")
     print(f"PGN written to {args.pgn}")
-    return 0
+    for err in start_errors:
+        print(f"Match stopped: {err}")
+    return 2 if start_errors else 0
 
 
 if __name__ == "__main__":
