@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +87,13 @@ class SearchPool:
         `owner` names the game or board: an engine that switches owner starts a new game
         (clears its hash) so that games do not leak into each other.
         """
+        async with self._slot() as slot:
+            engine = await self._prepare(slot, owner, variant, fen, moves, options)
+            return await self._go(engine, limits, on_info)
+
+    @contextlib.asynccontextmanager
+    async def _slot(self) -> AsyncIterator[int]:
+        """Wait in line for a free slot and hold it for the block."""
         queue = self._queue()
         self.waiting += 1
         try:
@@ -95,24 +102,21 @@ class SearchPool:
             self.waiting -= 1
         self.running += 1
         try:
-            return await self._run(slot, owner, variant, fen, moves, limits, options, on_info)
+            yield slot
         finally:
             self.running -= 1
             queue.put_nowait(slot)
 
-    async def _run(
+    async def _prepare(
         self,
         slot: int,
         owner: str,
         variant: str,
         fen: str,
         moves: Sequence[str],
-        limits: dict[str, Any],
         options: dict[str, Any],
-        on_info: Callable[[Any], None] | None,
-    ) -> Result:
-        """Run one search on a held slot."""
-        loop = asyncio.get_running_loop()
+    ) -> Any:
+        """The slot's engine, idle and set up for the position (a new game for a new owner)."""
         engine = self._engine(slot, variant)
         if engine.searching:  # a search cancelled twice may still be winding down
             engine.stop()
@@ -123,6 +127,13 @@ class SearchPool:
         for name, value in options.items():
             engine.set_option(name, value)
         engine.set_position(fen=fen, moves=list(moves))
+        return engine
+
+    async def _go(
+        self, engine: Any, limits: dict[str, Any], on_info: Callable[[Any], None] | None
+    ) -> Result:
+        """Run one search on a prepared engine, within the think-time ceiling."""
+        loop = asyncio.get_running_loop()
         result = Result(None)
         done: asyncio.Future[str | None] = loop.create_future()
         live = True
