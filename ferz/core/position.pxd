@@ -34,6 +34,8 @@ cdef class Position:
     cdef int[::1] line_dir, u_chk, sq_file, sq_rank
     cdef unsigned long long[::1] ray_mask, u_chk_key
     cdef int fast_legal
+    # direct checks per piece code and offset to the king (see _compile_checks)
+    cdef int[::1] chk_kind, chk_vec, chk_slow
     # rules beyond chess (ferz.variants): see _compile_variant_rules
     cdef int[::1] a_minr, pr_minr, rel_rank, file_idx, dead, drop_zone, promo_limit, file_count
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
@@ -49,6 +51,8 @@ cdef class Position:
     cdef int only_captures(self, int[::1] out, int first, int n) noexcept nogil
     cdef int add(self, int[::1] out, int n, int fr, int to, int p, int capt_only) noexcept nogil
     cdef int gen(self, int[::1] out, int n, bint captures_only) noexcept nogil
+    cdef int gen_piece(self, int[::1] out, int n, int fr, int p, bint captures_only) noexcept nogil
+    cdef void note_check(self, bint check) noexcept nogil
     cdef int gen_castling(self, int[::1] out, int n) noexcept nogil
     cdef int gen_drops(self, int[::1] out, int n) noexcept nogil
     cdef bint make(self, int m) noexcept nogil
@@ -61,6 +65,7 @@ cdef class Position:
     cdef bint is_pseudo_legal(self, int m) noexcept nogil
     cdef bint is_repetition(self) noexcept nogil
     cdef bint gives_check(self, int m) noexcept nogil
+    cdef bint checks(self, int m) noexcept nogil
     cdef int ep_square_after(self, int leg, int them) noexcept nogil
     cdef bint discovered(self, int king, int fr, int by) noexcept nogil
     cdef bint pawn_drop_check(self) noexcept nogil

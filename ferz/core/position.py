@@ -268,6 +268,44 @@ class Position:
                                 index = (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
                                 self.line_dir[index] = -v
         self.fast_legal = 1 if simple else 0
+        self._compile_checks(rules)
+
+    def _compile_checks(self, rules: Rules) -> None:
+        """Direct-check table for `checks`: per piece code and (file, rank) offset from the
+        piece to a king, 1 = attacks it whatever stands between (a leap or a single step),
+        2 = attacks it along chk_vec if the squares between are empty, 3 = unknown here (a
+        conditional atom or two riders reaching the offset: `checks` asks make/in_check)."""
+        span2 = LINE_SPAN * LINE_SPAN
+        npc = self.npc
+        self.chk_kind, self.chk_vec = _ints(npc * span2), _ints(npc * span2)
+        self.chk_slow = _ints(npc)
+        reach = max(rules.files, rules.ranks)
+        for p in range(2, npc):
+            piece = rules.pieces[(p >> 1) - 1]
+            color = p & 1
+            base = p * span2
+            for atom in piece.atoms:
+                if not atom.capture:
+                    continue
+                if atom.hop or atom.leg is not None or atom.initial or atom.min_rank:
+                    self.chk_slow[p] = 1
+                    continue
+                if atom.range not in (0, 1):
+                    self.chk_slow[p] = 1
+                    continue
+                dy = atom.dy if color == 0 else -atom.dy
+                v = self._vector(atom.dx, atom.dy, color)
+                for k in range(1, 2 if atom.range == 1 else reach):
+                    fx, fy = k * atom.dx, k * dy
+                    if abs(fx) > LINE_REACH or abs(fy) > LINE_REACH:
+                        break
+                    i = base + (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
+                    if k == 1:
+                        self.chk_kind[i], self.chk_vec[i] = 1, v
+                    elif self.chk_kind[i] == 0:
+                        self.chk_kind[i], self.chk_vec[i] = 2, v
+                    elif self.chk_kind[i] == 2 and self.chk_vec[i] != v:
+                        self.chk_slow[p] = 1
 
     def _compile_zones(self, rules: Rules) -> None:
         """Mobility regions per piece code, double-step and promotion zones per colour."""
@@ -469,88 +507,17 @@ class Position:
         """Append pseudo-legal moves (or only captures, e.p. and promotions) to out[n:], which
         must have room for MAXMOVES moves; more than that are dropped and set `overflow`."""
         us: cython.int = self.side
-        them: cython.int = us ^ 1
-        nsq: cython.int = self.nsq
-        ep: cython.int = self.ep
-        quiet: cython.int = 1 if captures_only else 0
         first: cython.int = n
         i: cython.int
-        a: cython.int
         fr: cython.int
-        to: cython.int
-        p: cython.int
-        q: cython.int
-        v: cython.int
-        fl: cython.int
-        rng: cython.int
-        k: cython.int
         if self.end_rules and self.end_value() != NO_END:
             return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
         self.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
-        self.u_chk[self.ply] = 1 if self.in_check() else 0
-        self.u_chk_key[self.ply] = self.key
+        if self.u_chk_key[self.ply] != self.key:
+            self.note_check(self.in_check())
         for i in range(self.pcount[us]):
             fr = self.plist[us * MAXP + i]
-            p = self.board[fr]
-            for a in range(self.a_start[p], self.a_end[p]):
-                v = self.a_vec[a]
-                fl = self.a_flags[a]
-                rng = self.a_range[a]
-                if fl & F_INITIAL and not self.dbl_zone[us * nsq + fr]:
-                    continue
-                if fl & F_RANK and self.rel_rank[us * nsq + fr] < self.a_minr[a]:
-                    continue
-                if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
-                    continue
-                to = fr + v
-                k = 1
-                if fl & F_HOP:
-                    # cannon: slide to a screen, then move on (quietly if allowed) to a capture
-                    while self.board[to] == EMPTY and k < rng:
-                        to += v
-                        k += 1
-                    if self.board[to] <= WALL:
-                        continue
-                    to += v
-                    k += 1
-                    while k <= rng:
-                        q = self.board[to]
-                        if q == EMPTY:
-                            if fl & F_MOVE and self.region[p * nsq + to]:
-                                n = self.add(out, n, fr, to, p, quiet)
-                            to += v
-                            k += 1
-                            continue
-                        if q != WALL and (q & 1) == them and fl & F_CAPT:
-                            if self.region[p * nsq + to]:
-                                n = self.add(out, n, fr, to, p, 0)
-                        break
-                    continue
-                while True:
-                    q = self.board[to]
-                    if q == EMPTY:
-                        if fl & F_MOVE:
-                            if self.region[p * nsq + to]:
-                                if (
-                                    fl & F_INITIAL
-                                    and self.is_pawn[p >> 1]
-                                    and not self.promo_zone[us * nsq + to]
-                                ):
-                                    if not captures_only:
-                                        n = self.emit(out, n, encode(fr, to, 0, DOUBLE))
-                                else:  # (a double step into the zone promotes, as in FSF)
-                                    n = self.add(out, n, fr, to, p, quiet)
-                        elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1]:
-                            n = self.emit(out, n, encode(fr, to, 0, EP))
-                        if k >= rng:
-                            break
-                        to += v
-                        k += 1
-                        continue
-                    if q != WALL and (q & 1) == them and fl & F_CAPT:
-                        if self.region[p * nsq + to]:
-                            n = self.add(out, n, fr, to, p, 0)
-                    break
+            n = self.gen_piece(out, n, fr, self.board[fr], captures_only)
         if not captures_only:
             if self.castling & (3 << (2 * us)):
                 n = self.gen_castling(out, n)
@@ -559,6 +526,94 @@ class Position:
             if self.must_capture:
                 n = self.only_captures(out, first, n)
         return n
+
+    def gen_piece(
+        self,
+        out: cython.int[::1],
+        n: cython.int,
+        fr: cython.int,
+        p: cython.int,
+        captures_only: cython.bint,
+    ) -> cython.int:
+        """Append the pseudo-legal moves (or captures) of piece p standing on fr."""
+        us: cython.int = p & 1
+        them: cython.int = us ^ 1
+        nsq: cython.int = self.nsq
+        ep: cython.int = self.ep
+        quiet: cython.int = 1 if captures_only else 0
+        a: cython.int
+        to: cython.int
+        q: cython.int
+        v: cython.int
+        fl: cython.int
+        rng: cython.int
+        k: cython.int
+        for a in range(self.a_start[p], self.a_end[p]):
+            v = self.a_vec[a]
+            fl = self.a_flags[a]
+            rng = self.a_range[a]
+            if fl & F_INITIAL and not self.dbl_zone[us * nsq + fr]:
+                continue
+            if fl & F_RANK and self.rel_rank[us * nsq + fr] < self.a_minr[a]:
+                continue
+            if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
+                continue
+            to = fr + v
+            k = 1
+            if fl & F_HOP:
+                # cannon: slide to a screen, then move on (quietly if allowed) to a capture
+                while self.board[to] == EMPTY and k < rng:
+                    to += v
+                    k += 1
+                if self.board[to] <= WALL:
+                    continue
+                to += v
+                k += 1
+                while k <= rng:
+                    q = self.board[to]
+                    if q == EMPTY:
+                        if fl & F_MOVE and self.region[p * nsq + to]:
+                            n = self.add(out, n, fr, to, p, quiet)
+                        to += v
+                        k += 1
+                        continue
+                    if q != WALL and (q & 1) == them and fl & F_CAPT:
+                        if self.region[p * nsq + to]:
+                            n = self.add(out, n, fr, to, p, 0)
+                    break
+                continue
+            while True:
+                q = self.board[to]
+                if q == EMPTY:
+                    if fl & F_MOVE:
+                        if self.region[p * nsq + to]:
+                            if (
+                                fl & F_INITIAL
+                                and self.is_pawn[p >> 1]
+                                and not self.promo_zone[us * nsq + to]
+                            ):
+                                if not captures_only:
+                                    n = self.emit(out, n, encode(fr, to, 0, DOUBLE))
+                            else:  # (a double step into the zone promotes, as in FSF)
+                                n = self.add(out, n, fr, to, p, quiet)
+                    elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1]:
+                        n = self.emit(out, n, encode(fr, to, 0, EP))
+                    if k >= rng:
+                        break
+                    to += v
+                    k += 1
+                    continue
+                if q != WALL and (q & 1) == them and fl & F_CAPT:
+                    if self.region[p * nsq + to]:
+                        n = self.add(out, n, fr, to, p, 0)
+                break
+        return n
+
+    def note_check(self, check: cython.bint) -> cython.void:
+        """Record whether the side to move is in check here (make's legality fast path
+        trusts it for this ply while the key is unchanged); callers that know say so."""
+        self.u_chk[self.ply] = 1 if check else 0
+        self.u_chk_key[self.ply] = self.key
 
     def only_captures(self, out: cython.int[::1], first: cython.int, n: cython.int) -> cython.int:
         """mustCapture: if any move of out[first:n] captures, keep only the captures."""
@@ -1026,6 +1081,73 @@ class Position:
         self.halfmove = self.u_half[self.ply]
         self.key = self.u_key[self.ply]
 
+    def checks(self, m: cython.int) -> cython.bint:
+        """Whether m, if legal, checks the opponent; found without playing it where the
+        rules allow (the fast-legality variants), else as gives_check. The answer for an
+        illegal move is unspecified: the search asks before make, which rejects those."""
+        kind: cython.int = move_kind(m)
+        fr: cython.int = move_from(m)
+        to: cython.int = move_to(m)
+        us: cython.int = self.side
+        k: cython.int = self.royal[us ^ 1]
+        p: cython.int
+        i: cython.int
+        u: cython.int
+        t: cython.int
+        q: cython.int
+        one: cython.ulonglong = 1
+        if not self.fast_legal or kind == CASTLE or kind == EP:  # noqa: SIM109 - C ints
+            return self.gives_check(m)
+        if k < 0:
+            return False
+        if kind == DROP:
+            p = 2 * fr + us
+        elif kind == PROMO:
+            p = 2 * move_promo(m) + us
+        else:
+            p = self.board[fr]
+        if self.chk_slow[p]:
+            return self.gives_check(m)
+        # 1. The moved (dropped, promoted) piece attacks the king from its new square.
+        i = (
+            p * LINE_SPAN * LINE_SPAN
+            + (self.sq_file[k] - self.sq_file[to] + LINE_REACH) * LINE_SPAN
+            + self.sq_rank[k]
+            - self.sq_rank[to]
+            + LINE_REACH
+        )
+        if self.chk_kind[i] == 1:
+            return True
+        if self.chk_kind[i] == 2:
+            u = self.chk_vec[i]
+            t = to + u
+            while t != k and (t == fr or self.board[t] == EMPTY):
+                t += u
+            if t == k:
+                return True
+        if kind == DROP:
+            return False
+        # 2. A rider behind the vacated square: walk from the king through fr (to blocks).
+        u = self.line_dir[
+            (self.sq_file[fr] - self.sq_file[k] + LINE_REACH) * LINE_SPAN
+            + self.sq_rank[fr]
+            - self.sq_rank[k]
+            + LINE_REACH
+        ]
+        if u == 0:
+            return False
+        t = k + u
+        while t != to and (t == fr or self.board[t] == EMPTY):
+            t += u
+        if t == to:
+            return False
+        q = self.board[t]
+        return (
+            q > WALL
+            and (q & 1) == us
+            and (self.ray_mask[us * 2 * self.nsq - u + self.nsq] & (one << (q >> 1))) != 0
+        )
+
     def gives_check(self, m: cython.int) -> cython.bint:
         """Whether a legal move checks the opponent (False for an illegal one)."""
         result: cython.bint
@@ -1036,9 +1158,21 @@ class Position:
         return result
 
     def is_pseudo_legal(self, m: cython.int) -> cython.bint:
-        """Whether m is among the pseudo-legal moves (validates TT and killer moves)."""
-        n: cython.int = self.gen(self.scratch, 0, False)
+        """Whether m is among the pseudo-legal moves (validates TT moves before generation):
+        an ordinary move is looked for among its piece's moves only."""
+        fr: cython.int = move_from(m)
+        p: cython.int
+        n: cython.int
         i: cython.int
+        kind: cython.int = move_kind(m)
+        if kind == CASTLE or kind == DROP or self.must_capture or self.end_rules:
+            n = self.gen(self.scratch, 0, False)
+        else:
+            p = self.board[fr]
+            if p <= WALL or (p & 1) != self.side:
+                return False
+            self.cap_end = MAXMOVES
+            n = self.gen_piece(self.scratch, 0, fr, p, False)
         for i in range(n):
             if self.scratch[i] == m:
                 return True
@@ -1218,6 +1352,10 @@ class Position:
     def check(self) -> bool:
         """Whether the side to move is in check."""
         return self.in_check()
+
+    def move_checks(self, m: int) -> bool:
+        """Whether the legal move m checks the opponent (the search's fast test)."""
+        return self.checks(m)
 
     def is_attacked(self, sq: int, by: int) -> bool:
         """Whether colour `by` attacks square sq."""

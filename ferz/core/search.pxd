@@ -22,7 +22,7 @@ cdef class Search:
     cdef public long long nodes, node_limit
     # the root move being searched (read by the engine's watcher thread for currmove)
     cdef public int root_depth, root_index, root_move
-    cdef int nsq, best_promo, variant_end
+    cdef int nsq, best_promo, variant_end, fast_checks
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
     cdef int[::1] quiets, root_moves, see_buf, lmr, check_hint
     # tunables, named as in ferz.params.SEARCH

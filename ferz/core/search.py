@@ -101,6 +101,8 @@ class Search:
         self.stalemate_score = values[rules.stalemate_value]
         self.mate_score = values[getattr(rules, "checkmate_value", "loss")]
         self.variant_end = 1 if pos.end_rules else 0
+        # checks of a move are found before playing it where the rules allow (Position.checks)
+        self.fast_checks = 1 if pos.fast_legal else 0
         promos = [ev.value[rules.piece_index(c)] for c in rules.promotion_letters]
         self.best_promo = max(promos, default=0)
         self.moves = _ints(MAXDEPTH * MAXMOVES)
@@ -487,6 +489,8 @@ class Search:
         r: cython.int
         hist: cython.int
         skip_quiets: cython.bint = False
+        tt_next: cython.bint
+        sc: cython.int
         old_alpha: cython.int = alpha
         nsq: cython.int = self.nsq
 
@@ -617,21 +621,37 @@ class Search:
         if depth >= self.iir_min_depth and ttm == 0 and (pvnode or cutnode):
             depth -= 1
 
-        # Step 9. Generate and order the moves.
+        # Step 9. The TT move goes first, before any generation: it often refutes the node.
         base = ply * MAXMOVES
-        n = self.pos.gen(self.moves, base, False) - base
-        self.score_moves(base, n, ply, ttm, False)
+        self.pos.note_check(in_check)
         self.pv_len[ply] = ply
+        tt_next = ttm != 0 and self.pos.is_pseudo_legal(ttm)
+        n = -1  # not generated yet
+        i = base
 
-        # Step 10. The move loop.
-        for i in range(base, base + n):
-            m = self.pick(base, i, n)
-            # Captures that lose material (by SEE) wait until after the quiet moves.
-            while SC_GOOD <= self.scores[i] < SC_TT and not see_ge(
-                self.pos, self.ev, m, 0, self.see_buf
-            ):
-                self.scores[i] += SC_BAD - SC_GOOD
+        # Step 10. The move loop: the TT move, then the generated moves best first.
+        while True:
+            if tt_next:
+                tt_next = False
+                m = ttm
+                sc = SC_TT
+            else:
+                if n < 0:
+                    n = self.pos.gen(self.moves, base, False) - base
+                    self.score_moves(base, n, ply, ttm, False)
+                if i >= base + n:
+                    break
                 m = self.pick(base, i, n)
+                # Captures that lose material (by SEE) wait until after the quiet moves.
+                while SC_GOOD <= self.scores[i] < SC_TT and not see_ge(
+                    self.pos, self.ev, m, 0, self.see_buf
+                ):
+                    self.scores[i] += SC_BAD - SC_GOOD
+                    m = self.pick(base, i, n)
+                sc = self.scores[i]
+                i += 1
+                if m == ttm:
+                    continue  # searched first
             tactical = self.is_tactical(m)
             if skip_quiets and not tactical:
                 continue
@@ -649,7 +669,7 @@ class Search:
                         and not pvnode
                         and static + self.futility_base + self.futility_per_depth * depth <= alpha
                         and m != self.killers[2 * ply]
-                        and not self.pos.gives_check(m)
+                        and not self.pos.checks(m)
                     ):
                         continue
                     if (
@@ -657,23 +677,25 @@ class Search:
                         and not see_ge(
                             self.pos, self.ev, m, -self.see_quiet_margin * depth, self.see_buf
                         )
-                        and not self.pos.gives_check(m)
+                        and not self.pos.checks(m)
                     ):
                         continue
                 elif (
                     depth <= self.see_max_depth
-                    and self.scores[i] < SC_TT
+                    and sc < SC_TT
                     and not see_ge(
                         self.pos, self.ev, m, -self.see_capture_margin * depth * depth, self.see_buf
                     )
-                    and not self.pos.gives_check(m)
+                    and not self.pos.checks(m)
                 ):
                     continue
+            gives_check = self.fast_checks and self.pos.checks(m)
             if not self.pos.make(m):
                 continue
             legal += 1
             self.cur_move[ply] = m
-            gives_check = self.pos.in_check()
+            if not self.fast_checks:
+                gives_check = self.pos.in_check()
             self.check_hint[ply + 1] = 1 if gives_check else 0
             if not tactical and nquiets < MAXQUIETS:
                 self.quiets[ply * MAXQUIETS + nquiets] = m
@@ -827,6 +849,7 @@ class Search:
                 alpha = best
 
         base = ply * MAXMOVES
+        self.pos.note_check(in_check)
         n = self.pos.gen(self.moves, base, not in_check and not checks) - base
         self.score_moves(base, n, ply, ttm, True)
         quiets = False  # reached the quiet moves: their order no longer matters
@@ -837,7 +860,7 @@ class Search:
                 # (drops are left out: in drop variants they would multiply the work)
                 if (
                     move_kind(m) == DROP
-                    or not self.pos.gives_check(m)
+                    or not self.pos.checks(m)
                     or not see_ge(self.pos, self.ev, m, 0, self.see_buf)
                 ):
                     continue
@@ -850,11 +873,14 @@ class Search:
                     continue
                 if self.scores[i] < SC_TT and not see_ge(self.pos, self.ev, m, 0, self.see_buf):
                     continue
+            if self.fast_checks:
+                self.check_hint[ply + 1] = 1 if self.pos.checks(m) else 0
             if not self.pos.make(m):
                 continue
             legal += 1
             self.cur_move[ply] = m
-            self.check_hint[ply + 1] = -1
+            if not self.fast_checks:
+                self.check_hint[ply + 1] = -1
             score = -self.qsearch(-beta, -alpha, ply + 1, False)
             self.pos.unmake()
             if self.stopped:
