@@ -1165,7 +1165,7 @@ class Position:
         n: cython.int
         i: cython.int
         kind: cython.int = move_kind(m)
-        if kind == CASTLE or kind == DROP or self.must_capture or self.end_rules:
+        if kind == CASTLE or kind == DROP or self.must_capture or self.end_rules:  # noqa: SIM109
             n = self.gen(self.scratch, 0, False)
         else:
             p = self.board[fr]
