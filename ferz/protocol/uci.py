@@ -382,9 +382,7 @@ class Uci(Session):
 
     def cmd_quit(self, args: list[str]) -> None:
         """Stop everything and leave."""
-        if self._thinking.is_set():
-            self.engine.stop()
-            self._release()
+        self.cmd_stop(args)
         self._quit = True
 
     def cmd_help(self, args: list[str]) -> None:
