@@ -325,6 +325,7 @@ class Evaluator:
     def install(self, pos: Position) -> None:
         """Give a position this evaluation's material and piece-square tables."""
         pos.set_tables(self.pst_mg, self.pst_eg, self.phase_w)
+        pos.lvalue = array("i", [self.value[p >> 1] for p in range(pos.npc)])  # for SEE
 
     def eval(self, pos: Position) -> int:
         """Static evaluation of a position from the side to move's view (for tools and tests)."""

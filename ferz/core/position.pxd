@@ -36,6 +36,8 @@ cdef class Position:
     cdef int fast_legal
     # direct checks per piece code and offset to the king (see _compile_checks)
     cdef int[::1] chk_kind, chk_vec, chk_slow
+    cdef public int[::1] lvalue  # piece value per code for SEE's least attacker (set by Evaluator)
+    cdef int chk_all
     # rules beyond chess (ferz.variants): see _compile_variant_rules
     cdef int[::1] a_minr, pr_minr, rel_rank, file_idx, dead, drop_zone, promo_limit, file_count
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
@@ -60,6 +62,8 @@ cdef class Position:
     cdef void make_null(self) noexcept nogil
     cdef void unmake_null(self) noexcept nogil
     cdef bint attacked(self, int sq, int by) noexcept nogil
+    cdef int attacker(self, int sq, int by, bint least) noexcept nogil
+    cdef bint probe_attacked(self, int sq, int by) noexcept nogil
     cdef bint in_check(self) noexcept nogil
     cdef bint kings_facing(self) noexcept nogil
     cdef bint is_pseudo_legal(self, int m) noexcept nogil

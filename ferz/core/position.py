@@ -107,6 +107,7 @@ class Position:
         self.pst_mg = _ints(npc * nsq)
         self.pst_eg = _ints(npc * nsq)
         self.phase_w = _ints(npc)
+        self.lvalue = _ints(npc)
         self.u_move, self.u_piece, self.u_capt = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
         self.u_castle, self.u_ep, self.u_half = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
         self.u_mg, self.u_eg, self.u_phase = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
@@ -306,6 +307,8 @@ class Position:
                         self.chk_kind[i], self.chk_vec[i] = 2, v
                     elif self.chk_kind[i] == 2 and self.chk_vec[i] != v:
                         self.chk_slow[p] = 1
+        # every piece simple: attack tests may go piece by piece through the table
+        self.chk_all = 1 if self.fast_legal and not any(self.chk_slow) else 0
 
     def _compile_zones(self, rules: Rules) -> None:
         """Mobility regions per piece code, double-step and promotion zones per colour."""
@@ -704,6 +707,50 @@ class Position:
 
     def attacked(self, sq: cython.int, by: cython.int) -> cython.bint:
         """Whether colour `by` attacks square sq."""
+        if self.chk_all:
+            return self.attacker(sq, by, 0) >= 0
+        return self.probe_attacked(sq, by)
+
+    def attacker(self, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
+        """Square of a piece of colour `by` attacking sq (with `least`, of the least valuable
+        one by piece code order of `lvalue`), or -1; piece by piece through the direct-check
+        table, for variants where every piece is simple (chk_all). Squares emptied by SEE
+        (board EMPTY, still in the piece list) attack nothing."""
+        i: cython.int
+        s: cython.int
+        p: cython.int
+        j: cython.int
+        t: cython.int
+        u: cython.int
+        kind: cython.int
+        best: cython.int = -1
+        best_value: cython.int = 1 << 30
+        fx: cython.int = self.sq_file[sq] + LINE_REACH
+        fy: cython.int = self.sq_rank[sq] + LINE_REACH
+        for i in range(self.pcount[by]):
+            s = self.plist[by * MAXP + i]
+            p = self.board[s]
+            j = p * LINE_SPAN * LINE_SPAN + (fx - self.sq_file[s]) * LINE_SPAN
+            j += fy - self.sq_rank[s]
+            kind = self.chk_kind[j]
+            if kind == 0:
+                continue
+            if kind == 2:
+                u = self.chk_vec[j]
+                t = s + u
+                while t != sq and self.board[t] == EMPTY:
+                    t += u
+                if t != sq:
+                    continue
+            if not least:
+                return s
+            if self.lvalue[p] < best_value:
+                best_value = self.lvalue[p]
+                best = s
+        return best
+
+    def probe_attacked(self, sq: cython.int, by: cython.int) -> cython.bint:
+        """attacked() through the attack probes (any piece the rules allow)."""
         i: cython.int
         v: cython.int
         t: cython.int
@@ -1369,5 +1416,6 @@ class Position:
         """An independent position with the same tables and current state (no move history)."""
         other = Position(self.rules)
         other.set_tables(array("i", self.pst_mg), array("i", self.pst_eg), array("i", self.phase_w))
+        other.lvalue = array("i", self.lvalue)
         other._load(self.setup())
         return other

@@ -43,6 +43,7 @@ cdef class Search:
     cdef bint is_tactical(self, int m) noexcept nogil
     cdef void score_moves(self, int base, int n, int ply, int ttm, bint qs) noexcept nogil
     cdef int pick(self, int base, int i, int n) noexcept nogil
+    cdef int drop_quiets(self, int i, int end) noexcept nogil
     cdef void update_pv(self, int ply, int m) noexcept nogil
     cdef void update_history(self, int ply, int m, int depth, int nquiets) noexcept nogil
     cdef void add_history(self, int idx, int bonus) noexcept nogil

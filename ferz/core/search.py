@@ -93,6 +93,9 @@ class Search:
         self.tt = tt
         self.ev = ev
         self.nsq = self.pos.nsq
+        # SEE's least-attacker test reads piece values per piece code from the position
+        # (Evaluator.install sets them too, for positions swapped in later)
+        pos.lvalue = array("i", [ev.value[p >> 1] for p in range(pos.npc)])
         for name, value in SEARCH.items():
             setattr(self, name, int(value))
         rules = pos.rules
@@ -389,6 +392,18 @@ class Search:
             self.scores[i] = s
         return
 
+    def drop_quiets(self, i: cython.int, end: cython.int) -> cython.int:
+        """Keep only the tactical moves of [i, end) (their order kept); returns the new end.
+        Late move pruning has skipped the quiet ones: picking them would only cost time."""
+        j: cython.int
+        k: cython.int = i
+        for j in range(i, end):
+            if self.is_tactical(self.moves[j]):
+                self.moves[k] = self.moves[j]
+                self.scores[k] = self.scores[j]
+                k += 1
+        return k
+
     def pick(self, base: cython.int, i: cython.int, n: cython.int) -> cython.int:
         """Move the best-scored move of [i, base + n) to position i (selection sort step)."""
         j: cython.int
@@ -662,6 +677,8 @@ class Search:
                         self.lmp_base + depth * depth
                     ) // (2 - improving):
                         skip_quiets = True
+                        if n >= 0:
+                            n = self.drop_quiets(i, base + n) - base
                         continue
                     # Futile and losing quiet moves are skipped unless they give check.
                     if (

@@ -68,6 +68,8 @@ def _least_attacker(pos: Position, ev: Evaluator, sq: cython.int, by: cython.int
     best: cython.int = -1
     best_value: cython.int = 1 << 30
     i: cython.int
+    if pos.chk_all:
+        return pos.attacker(sq, by, True)
     v: cython.int
     t: cython.int
     k: cython.int
