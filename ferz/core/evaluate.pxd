@@ -8,8 +8,6 @@ cdef enum:
     FL_COLORBOUND = 1
     FL_FILE_RIDER = 2
     FL_LEAPER = 4
-    PAWN_ATT = 1
-    KING_ZONE = 4
     MAP_SIZE = 512
     SAFE_MAX = 20000
     ROYAL_VALUE = 20000
@@ -45,7 +43,7 @@ cdef class Evaluator:
     cdef int material(self, Position pos) noexcept nogil
     cdef int _count_bits(self, int x) noexcept nogil
     cdef int _front_rank(self, int mask, int c) noexcept nogil
-    cdef unsigned int _pawn_terms(self, Position pos, int* pmask, unsigned char* amap) noexcept nogil
+    cdef unsigned int _pawn_terms(self, Position pos, int* pmask, unsigned char* patt) noexcept nogil
     cdef int _any_rank(self, int* pmask, int c, int rank) noexcept nogil
     cdef int _dist(self, int a, int b) noexcept nogil
     cdef int _mopup(self, Position pos, int strong, int nbound, int bound_colour) noexcept nogil

@@ -25,8 +25,6 @@ if not cython.compiled:  # the constants of evaluate.pxd, for the uncompiled fal
     FL_COLORBOUND = 1  # every move keeps the square colour (bishop-like)
     FL_FILE_RIDER = 2  # rides along files (rook-like: open files, seventh rank)
     FL_LEAPER = 4  # no riders (knight-like: outposts)
-    PAWN_ATT = 1  # square map bit, << colour: attacked by a pawn of that colour
-    KING_ZONE = 4  # square map bit, << colour: next to that colour's royal piece
     MAP_SIZE = 512  # larger than any Position.nsq (16x16 board with its padding)
     SAFE_MAX = 20000  # evaluations stay far from mate scores
     ROYAL_VALUE = 20000  # exchange value of a royal piece (it is never really captured)
@@ -344,7 +342,11 @@ class Evaluator:
 
     def evaluate(self, pos: Position) -> cython.int:
         """Static evaluation in centipawns from the side to move's point of view."""
-        amap = cython.declare(cython.uchar[512])
+        # squares attacked by a pawn / next to the royal piece of colour c: [c * MAP_SIZE + sq]
+        # (two byte maps written with plain stores: OR-ing bits into one map right after
+        # clearing it stalled on store forwarding)
+        patt = cython.declare(cython.uchar[1024])  # 2 * MAP_SIZE
+        kzone = cython.declare(cython.uchar[1024])  # 2 * MAP_SIZE
         pmask = cython.declare(cython.int[40])  # pawn ranks per colour and file: c * 20 + f + 1
         npm = cython.declare(cython.int[2])  # non-pawn material
         npawns = cython.declare(cython.int[2])
@@ -387,9 +389,7 @@ class Evaluator:
         weak: cython.int
         full: cython.int = (1 << ranks) - 1
         q: cython.int
-        bits: cython.int
-        zone_bit: cython.int
-        pawn_bit: cython.int
+        zone: cython.int
         pkey: cython.ulonglong = 0
         x: cython.ulonglong
         w0: cython.ulonglong
@@ -400,7 +400,10 @@ class Evaluator:
         passed: cython.uint = 0
 
         for i in range(nsq):
-            amap[i] = 0
+            patt[i] = 0
+            patt[MAP_SIZE + i] = 0
+            kzone[i] = 0
+            kzone[MAP_SIZE + i] = 0
         for i in range(40):
             pmask[i] = 0
         for c in range(2):
@@ -426,7 +429,7 @@ class Evaluator:
                     for k in range(self.cap_first[p], self.cap_last[p]):
                         to = sq + self.cap_vec[k]
                         if 0 <= to < nsq:
-                            amap[to] |= PAWN_ATT << c
+                            patt[c * MAP_SIZE + to] = 1
                 elif self.kind[t] == K_PIECE:
                     npm[c] += self.value[t]
                     npieces[c] += 1
@@ -440,14 +443,13 @@ class Evaluator:
                     for r in range(-1, 2):
                         to = ksq + r * stride + f
                         if 0 <= to < nsq and pos.board[to] != WALL:
-                            amap[to] |= KING_ZONE << c
+                            kzone[c * MAP_SIZE + to] = 1
 
         # Step 3. Pieces: mobility, king attacks, threats by pawns, rooks, outposts.
         for c in range(2):
             sign = 1 if c == 0 else -1
             them = c ^ 1
-            zone_bit = KING_ZONE << them
-            pawn_bit = PAWN_ATT << them
+            zone = them * MAP_SIZE
             for i in range(pos.pcount[c]):
                 sq = pos.plist[c * MAXP + i]
                 p = pos.board[sq]
@@ -467,11 +469,9 @@ class Evaluator:
                         q = pos.board[to]
                         if q == WALL:
                             break
-                        bits = amap[to]
-                        if bits & zone_bit:
-                            za += 1
+                        za += kzone[zone + to]
                         if q == EMPTY:
-                            if not bits & pawn_bit:
+                            if not patt[zone + to]:
                                 mob += 1
                         else:
                             if (q & 1) != c:
@@ -484,7 +484,7 @@ class Evaluator:
                 if za:
                     attackers[c] += 1
                     units[c] += za * self.attack_unit[t]
-                if amap[sq] & (PAWN_ATT << them):
+                if patt[them * MAP_SIZE + sq]:
                     mg -= sign * self.threat_by_pawn_mg
                     eg -= sign * self.threat_by_pawn_eg
                 f = self.sq_file[sq]
@@ -506,7 +506,7 @@ class Evaluator:
                         ):
                             mg += sign * self.rook_seventh_mg
                             eg += sign * self.rook_seventh_eg
-                if self.flags[t] & FL_LEAPER and rr >= ranks // 2 and amap[sq] & (PAWN_ATT << c):
+                if self.flags[t] & FL_LEAPER and rr >= ranks // 2 and patt[c * MAP_SIZE + sq]:
                     # No enemy pawn on an adjacent file can ever attack this square.
                     if c == 0:
                         ahead = full & ~((2 << r) - 1)
@@ -529,7 +529,7 @@ class Evaluator:
                 peg = cython.cast(cython.int, (w1 >> 16) & 0xFFFF) - 32768
                 passed = cython.cast(cython.uint, w1 >> 32)
             else:
-                passed = self._pawn_terms(pos, pmask, amap)
+                passed = self._pawn_terms(pos, pmask, patt)
                 pmg = self.pawn_mg
                 peg = self.pawn_eg
                 w1 = (
@@ -657,7 +657,7 @@ class Evaluator:
     @cython.cfunc
     @cython.nogil
     @cython.exceptval(check=False)
-    def _pawn_terms(self, pos: Position, pmask: cython.p_int, amap: cython.p_uchar) -> cython.uint:
+    def _pawn_terms(self, pos: Position, pmask: cython.p_int, patt: cython.p_uchar) -> cython.uint:
         """Pawn-only terms into pawn_mg / pawn_eg (white minus black); the passed files."""
         i: cython.int
         c: cython.int
@@ -719,7 +719,7 @@ class Evaluator:
                 elif (
                     (adj & ~ahead & ~(1 << r)) == 0
                     and 0 <= stop < nsq
-                    and amap[stop] & (PAWN_ATT << them)
+                    and patt[them * MAP_SIZE + stop]
                 ):
                     # Only pawns ahead on the adjacent files and the stop square guarded by an
                     # enemy pawn: backward.
