@@ -48,9 +48,17 @@ def test_queen_and_rook_mates(pieces, seed):
     assert board.outcome().winner == chess.WHITE
 
 
+@pytest.mark.parametrize("seed", [8, 9, 10])
+def test_bishop_and_knight_mate(seed):
+    """KBNK: the king is driven to a corner of the bishop's colour and mated in time."""
+    board = play_out(random_start("BN", seed), nodes=60000)
+    assert board.is_checkmate(), board.fen()
+    assert board.outcome().winner == chess.WHITE
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("pieces", "seed"), [("Q", 5), ("R", 6), ("R", 7), ("BN", 8), ("BN", 9)])
+@pytest.mark.parametrize(("pieces", "seed"), [("Q", 5), ("R", 6), ("R", 7), ("BN", 11), ("BN", 12)])
 def test_slow_mates(pieces, seed):
-    """More starts, and KBNK (the bishop's corner)."""
+    """More starts."""
     board = play_out(random_start(pieces, seed), nodes=60000)
     assert board.is_checkmate(), board.fen()
