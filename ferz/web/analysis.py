@@ -51,6 +51,7 @@ def position_json(board: Any, variant: str) -> dict[str, Any]:
     done = boards.outcome(board)
     return {
         "pockets": boards.pocket_letters(variant),
+        "look": boards.board_look(variant),
         "fen": board.fen(),
         "turn": boards.turn(board),
         "legal": [] if done else boards.legal_uci(board),

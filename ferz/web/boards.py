@@ -36,6 +36,28 @@ def pocket_letters(variant: str) -> list[str] | None:
     return [p.letter for p in rules.pieces if not p.royal and not p.demoted and p.letter in board]
 
 
+def board_look(variant: str) -> dict[str, object]:
+    """How the browser draws a variant: its board family and each piece letter's kind.
+
+    family is "xiangqi" (pieces on the lines, river, palaces), "shogi" (koma on a plain
+    grid) or "chess"; pieces maps each lowercase letter to the piece's name in the rules
+    ("archbishop", "cannon", "shogiPawn"...), since a letter means different pieces in
+    different variants (A: archbishop, amazon or advisor).
+    """
+    from .. import variants
+
+    rules = variants.get(variant)
+    names = {p.name for p in rules.pieces}
+    if rules.flying_general or names & {"soldier", "horse"}:
+        family = "xiangqi"
+    elif "shogiPawn" in names or any((p.promoted or "").startswith("+") for p in rules.pieces):
+        family = "shogi"
+    else:
+        family = "chess"
+    pieces = {p.letter.lower(): p.name for p in rules.pieces if len(p.letter) == 1}
+    return {"family": family, "pieces": pieces}
+
+
 def variant_from_tag(tag: str) -> str:
     """Map a PGN Variant tag ("Standard", "Chess960", "crazyhouse") to a ferz variant name."""
     name = tag.strip().lower()

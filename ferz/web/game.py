@@ -244,6 +244,7 @@ class Game:
             "files": self.board.files,
             "ranks": self.board.ranks,
             "pockets": boards.pocket_letters(self.variant),
+            "look": boards.board_look(self.variant),
             "start_fen": self.start_fen,
             "start_turn": "white" if start[1] == "w" else "black",
             "start_fullmove": int(start[5]) if len(start) > 5 and start[5].isdigit() else 1,

@@ -537,6 +537,26 @@ def test_drop_variants_send_pockets_and_accept_drops(tmp_path):
             assert after["moves"][0]["san"] == "N@e4" and "[]" in after["fen"]
 
 
+def test_games_send_the_board_family_and_piece_names(tmp_path):
+    """The page draws xiangqi and shogi boards and fairy pieces from the game's look."""
+    from ferz import variants
+    from ferz.web.boards import board_look
+
+    families = {n: board_look(n)["family"] for n in variants.names()}
+    xiangqi = {"xiangqi", "minixiangqi", "manchu"}
+    assert {n for n, f in families.items() if f == "xiangqi"} >= xiangqi
+    shogi = {"shogi", "minishogi", "gorogoro", "euroshogi", "judkins"}
+    assert {n for n, f in families.items() if f == "shogi"} >= shogi
+    assert families["chess"] == families["shako"] == families["crazyhouse"] == "chess"
+    assert board_look("capablanca")["pieces"]["a"] == "archbishop"
+    assert board_look("amazon")["pieces"]["a"] == "amazon"
+    assert board_look("xiangqi")["pieces"]["a"] == "fers"
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client, variant="xiangqi")
+        assert game["look"] == board_look("xiangqi")
+        assert new_game(client)["look"]["pieces"]["q"] == "queen"
+
+
 def test_one_engine_per_slot_whatever_the_variant(tmp_path):
     from ferz.web.searches import SearchPool
 

@@ -198,7 +198,7 @@ class AnalysisView {
 
   render() {
     const p = this.position;
-    this.board.resize(p.files, p.ranks, p.pockets);
+    this.board.resize(p.files, p.ranks, p.pockets, p.look);
     const last = this.ply > 0 ? splitUci(this.moves[this.ply - 1].uci) : null;
     this.board.show({ fen: p.fen, turn: p.turn, legal: p.legal, movable: p.outcome ? undefined : p.turn,
       lastMove: last ? [last[0].endsWith('@') ? last[1] : last[0], last[1]] : null, check: p.check });

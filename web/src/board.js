@@ -2,36 +2,50 @@
 
 import { Chessground } from 'chessgroundx';
 import { h, toKey, toSquare, destsOf, clickSound } from './util.js';
+import { lookCss, familyOf } from './pieces.js';
+
+let boardCount = 0;
 
 // Promotion choices in the order a player expects them; '' is "do not promote".
 const PROMO_ORDER = ['q', 'n', 'r', 'b', 'a', 'c', 'e', 'h', 'm', 'k', 'f', 's', 'g', '+', ''];
 
 /** A board that only shows positions and asks `onMove(uci)` when the user plays a move. */
 export class Board {
-  constructor(parent, { onMove, files = 8, ranks = 8, orientation = 'white', pockets = null }) {
+  constructor(parent, { onMove, files = 8, ranks = 8, orientation = 'white', pockets = null, look = null }) {
     this.onMove = onMove;
     this.promos = new Map();
-    this.wrap = h('div', { class: 'board-wrap' });
+    boardCount += 1;
+    this.wrap = h('div', { class: 'board-wrap', id: `board-${boardCount}` });
     parent.append(this.wrap);
-    this.build(files, ranks, pockets, orientation);
+    this.build(files, ranks, pockets, orientation, look);
   }
 
-  /** (Re)create chessgroundx for a geometry and a set of pocket pieces (drop variants). */
-  build(files, ranks, pockets, orientation) {
+  /**
+   * (Re)create chessgroundx for a geometry, a set of pocket pieces (drop variants) and a look
+   * (board family and piece names, from the server): xiangqi and shogi get their own board and
+   * pieces, fairy pieces their own images; orthodox chess keeps the chess set.
+   */
+  build(files, ranks, pockets, orientation, look = null) {
     if (this.cg) this.cg.destroy();
     this.files = files;
     this.ranks = ranks;
     this.pockets = pockets;
+    this.look = look;
     this.wrap.style.setProperty('--files', files);
     this.wrap.style.setProperty('--ranks', ranks);
     this.wrap.classList.toggle('odd-ranks', ranks % 2 === 1);
+    const family = familyOf(look);
+    for (const f of ['chess', 'xiangqi', 'shogi']) this.wrap.classList.toggle(`family-${f}`, f === family);
+    this.wrap.dataset.family = family;
+    this.setOrientation(orientation);
+    const style = h('style', {}, lookCss(`#${this.wrap.id}`, look, files, ranks));
     // The layout sizes the board column from the board's shape (pockets add about two rows).
     const view = this.wrap.closest('.game-view');
     if (view) view.style.setProperty('--aspect', String(files / (ranks + (pockets ? 2.3 : 0))));
     this.el = h('div', { class: 'cg-board-el' });
     const top = pockets ? h('div', { class: 'cg-wrap pocket-box' }) : undefined;
     const bottom = pockets ? h('div', { class: 'cg-wrap pocket-box' }) : undefined;
-    this.wrap.replaceChildren(...[top, this.el, bottom].filter(Boolean));
+    this.wrap.replaceChildren(...[style, top, this.el, bottom].filter(Boolean));
     const roles = pockets ? pockets.map((letter) => `${letter.toLowerCase()}-piece`) : undefined;
     // An empty board to start with (the caller shows the real position); with pockets, the
     // FEN must carry them ('[]') or chessgroundx has no pocket counts to draw.
@@ -55,11 +69,17 @@ export class Board {
     }, top, bottom);
   }
 
-  /** Change the board's geometry or pockets (another variant): rebuild the widget. */
-  resize(files, ranks, pockets = null) {
-    const same = (a, b) => (a || []).join() === (b || []).join();
-    if (files === this.files && ranks === this.ranks && same(pockets, this.pockets)) return;
-    this.build(files, ranks, pockets, this.cg.state.orientation);
+  /** Change the board's geometry, pockets or look (another variant): rebuild the widget. */
+  resize(files, ranks, pockets = null, look = null) {
+    const same = (a, b) => JSON.stringify(a || null) === JSON.stringify(b || null);
+    if (files === this.files && ranks === this.ranks && same(pockets, this.pockets) && same(look, this.look)) return;
+    this.build(files, ranks, pockets, this.cg.state.orientation, look);
+  }
+
+  /** Mark the wrapper with the side at the bottom (shogi pieces point away from their owner). */
+  setOrientation(orientation) {
+    this.wrap.classList.toggle('orient-white', orientation === 'white');
+    this.wrap.classList.toggle('orient-black', orientation !== 'white');
   }
 
   /**
@@ -89,6 +109,7 @@ export class Board {
   /** Flip the board. */
   flip() {
     this.cg.toggleOrientation();
+    this.setOrientation(this.cg.state.orientation);
   }
 
   /** Draw engine arrows: a list of [fromSquare, toSquare, brush]. */

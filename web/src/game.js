@@ -53,7 +53,7 @@ class GameView {
     root.replaceChildren(h('div', { class: 'game-view' }, boardBox, side));
     boardBox.append(this.topBar);
     this.board = new Board(boardBox, {
-      files: game.files, ranks: game.ranks, pockets: game.pockets,
+      files: game.files, ranks: game.ranks, pockets: game.pockets, look: game.look,
       orientation: game.human === 'black' ? 'black' : 'white',
       onMove: (uci) => this.userMove(uci),
     });
