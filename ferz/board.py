@@ -484,6 +484,12 @@ class Board:
             return False
         if rules.extinction_value or any(rules.flag_letters) or rules.must_capture:
             return False  # bare kings can still win or lose by these rules
+        if rules.check_counting:  # any piece but a king can still give the checks that win
+            pos = self.position
+            return all(
+                pos.board[sq] < 2 or rules.pieces[(pos.board[sq] >> 1) - 1].royal
+                for sq in rules.squares()
+            )
         return self._insufficient(0) and self._insufficient(1)
 
     def outcome(self, claim_draw: bool = False) -> Outcome | None:

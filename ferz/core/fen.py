@@ -7,6 +7,7 @@ Checks that need attacks (side not to move in check) are done by Position.set_fe
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .rules import Rules
@@ -25,6 +26,7 @@ class Setup:
     halfmove: int = 0
     fullmove: int = 1
     hand: dict[int, int] = field(default_factory=dict)  # piece code -> count
+    checks: tuple[int, int] | None = None  # checks each side still has to give (3check)
 
 
 def _piece_code(rules: Rules, token: str) -> int:
@@ -193,6 +195,30 @@ def _parse_counter(text: str, name: str, minimum: int) -> int:
     return int(text)
 
 
+def _parse_checks(rules: Rules, text: str) -> tuple[int, int]:
+    """Check counters: Fairy-Stockfish's `W+B` (checks each side still has to give) or
+    lichess's `+W+B` (checks each side has given, counted down from the start position's)."""
+    match = re.fullmatch(r"(\+?)(\d)\+(\d)", text)
+    if match is None:
+        raise ValueError(f"check counters: expected like 3+3 (or +0+0), got {text!r}")
+    white, black = int(match.group(2)), int(match.group(3))
+    if not match.group(1):
+        return white, black
+    start = _start_checks(rules)
+    if white > start[0] or black > start[1]:
+        raise ValueError(f"check counters: {text!r} counts more checks than the game allows")
+    return start[0] - white, start[1] - black
+
+
+def _start_checks(rules: Rules) -> tuple[int, int]:
+    """The check counters of the variant's start position (1+1 when it gives none, as FSF)."""
+    for token in rules.start_fen.split()[1:]:
+        match = re.fullmatch(r"(\d)\+(\d)", token)
+        if match:
+            return int(match.group(1)), int(match.group(2))
+    return 1, 1
+
+
 def parse(rules: Rules, fen: str) -> Setup:
     """Parse a FEN for the given rules; ValueError names the field that is wrong."""
     if not isinstance(fen, str):
@@ -200,9 +226,16 @@ def parse(rules: Rules, fen: str) -> Setup:
     fields = fen.split()
     if len(fields) == 4 and fields[2].isdigit() and fields[3].isdigit():
         fields[2:2] = ["-", "-"]  # shogi-style FEN (`[-] w 0 1`): no castling, no e.p.
+    checks = None
+    if len(fields) > 4 and ("+" in fields[4] or (rules.check_counting and len(fields) == 7)):
+        if not rules.check_counting:
+            raise ValueError(f"check counters: {rules.name} does not count checks")
+        checks = _parse_checks(rules, fields.pop(4))
+    elif rules.check_counting:
+        checks = (1, 1)  # Fairy-Stockfish: without counters the next check wins
     if not 1 <= len(fields) <= 6:
         raise ValueError(f"FEN has {len(fields)} fields, expected 1 to 6")
-    setup = Setup(pieces={})
+    setup = Setup(pieces={}, checks=checks)
     _parse_placement(rules, fields[0], setup)
     side = fields[1] if len(fields) > 1 else "w"
     if side not in ("w", "b"):
@@ -252,11 +285,15 @@ def _validate_pieces(rules: Rules, setup: Setup) -> None:
             )
         if sum(1 for code in setup.pieces.values() if code & 1 == color) > 64:
             raise ValueError(f"piece placement: {name} has more than 64 pieces")
-    first = min(rules.double_step_ranks, default=0)
+    black_double = rules.double_step_ranks_black
+    if black_double is None:
+        black_double = rules.double_step_ranks
+    firsts = (min(rules.double_step_ranks, default=0), min(black_double, default=0))
     for sq, code in setup.pieces.items():
         piece = rules.pieces[(code >> 1) - 1]
         if not piece.pawn:
             continue
+        first = firsts[code & 1]
         rank = rules.rank_of(sq) if code & 1 == 0 else rules.ranks - 1 - rules.rank_of(sq)
         if rank < first or (rank in rules.promotion_ranks and rules.promotion_letters):
             raise ValueError(
@@ -290,6 +327,9 @@ def render(rules: Rules, setup: Setup) -> str:
     castling = _format_castling(rules, setup) or "-"
     ep = rules.square_name(setup.ep) if setup.ep else "-"
     side = "wb"[setup.side]
+    if rules.check_counting:
+        white, black = setup.checks if setup.checks is not None else (1, 1)
+        ep += f" {white}+{black}"
     return f"{placement} {side} {castling} {ep} {setup.halfmove} {setup.fullmove}"
 
 

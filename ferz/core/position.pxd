@@ -44,6 +44,11 @@ cdef class Position:
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
     cdef int end_rules, ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim, flag_on
     cdef int cap_end, must_capture, immobile
+    # check counting (3check), no checking (racing kings), flagMove, the e.p. region
+    cdef public int check_count, no_checking, flag_move, after_rules
+    cdef public int[::1] checks_left
+    cdef int[::1] u_checks, ep_ok, flag_zone, flag_buf
+    cdef unsigned long long[::1] z_checks
     cdef public int overflow
 
     cdef void put(self, int p, int sq) noexcept nogil
@@ -76,4 +81,5 @@ cdef class Position:
     cdef int end_value(self) noexcept nogil
     cdef bint extinct(self, int c, int extra) noexcept nogil
     cdef bint flag_reached(self, int c) noexcept nogil
+    cdef bint flag_in_reach(self, int c) noexcept nogil
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil

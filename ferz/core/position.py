@@ -45,6 +45,7 @@ from .rules import MAX_FILES, Rules
 NO_END = cython.declare(cython.int, 2)  # end_value when no variant rule has ended the game
 F_RANK = cython.declare(cython.int, 32)  # atom flag: only from Atom.min_rank on (beside defs.F_*)
 
+MAX_CHECKS = cython.declare(cython.int, 10)  # check counters run 0..9 (one FEN digit, as FSF)
 ZOBRIST_SEED = 0x66657A72  # fixed, so that keys are equal across runs and threads
 
 
@@ -104,6 +105,8 @@ class Position:
         self.z_ep = _keys(rng, nsq)
         self.z_hand = _keys(rng, npc * MAXHAND)
         self.z_side = rng.getrandbits(64)
+        # drawn after the chess keys, so that chess hashes (and the bench) do not change
+        self.z_checks = _keys(rng, 2 * MAX_CHECKS)
         self.pst_mg = _ints(npc * nsq)
         self.pst_eg = _ints(npc * nsq)
         self.phase_w = _ints(npc)
@@ -322,13 +325,20 @@ class Position:
                     region[p * nsq + sq] = 1
         self.region = region
         self.dbl_zone, self.promo_zone = _ints(2 * nsq), _ints(2 * nsq)
+        black_double = rules.double_step_ranks_black
+        if black_double is None:
+            black_double = rules.double_step_ranks
+        self.ep_ok = _ints(nsq, 1)
         for sq in rules.squares():
             rank = rules.rank_of(sq)
             for color, relative in ((0, rank), (1, rules.ranks - 1 - rank)):
-                if relative in rules.double_step_ranks:
+                if relative in (rules.double_step_ranks if color == 0 else black_double):
                     self.dbl_zone[color * nsq + sq] = 1
                 if relative in rules.promotion_ranks:
                     self.promo_zone[color * nsq + sq] = 1
+            region = rules.en_passant_region
+            if region is not None and (rules.file_of(sq), rank) not in region:
+                self.ep_ok[sq] = 0
         self._compile_variant_rules(rules)
 
     def _compile_variant_rules(self, rules: Rules) -> None:
@@ -403,7 +413,19 @@ class Position:
         self.flag_sq, self.flag_start = array("i", squares or [0]), array("i", starts)
         self.flag_type = array("i", kinds)
         self.flag_on = 1 if squares else 0
-        self.end_rules = 1 if self.ext_on or self.flag_on else 0
+        self.flag_zone = _ints(2 * self.nsq)
+        for color in (0, 1):
+            for sq in squares[starts[color] : starts[color + 1]]:
+                self.flag_zone[color * self.nsq + sq] = 1
+        self.flag_buf = _ints(64)
+        self.flag_move = 1 if rules.flag_move else 0
+        self.check_count = 1 if rules.check_counting else 0
+        self.no_checking = 0 if rules.checking else 1
+        self.checks_left = _ints(2)
+        self.u_checks = _ints(MAXPLY)
+        # rules judged after every legal move (whether it checks): off for chess
+        self.after_rules = 1 if self.check_count or self.no_checking else 0
+        self.end_rules = 1 if self.ext_on or self.flag_on or self.check_count else 0
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -876,6 +898,7 @@ class Position:
         victim: cython.int
         h: cython.int
         rights: cython.int
+        check: cython.bint
         if ply >= MAXPLY - 1:
             return False
         self.u_move[ply] = m
@@ -886,6 +909,8 @@ class Position:
         self.u_mg[ply] = self.mg
         self.u_eg[ply] = self.eg
         self.u_phase[ply] = self.phase
+        if self.check_count:
+            self.u_checks[ply] = self.checks_left[us]
         if self.ep:
             key ^= self.z_ep[self.ep]
             self.ep = 0
@@ -953,7 +978,7 @@ class Position:
                 self.phase += self.phase_w[q] - self.phase_w[p]
             elif kind == DOUBLE and self.ep_enabled:
                 victim = (fr + to) >> 1
-                if self.ep_square_after(victim, them):
+                if self.ep_ok[victim] and self.ep_square_after(victim, them):
                     self.ep = victim
                     key ^= self.z_ep[victim]
         self.u_capt[ply] = capt
@@ -992,6 +1017,17 @@ class Position:
         if kind == DROP and not self.drop_checks and self.in_check():
             self.unmake()
             return False
+        if self.after_rules:
+            # racing kings: no move may check; 3check: a check uses up one of the mover's
+            check = self.in_check()
+            if check and self.no_checking:
+                self.unmake()
+                return False
+            if check and self.check_count and self.checks_left[us] > 0:
+                h = us * MAX_CHECKS + self.checks_left[us]
+                self.key ^= self.z_checks[h] ^ self.z_checks[h - 1]
+                self.checks_left[us] -= 1
+            self.note_check(check)
         return True
 
     def end_value(self) -> cython.int:
@@ -1005,10 +1041,20 @@ class Position:
             if self.extinct(us, self.ext_claim):
                 return self.ext_value
         if self.flag_on:
-            if self.flag_reached(us ^ 1):
-                return -1
-            if self.flag_reached(us):
-                return 1
+            if self.flag_move:
+                # racing kings: a king on its flag rank wins once the opponent has had its
+                # move; both there after Black's answer is a draw
+                if self.flag_reached(us):
+                    return 0 if us == 0 and self.flag_reached(us ^ 1) else 1
+                if self.flag_reached(us ^ 1):
+                    return NO_END if us == 1 and self.flag_in_reach(us) else -1
+            else:
+                if self.flag_reached(us ^ 1):
+                    return -1
+                if self.flag_reached(us):
+                    return 1
+        if self.check_count and self.checks_left[us ^ 1] == 0:
+            return -1  # the side that just moved has given its last check
         return NO_END
 
     def extinct(self, c: cython.int, extra: cython.int) -> cython.bint:
@@ -1047,6 +1093,26 @@ class Position:
                 return True
         return False
 
+    def flag_in_reach(self, c: cython.int) -> cython.bint:
+        """flagMove: whether colour c, not in check, has a legal king move onto its flag
+        region (Black may still answer White's arrival there)."""
+        k: cython.int = self.royal[c]
+        n: cython.int
+        i: cython.int
+        m: cython.int
+        saved: cython.int = self.cap_end
+        if k < 0 or self.in_check():
+            return False
+        self.cap_end = 64  # the size of flag_buf
+        n = self.gen_piece(self.flag_buf, 0, k, self.board[k], False)
+        self.cap_end = saved
+        for i in range(n):
+            m = self.flag_buf[i]
+            if self.flag_zone[c * self.nsq + move_to(m)] and self.make(m):
+                self.unmake()
+                return True
+        return False
+
     def pawn_drop_check(self) -> cython.bint:
         """Whether the last move dropped a shogi pawn under the pawn-drop-mate rule (the side to
         move, if it then has no legal move, wins instead of being mated)."""
@@ -1072,6 +1138,8 @@ class Position:
         self.ply = ply
         self.game_ply -= 1
         self.side = us
+        if self.check_count:
+            self.checks_left[us] = self.u_checks[ply]
         if kind == CASTLE:
             r = 2 * us if self.c_rook_from[2 * us] == to else 2 * us + 1
             q = self.board[self.c_rook_to[r]]
@@ -1278,8 +1346,10 @@ class Position:
         self.ply = 0
         self._load_castling(setup.castling)
         self.ep = 0
-        if setup.ep and self.ep_square_after(setup.ep, setup.side):
+        if setup.ep and self.ep_ok[setup.ep] and self.ep_square_after(setup.ep, setup.side):
             self.ep = setup.ep
+        checks = setup.checks if setup.checks is not None else (1, 1)  # FSF's default
+        self.checks_left[0], self.checks_left[1] = checks
         self.refresh()
 
     def _load_castling(self, rooks: list) -> None:
@@ -1323,6 +1393,9 @@ class Position:
         key ^= self.z_castle[self.castling]
         if self.ep:
             key ^= self.z_ep[self.ep]
+        if self.check_count:
+            key ^= self.z_checks[self.checks_left[0]]
+            key ^= self.z_checks[MAX_CHECKS + self.checks_left[1]]
         self.key, self.mg, self.eg, self.phase = key, mg, eg, phase
 
     def setup(self) -> fenlib.Setup:
@@ -1330,8 +1403,9 @@ class Position:
         pieces = {sq: self.board[sq] for sq in self.rules.squares() if self.board[sq] > WALL}
         rooks = [self.c_rook_from[r] for r in range(4) if self.castling & (1 << r)]
         hand = {p: self.hand[p] for p in range(2, self.npc) if self.hand[p]}
+        checks = (self.checks_left[0], self.checks_left[1]) if self.check_count else None
         return fenlib.Setup(
-            pieces, self.side, rooks, self.ep, self.halfmove, self.fullmove_number(), hand
+            pieces, self.side, rooks, self.ep, self.halfmove, self.fullmove_number(), hand, checks
         )
 
     def fullmove_number(self) -> int:

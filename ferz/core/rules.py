@@ -107,6 +107,14 @@ class Rules:
     n_fold_value_absolute: bool = False  # nFoldValueAbsolute
     perpetual_check_illegal: bool = False  # perpetualCheckIllegal
     must_capture: bool = False  # mustCapture: a capture must be made if one is possible
+    check_counting: bool = False  # checkCounting: giving the n-th check wins (3check; FEN `3+3`)
+    checking: bool = True  # checking: false = no move may give check (racing kings)
+    flag_move: bool = False  # flagMove: the other side gets one more move to reach its flag
+    # doubleStepRegionBlack when it does not mirror White's (horde): Black's ranks seen from
+    # Black (0 = Black's first rank); None = the same as double_step_ranks
+    double_step_ranks_black: frozenset[int] | None = None
+    # enPassantRegion: squares (file, rank) where an e.p. square may arise, None = everywhere
+    en_passant_region: frozenset[tuple[int, int]] | None = None
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

@@ -77,7 +77,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "tripleStepRegionWhite": ("-",),
     "tripleStepRegionBlack": ("-",),
     "castlingDroppedPiece": ("false",),
-    "checking": ("true",),
     "mustDrop": ("false",),
     "mustDropType": ("*", "-"),
     "dropOnTop": ("false",),
@@ -112,8 +111,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "connectDiagonal": ("true",),
     "materialCounting": ("none",),
     "countingRule": ("none",),
-    "checkCounting": ("false",),
-    "flagMove": ("false",),
 }
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
@@ -187,6 +184,9 @@ RULE_KEYS = {
     "flagRegionWhite",
     "flagRegionBlack",
     "mustCapture",
+    "checkCounting",
+    "checking",
+    "flagMove",
     "pieceValueMg",
     "pieceValueEg",
     "description",
@@ -487,14 +487,10 @@ def _promotion(c: _Context, pawns: str) -> dict:
         c.files,
         c.ranks,
     )
-    double = _paired_ranks(
-        r, "doubleStepRegionWhite", "doubleStepRegionBlack", frozenset({1}), c.files, c.ranks
-    )
-    if not r.boolean("doubleStep", True):
-        double = frozenset()
+    double, double_black = _double_steps(c)
     ep_region = c.region("enPassantRegion")
-    if ep_region is not None and ep_region != c.everywhere:
-        raise r.error("enPassantRegion", "ferz supports en passant on the whole board only")
+    if ep_region == c.everywhere:
+        ep_region = None
     return {
         "promotion_letters": promo,
         "promotion_letters_black": promo_black,
@@ -503,8 +499,26 @@ def _promotion(c: _Context, pawns: str) -> dict:
         "mandatory_promotion": r.boolean("mandatoryPawnPromotion", True),
         "mandatory_piece_promotion": r.boolean("mandatoryPiecePromotion", False),
         "double_step_ranks": double,
+        "double_step_ranks_black": double_black,
+        "en_passant_region": ep_region,
         "en_passant": bool(pawns) and bool(double),
     }
+
+
+def _double_steps(c: _Context) -> tuple[frozenset[int], frozenset[int] | None]:
+    """Ranks of the double-step regions: White's, and Black's seen from Black when they do not
+    mirror White's (horde: White's pawns double-step from the first rank too)."""
+    r = c.r
+    if not r.boolean("doubleStep", True):
+        return frozenset(), None
+    ranks = []
+    for key, default in (("doubleStepRegionWhite", 1), ("doubleStepRegionBlack", c.ranks - 2)):
+        region = c.region(key)
+        absolute = frozenset({default}) if region is None else _whole_ranks(r, key, region, c.files)
+        ranks.append(absolute)
+    white = ranks[0]
+    black = frozenset(c.ranks - 1 - x for x in ranks[1])
+    return white, (None if black == white else black)
 
 
 def _mobility_regions(c: _Context) -> dict[str, tuple]:
@@ -687,6 +701,9 @@ def _endings(c: _Context) -> dict:
     must_capture = r.boolean("mustCapture", False)
     if must_capture and c.royal:
         raise r.error("mustCapture", "ferz supports mustCapture only without a royal piece")
+    flag_move = r.boolean("flagMove", False)
+    if flag_move and (not c.royal or flags != (c.royal, c.royal)):
+        raise r.error("flagMove", "ferz supports flagMove only with the king as the flag piece")
     extinction_value = r.raw("extinctionValue") or ""
     if extinction_value and extinction_value not in VALUES:
         raise r.error("extinctionValue", f"expected win, loss or draw, got {extinction_value!r}")
@@ -701,6 +718,9 @@ def _endings(c: _Context) -> dict:
         "flag_letters": flags,
         "flag_regions": regions,
         "must_capture": must_capture,
+        "flag_move": flag_move,
+        "check_counting": r.boolean("checkCounting", False),
+        "checking": r.boolean("checking", True),
         "flying_general": r.boolean("flyingGeneral", False),
         "n_move_rule": r.integer("nMoveRule", 50),
         "n_fold_rule": r.integer("nFoldRule", 3, 1, 100),

@@ -70,7 +70,8 @@ def _expand(row: str) -> list[str]:
 
 
 def normal_fen(fen: str) -> tuple:
-    """The comparable parts of a FEN: board, pocket as a sorted multiset, side, castling."""
+    """The comparable parts of a FEN: board, pocket as a sorted multiset, side, castling, and
+    check counters."""
     fields = fen.split()
     board = fields[0]
     pocket = ""
@@ -79,6 +80,9 @@ def normal_fen(fen: str) -> tuple:
     pocket = "".join(sorted(pocket.replace("-", "")))
     board = board.replace("~", "")  # crazyhouse promotion markers are compared via moves
     rest = fields[1:]
+    # check counters (3check, `3+3` after the e.p. field) are compared on their own
+    checks = next((x for x in rest if "+" in x), "")
+    rest = [x for x in rest if "+" not in x]
     side = rest[0] if rest else "w"
     castling, ep = "-", "-"
     if len(rest) >= 3 and not rest[1].isdigit():
@@ -86,7 +90,7 @@ def normal_fen(fen: str) -> tuple:
     # the e.p. field is left out: FSF 2023 sets it after moves that cannot be answered e.p.
     # (and makruk puts its counter there); e.p. captures themselves are compared as moves
     del ep
-    return board, pocket, side, _castling_rooks(board, castling)
+    return board, pocket, side, _castling_rooks(board, castling), checks
 
 
 class FairyStockfish:
