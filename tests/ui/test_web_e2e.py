@@ -87,14 +87,18 @@ def page(browser, request):
 
 
 def square(page, name: str) -> tuple[float, float]:
-    """Screen coordinates of a square's centre (board seen from White or Black)."""
+    """Screen coordinates of a square's centre (board seen from White or Black, any size)."""
     box = page.locator("cg-board").bounding_box()
     white = "orientation-white" in (page.locator(".cg-board-el").get_attribute("class") or "")
+    files, ranks = page.evaluate(
+        "() => ['--files', '--ranks'].map((v) => +document.querySelector('.board-wrap')"
+        ".style.getPropertyValue(v))"
+    )
     f, r = ord(name[0]) - 97, int(name[1:]) - 1
     if not white:
-        f, r = 7 - f, 7 - r
-    size = box["width"] / 8
-    return box["x"] + (f + 0.5) * size, box["y"] + (7 - r + 0.5) * size
+        f, r = files - 1 - f, ranks - 1 - r
+    size = box["width"] / files
+    return box["x"] + (f + 0.5) * size, box["y"] + (ranks - 1 - r + 0.5) * size
 
 
 def click_move(page, frm: str, to: str) -> None:
@@ -363,8 +367,132 @@ def test_shogi_promotion_is_optional(page, server):
     page.wait_for_selector(".promotion")
     choices = page.locator(".promo-choice").evaluate_all("els => els.map(e => e.dataset.piece)")
     assert choices == ["+", "="]
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "shogi-promotion.png"))
     page.click(".promo-choice[data-piece='+']")
     page.wait_for_selector(".move[data-ply='1']")
     game = page.url.rsplit("/", 1)[1]
     moves = page.evaluate(f"fetch('/api/games/{game}').then(r => r.json())")["moves"]
     assert moves[0]["uci"] == "b2h8+"
+
+
+# ------------------------------------------------ boards and pieces of the variant families
+
+# The computed look of the board and of one piece: board family, board background, the
+# piece's image and what its ::after shows (the letter of a piece without artwork).
+LOOK_JS = """(sel) => {
+  const wrap = document.querySelector('.board-wrap');
+  const piece = document.querySelector(sel);
+  return {
+    family: wrap.dataset.family,
+    classes: wrap.className,
+    board: getComputedStyle(document.querySelector('cg-board')).backgroundImage,
+    piece: piece ? getComputedStyle(piece).backgroundImage : null,
+    letter: piece ? getComputedStyle(piece, '::after').content : null,
+  };
+}"""
+
+
+def look(page, selector: str) -> dict[str, str]:
+    """The board's family, background and the image of the first piece matching `selector`."""
+    return page.evaluate(LOOK_JS, selector)
+
+
+def docs_screenshot(page, name: str) -> None:
+    """A screenshot at the size of the ones in docs/screenshots (copied there by hand)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    time.sleep(0.4)  # the last move's animation
+    page.screenshot(path=str(ARTIFACTS / name))
+
+
+def test_xiangqi_board_has_lines_river_and_chinese_pieces(page, server):
+    page.set_viewport_size({"width": 1100, "height": 760})
+    start_game(page, server, variant="xiangqi", movetime="0.3")
+    seen = look(page, "cg-board piece.k-piece.white")
+    assert seen["family"] == "xiangqi" and "family-xiangqi" in seen["classes"]
+    # The board is the drawn one (lines, river, palaces), not the chess checkering.
+    assert seen["board"].startswith('url("data:image/svg+xml,') and "conic" not in seen["board"]
+    assert "%E6%A5%9A" in seen["board"] or "%3Cpath" in seen["board"]  # 楚 (or no CJK font)
+    # Red's general is a disc with 帥 (or its letter where no CJK font is installed).
+    assert "%3Ccircle" in seen["piece"] and (
+        "%E5%B8%A5" in seen["piece"] or "%3EK%3C" in seen["piece"]
+    )
+    assert seen["letter"] == "none"
+    black = look(page, "cg-board piece.k-piece.black")["piece"]
+    assert "%E5%B0%87" in black or "%3EK%3C" in black  # 將
+    # The pieces stand on the intersections: a piece's centre is its square's centre, which
+    # the board's lines go through.
+    box = page.locator("cg-board").bounding_box()
+    king = page.locator("cg-board piece.k-piece.white").bounding_box()
+    cx, cy = king["x"] + king["width"] / 2, king["y"] + king["height"] / 2
+    assert abs(cx - (box["x"] + 4.5 * box["width"] / 9)) < 1.5
+    assert abs(cy - (box["y"] + 9.5 * box["height"] / 10)) < 1.5
+    # A move (central cannon) by clicking, and the engine's reply.
+    size = box["width"] / 9
+    at = lambda f, r: (box["x"] + (f + 0.5) * size, box["y"] + (9 - r + 0.5) * size)  # noqa: E731
+    page.mouse.click(*at(7, 2))  # h3
+    page.mouse.click(*at(4, 2))  # e3
+    page.wait_for_selector(".move[data-ply='2']", timeout=15_000)
+    docs_screenshot(page, "xiangqi.png")
+
+
+SHOGI_FEN = "lns1kg1nl/1+B1g3s1/1p1ppp1pp/p5p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[RPb] b - - 0 5"
+
+
+def test_shogi_board_has_koma_pointing_at_the_opponent_and_hands(page, server):
+    page.set_viewport_size({"width": 1100, "height": 760})
+    page.goto(server + "#/analysis")
+    page.wait_for_selector("cg-board piece")
+    page.select_option("select[name=variant]", "shogi")
+    page.wait_for_selector(".board-wrap.family-shogi")
+    # A FEN with a hand ("[RPb]") is pasted inside a PGN: the import reads a bare FEN only
+    # when it has no "[".
+    page.fill("textarea", f'[Variant "shogi"]\n[SetUp "1"]\n[FEN "{SHOGI_FEN}"]\n\n*')
+    page.click("[data-action=load]")
+    page.wait_for_selector(".pocket-box piece[data-role='r-piece'][data-nb='1']")
+    page.wait_for_selector(".pv", timeout=15_000)
+    seen = look(page, "cg-board piece.p-piece.white")
+    assert seen["family"] == "shogi" and "conic" not in seen["board"]
+    assert "%3Cpath" in seen["board"] and seen["letter"] == "none"
+    # Sente (White, below) points up; Gote's koma are the same piece turned by 180 degrees.
+    # 歩 and 馬 (or the letters P and +B on a machine without a Japanese font).
+    pawn, gote = "%E6%AD%A9", look(page, "cg-board piece.p-piece.black")["piece"]
+    if pawn not in seen["piece"]:
+        pawn = "%3EP%3C"
+    assert "rotate(180" not in seen["piece"] and pawn in seen["piece"]
+    assert "rotate(180" in gote and pawn in gote
+    # The promoted bishop is red; the hands show what each side holds.
+    horse = look(page, "cg-board piece.pb-piece.white")["piece"]
+    assert ("%E9%A6%AC" in horse or "%2BB" in horse) and "%23c1261b" in horse
+    hand = page.locator(".pocket-box piece[data-role='b-piece'][data-color='black']")
+    assert hand.get_attribute("data-nb") == "1"
+    assert "rotate(180" in page.evaluate(
+        "(el) => getComputedStyle(el).backgroundImage", hand.element_handle()
+    )
+    # Flipped, Gote is below and points up.
+    page.click("[data-action=flip]")
+    assert "rotate(180" not in look(page, "cg-board piece.p-piece.black")["piece"]
+    assert "rotate(180" in look(page, "cg-board piece.p-piece.white")["piece"]
+    page.click("[data-action=flip]")
+    docs_screenshot(page, "shogi-analysis.png")
+
+
+def test_fairy_pieces_have_their_own_images_and_chess_keeps_its_set(page, server):
+    page.set_viewport_size({"width": 1100, "height": 760})
+    start_game(page, server, variant="chess")
+    chess_queen = look(page, "cg-board piece.q-piece.white")
+    assert chess_queen["family"] == "chess" and "conic" in chess_queen["board"]
+    assert page.locator(".board-wrap style").inner_text().strip() == ""
+    start_game(page, server, variant="capablanca", movetime="0.3")
+    seen = look(page, "cg-board piece.a-piece.white")
+    assert seen["family"] == "chess" and "conic" in seen["board"]
+    assert seen["piece"].startswith('url("data:image/svg+xml,') and seen["letter"] == "none"
+    chancellor = look(page, "cg-board piece.c-piece.black")["piece"]
+    assert chancellor.startswith('url("data:image/svg+xml,') and chancellor != seen["piece"]
+    # The chess pieces of a fairy variant are the chess set's.
+    assert look(page, "cg-board piece.q-piece.white")["piece"] == chess_queen["piece"]
+    click_move(page, "e2", "e4")
+    page.wait_for_selector(".move[data-ply='2']", timeout=15_000)
+    click_move(page, "c1", "d3")  # the archbishop's knight leap
+    page.wait_for_selector(".move[data-ply='4']", timeout=15_000)
+    docs_screenshot(page, "capablanca.png")

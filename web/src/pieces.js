@@ -165,7 +165,7 @@ function shogiPiece(name, letter, color, promoted, down, cjk) {
   const ink = red ? '#c1261b' : '#161616';
   let glyph;
   if (cjk && label) {
-    glyph = text(50, 58, label, 50, ink, JA_FONTS);
+    glyph = text(50, 58, label, 54, ink, JA_FONTS);
   } else {
     const s = (promoted ? '+' : '') + letter.toUpperCase();
     glyph = text(50, 60, s, promoted ? 38 : 46, ink, LATIN_FONTS, 'font-weight="bold"');
@@ -225,12 +225,12 @@ const EMBLEMS = {
     d: 'M-7.5 4.5H7.5',
   },
   man: {
-    body: 'M-8 8C-8 2 -5 0 0 0C5 0 8 2 8 8Z M0 -11a5.2 5.2 0 1 0 0.01 0Z',
+    body: 'M-8 8C-8 2 -5 0 0 0C5 0 8 2 8 8Z M0 -10a4.4 4.4 0 1 0 0.01 0Z M-4 -10.2V-13.5H4V-10.2Z M-6.5 -8.6H6.5V-10.4H-6.5Z',
     d: 'M-4 4.5H4',
   },
   wazir: {
-    body: 'M-2.5 8V1.5H-9V-4.5H-2.5V-11H2.5V-4.5H9V1.5H2.5V8Z',
-    d: 'M0 -7V4M-5.5 -1.5H5.5',
+    body: 'M-8 -10H8V6H-8Z',
+    d: 'M0 -6.5V2.5M-4.5 -2H4.5',
   },
   fers: {
     body: 'M0 -11L8 -1.5L0 8L-8 -1.5Z',
@@ -241,8 +241,8 @@ const EMBLEMS = {
     d: 'M-3 -5h0.1M3 -5h0.1M-5.5 -5.5C-7 -4.5 -7 -2.5 -5.5 -2',
   },
   cannon: {
-    body: 'M-9 -1L6 -9L8 -5L-7 3Z M-3 8a5 5 0 1 0 0.01 0Z',
-    d: 'M-3 4.5V4.6M5 -8L7 -4',
+    body: 'M-9.5 -0.5L7 -10.5L9.5 -6L-6.5 4Z M8 -11.5L10.5 -7L11.5 -7.6L9 -12.1Z M-2 0a5.5 5.5 0 1 0 0.01 0Z',
+    d: 'M-2 5.5h0.1M-7.5 -0.8L-5.5 2.8',
   },
 };
 
@@ -275,7 +275,7 @@ function fairyPiece(emblems, color) {
   const body = two
     ? `<path d="M10.5 34.5C11.5 31 11.5 28 10 25H35C33.5 28 33.5 31 34.5 34.5Z" fill="${fill}" ${line}/>`
     : `<path d="M13 34.5C15 31 16.5 28 16 25H29C28.5 28 30 31 32 34.5Z" fill="${fill}" ${line}/>`;
-  const place = two ? [[15, 15.5, 0.95], [30.5, 15.5, 0.95]] : [[22.5, 14, 1.1]];
+  const place = two ? [[15, 15.5, 0.95], [30.5, 15.5, 0.95]] : [[22.5, 15.5, 1.1]];
   let heads = '';
   emblems.slice(0, 2).forEach((name, i) => {
     const e = EMBLEMS[name];
