@@ -175,7 +175,14 @@ def create_app(
         if not isinstance(variant, str) or variant not in boards.variant_names():
             raise ClientError(f"unknown variant {str(variant)[:40]!r}")
         text = text.strip()
-        if "[" not in text and "." not in text and text.count("/") >= 4:
+        # A FEN is one line with the board's slashes; a pocket ("[RPb]") may follow the board,
+        # but PGN tags start a line with "[" and movetext has move numbers.
+        if (
+            "\n" not in text
+            and not text.startswith("[")
+            and "." not in text
+            and text.count("/") >= 4
+        ):
             try:
                 board = boards.new_board(text, variant)
             except ValueError as error:

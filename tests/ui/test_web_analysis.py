@@ -201,3 +201,14 @@ def test_import_in_a_variant(tmp_path):
         assert client.post("/api/import", json={"text": fen}).status_code == 400
         bad = client.post("/api/import", json={"text": fen, "variant": "nochess"})
         assert bad.status_code == 400 and "unknown variant" in bad.json()["error"]
+        # a FEN with a pocket is a FEN, not a PGN tag
+        for variant, fen in (
+            ("crazyhouse", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R[Pp] w KQkq - 0 4"),
+            (
+                "shogi",
+                "lns1kg1nl/1+B1g3s1/1p1ppp1pp/p5p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[RPb] b - - 0 5",
+            ),
+        ):
+            line = client.post("/api/import", json={"text": fen, "variant": variant})
+            assert line.status_code == 200, line.json()
+            assert line.json()["start_fen"].split("[")[1] == fen.split("[")[1]
