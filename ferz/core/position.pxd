@@ -49,6 +49,9 @@ cdef class Position:
     cdef public int[::1] checks_left
     cdef int[::1] u_checks, ep_ok, flag_zone, flag_buf
     cdef unsigned long long[::1] z_checks
+    # atomic: captures explode (blastOnCapture); the pieces each explosion removed, per ply
+    cdef public int blast
+    cdef int[::1] blast_vec, u_blast_n, u_blast_sq, u_blast_pc
     cdef public int overflow
 
     cdef void put(self, int p, int sq) noexcept nogil
@@ -82,4 +85,8 @@ cdef class Position:
     cdef bint extinct(self, int c, int extra) noexcept nogil
     cdef bint flag_reached(self, int c) noexcept nogil
     cdef bint flag_in_reach(self, int c) noexcept nogil
+    cdef unsigned long long explode(self, int to, int ply, unsigned long long key) noexcept nogil
+    cdef bint touching(self, int a, int b) noexcept nogil
+    cdef bint blast_legal(self, int us) noexcept nogil
+    cdef bint castle_attacked(self, int sq, int by, int king) noexcept nogil
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil

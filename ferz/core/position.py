@@ -271,7 +271,8 @@ class Position:
                             if abs(fx) <= LINE_REACH and abs(fy) <= LINE_REACH:
                                 index = (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
                                 self.line_dir[index] = -v
-        self.fast_legal = 1 if simple else 0
+        # explosions remove blockers and touching kings ignore checks: no shortcut in atomic
+        self.fast_legal = 1 if simple and not rules.blast_on_capture else 0
         self._compile_checks(rules)
 
     def _compile_checks(self, rules: Rules) -> None:
@@ -426,6 +427,11 @@ class Position:
         # rules judged after every legal move (whether it checks): off for chess
         self.after_rules = 1 if self.check_count or self.no_checking else 0
         self.end_rules = 1 if self.ext_on or self.flag_on or self.check_count else 0
+        self.blast = 1 if rules.blast_on_capture else 0
+        stride = self.stride
+        self.blast_vec = array("i", [dy * stride + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
+        self.u_blast_n = _ints(MAXPLY)
+        self.u_blast_sq, self.u_blast_pc = _ints(9 * MAXPLY), _ints(9 * MAXPLY)
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -684,12 +690,12 @@ class Position:
                 continue
             # the king may not start in, pass through or (checked by make) land on an attacked
             # square; test the start square even when the king stays there (Chess960)
-            if self.attacked(kf, them):
+            if self.castle_attacked(kf, them, kf) if self.blast else self.attacked(kf, them):
                 return n
             step = 1 if kt > kf else -1
             s = kf + step if kt != kf else kt
             while s != kt:
-                if self.attacked(s, them):
+                if self.castle_attacked(s, them, kf) if self.blast else self.attacked(s, them):
                     ok = False
                     break
                 s += step
@@ -827,9 +833,75 @@ class Position:
         return self.rel_rank[color * self.nsq + sq] >= cond
 
     def in_check(self) -> cython.bint:
-        """Whether the side to move's royal piece is attacked."""
+        """Whether the side to move's royal piece is attacked (in atomic not while it touches
+        the enemy king: no capture can take it then)."""
         k: cython.int = self.royal[self.side]
-        return k >= 0 and self.attacked(k, self.side ^ 1)
+        if k < 0 or not self.attacked(k, self.side ^ 1):
+            return False
+        return not self.blast or not self.touching(k, self.royal[self.side ^ 1])
+
+    def touching(self, a: cython.int, b: cython.int) -> cython.bint:
+        """Whether squares a and b (b may be -1: none) are next to each other."""
+        if b < 0:
+            return False
+        return (
+            abs(self.sq_file[a] - self.sq_file[b]) <= 1
+            and abs(self.sq_rank[a] - self.sq_rank[b]) <= 1
+        )
+
+    def blast_legal(self, us: cython.int) -> cython.bint:
+        """Atomic legality after a move by `us`: its own king must survive the explosion;
+        exploding the enemy king is always legal; else the king may not stand attacked
+        unless it touches the enemy king."""
+        k: cython.int = self.royal[us]
+        o: cython.int = self.royal[us ^ 1]
+        if k < 0:
+            return False
+        if o < 0:
+            return True
+        return self.touching(k, o) or not self.attacked(k, us ^ 1)
+
+    def castle_attacked(self, sq: cython.int, by: cython.int, king: cython.int) -> cython.bint:
+        """Atomic castling: whether `by` attacks sq on the king's path, with the king lifted
+        off its square, a square next to the enemy king being safe."""
+        p: cython.int = self.board[king]
+        a: cython.bint
+        if self.touching(sq, self.royal[by]):
+            return False
+        self.board[king] = EMPTY
+        a = self.attacked(sq, by)
+        self.board[king] = p
+        return a
+
+    def explode(self, to: cython.int, ply: cython.int, key: cython.ulonglong) -> cython.ulonglong:
+        """Atomic: a capture on `to` removes the capturer and every piece but pawns next to
+        it (kings too); recorded per ply for unmake. Returns the updated hash key."""
+        i: cython.int
+        sq: cython.int
+        p: cython.int
+        n: cython.int = 0
+        base: cython.int = 9 * ply
+        rights: cython.int = self.castling
+        nsq: cython.int = self.nsq
+        for i in range(9):
+            sq = to + self.blast_vec[i]
+            p = self.board[sq]
+            if p <= WALL or (sq != to and self.is_pawn[p >> 1]):
+                continue
+            self.u_blast_sq[base + n] = sq
+            self.u_blast_pc[base + n] = p
+            n += 1
+            self.lift(sq)
+            key ^= self.z_piece[p * nsq + sq]
+            self.mg -= self.pst_mg[p * nsq + sq]
+            self.eg -= self.pst_eg[p * nsq + sq]
+            self.phase -= self.phase_w[p]
+            rights &= self.c_mask[sq]
+        self.u_blast_n[ply] = n
+        if rights != self.castling:
+            key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
+            self.castling = rights
+        return key
 
     def kings_facing(self) -> cython.bint:
         """Flying general: the two royals on one file with nothing between them."""
@@ -989,11 +1061,17 @@ class Position:
             if rights != self.castling:
                 key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
                 self.castling = rights
+        if capt and self.blast:
+            key = self.explode(to, ply, key)
         self.side = them
         self.key = key ^ self.z_side
         self.ply = ply + 1
         self.game_ply += 1
-        if self.royal[us] >= 0:
+        if self.blast:
+            if not self.blast_legal(us):
+                self.unmake()
+                return False
+        elif self.royal[us] >= 0:
             if (
                 self.fast_legal
                 and kind != EP
@@ -1135,11 +1213,15 @@ class Position:
         q: cython.int
         r: cython.int
         h: cython.int
+        i: cython.int
         self.ply = ply
         self.game_ply -= 1
         self.side = us
         if self.check_count:
             self.checks_left[us] = self.u_checks[ply]
+        if capt and self.blast:
+            for i in range(self.u_blast_n[ply] - 1, -1, -1):
+                self.put(self.u_blast_pc[9 * ply + i], self.u_blast_sq[9 * ply + i])
         if kind == CASTLE:
             r = 2 * us if self.c_rook_from[2 * us] == to else 2 * us + 1
             q = self.board[self.c_rook_to[r]]
@@ -1311,7 +1393,11 @@ class Position:
         trial = Position(self.rules) if self.pcount[0] + self.pcount[1] else self
         trial._load(setup)
         them = setup.side ^ 1
-        if trial.royal[them] >= 0 and trial.attacked(trial.royal[them], setup.side):
+        if (
+            trial.royal[them] >= 0
+            and trial.attacked(trial.royal[them], setup.side)
+            and not (trial.blast and trial.touching(trial.royal[them], trial.royal[setup.side]))
+        ):
             if trial is self:
                 self._clear()
             raise ValueError("side to move: the side not to move is in check")

@@ -115,6 +115,9 @@ class Rules:
     double_step_ranks_black: frozenset[int] | None = None
     # enPassantRegion: squares (file, rank) where an e.p. square may arise, None = everywhere
     en_passant_region: frozenset[tuple[int, int]] | None = None
+    # blastOnCapture with extinctionPseudoRoyal (atomic): a capture explodes the capturer and
+    # the pieces but pawns around it; the royal piece is the pseudo-royal extinction piece
+    blast_on_capture: bool = False
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

@@ -70,7 +70,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "sittuyinPromotion": ("false",),
     "piecePromotionOnCapture": ("false",),
     "pieceDemotion": ("false",),
-    "blastOnCapture": ("false",),
     "blastImmuneTypes": ("-",),
     "mutuallyImmuneTypes": ("-",),
     "petrifyOnCapture": ("false",),
@@ -101,7 +100,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "stalematePieceCount": ("false",),
     "shatarMateRule": ("false",),
     "bikjangRule": ("false",),
-    "extinctionPseudoRoyal": ("false",),
     "dupleCheck": ("false",),
     "flagPieceCount": ("1",),
     "flagPieceBlockedWin": ("false",),
@@ -187,6 +185,8 @@ RULE_KEYS = {
     "checkCounting",
     "checking",
     "flagMove",
+    "blastOnCapture",
+    "extinctionPseudoRoyal",
     "pieceValueMg",
     "pieceValueEg",
     "description",
@@ -505,6 +505,36 @@ def _promotion(c: _Context, pawns: str) -> dict:
     }
 
 
+def _atomic(c: _Context) -> bool:
+    """blastOnCapture (atomic), accepted only with extinctionPseudoRoyal as in Fairy-Stockfish's
+    atomic: the single extinction piece type is then the royal piece (kings may touch, a king
+    touching the enemy king is not in check), in a game without drops."""
+    r = c.r
+    blast = r.boolean("blastOnCapture", False)
+    pseudo = r.boolean("extinctionPseudoRoyal", False)
+    if blast != pseudo:
+        key = "blastOnCapture" if blast else "extinctionPseudoRoyal"
+        raise r.error(key, "ferz supports blastOnCapture only with extinctionPseudoRoyal (atomic)")
+    if not blast:
+        return False
+    letters = c.letters("extinctionPieceTypes", allow_all=True) or ""
+    if len(letters) != 1 or letters == "*":
+        raise r.error("extinctionPieceTypes", "atomic needs exactly one extinction piece type")
+    if c.royal and c.royal != letters:
+        raise r.error(
+            "extinctionPseudoRoyal", "remove the king ('king = -'): the extinction piece rules"
+        )
+    if r.raw("extinctionValue") != "loss":
+        raise r.error("extinctionValue", "atomic: losing the royal piece must lose (loss)")
+    for key in ("extinctionPieceCount", "extinctionOpponentPieceCount"):
+        if r.integer(key, 0, 0, 64) != 0:
+            raise r.error(key, "atomic: only 0 is supported")
+    if r.boolean("pieceDrops", False) or r.boolean("extinctionClaim", False):
+        raise r.error("blastOnCapture", "ferz supports explosions without drops or claims only")
+    c.royal = letters
+    return True
+
+
 def _double_steps(c: _Context) -> tuple[frozenset[int], frozenset[int] | None]:
     """Ranks of the double-step regions: White's, and Black's seen from Black when they do not
     mirror White's (horde: White's pawns double-step from the first rank too)."""
@@ -752,6 +782,7 @@ def build(
             raise entry.error(f"this rule is not supported by ferz (only {allowed} is accepted)")
     files, ranks = _board(r)
     c = _Context(r, files, ranks)
+    blast = _atomic(c)
     pawns = _pawn_types(c)
     promotion = _promotion(c, pawns)
     choices = promotion["promotion_letters"] + (promotion["promotion_letters_black"] or "")
@@ -769,6 +800,7 @@ def build(
             **_castling(c),
             **_drops(c),
             **_endings(c),
+            blast_on_capture=blast,
         )
     except DefinitionError:
         raise
