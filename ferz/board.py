@@ -296,6 +296,11 @@ class Board:
         if kind == DROP:
             return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
         piece = rules.pieces[(pos.board[fr] >> 1) - 1]
+        if kind == PROMO and piece.pawn and rules.sittuyin_promotion:
+            # Fairy-Stockfish's form: c6=F where the pawn stands, c6b7=F for a step
+            start = "" if fr == to else rules.square_name(fr)
+            letter = rules.pieces[move_promo(code) - 1].letter
+            return f"{start}{rules.square_name(to)}={letter}"
         capture = pos.board[to] >= 2 or kind == EP
         text = ""
         if piece.pawn:

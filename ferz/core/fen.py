@@ -265,6 +265,9 @@ def _start_royals(rules: Rules) -> tuple[int, int]:
     for code in start.pieces.values():
         if rules.pieces[(code >> 1) - 1].royal:
             counts[code & 1] += 1
+    for code, number in start.hand.items():  # sittuyin: the kings start in hand
+        if rules.pieces[(code >> 1) - 1].royal:
+            counts[code & 1] += number
     if counts == [0, 0]:
         return (1, 1)
     return (min(counts[0], 1), min(counts[1], 1))
@@ -279,9 +282,15 @@ def _validate_pieces(rules: Rules, setup: Setup) -> None:
             for sq, code in setup.pieces.items()
             if code & 1 == color and rules.pieces[(code >> 1) - 1].royal
         ]
-        if len(royals) != expected[color]:
+        held = sum(
+            number
+            for code, number in setup.hand.items()
+            if code & 1 == color and rules.pieces[(code >> 1) - 1].royal
+        )
+        if len(royals) + held != expected[color] or len(royals) > 1:
+            count = len(royals) + held
             raise ValueError(
-                f"piece placement: {name} has {len(royals)} kings, expected {expected[color]}"
+                f"piece placement: {name} has {count} kings, expected {expected[color]}"
             )
         if sum(1 for code in setup.pieces.values() if code & 1 == color) > 64:
             raise ValueError(f"piece placement: {name} has more than 64 pieces")

@@ -52,6 +52,9 @@ cdef class Position:
     # atomic: captures explode (blastOnCapture); the pieces each explosion removed, per ply
     cdef public int blast
     cdef int[::1] blast_vec, u_blast_n, u_blast_sq, u_blast_pc
+    # sittuyin: mustDrop, promotions in place or to a fers square (sit_zone per colour)
+    cdef int must_drop, sit_promo, full_gen, n_sit
+    cdef int[::1] sit_zone, sit_types
     cdef public int overflow
 
     cdef void put(self, int p, int sq) noexcept nogil
@@ -89,4 +92,7 @@ cdef class Position:
     cdef bint touching(self, int a, int b) noexcept nogil
     cdef bint blast_legal(self, int us) noexcept nogil
     cdef bint castle_attacked(self, int sq, int by, int king) noexcept nogil
+    cdef int gen_sittuyin(self, int[::1] out, int n) noexcept nogil
+    cdef bint hits_enemy(self, int p, int sq, int empty_sq) noexcept nogil
+    cdef int keep_drops(self, int[::1] out, int first, int n, bint captures_only) noexcept nogil
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil

@@ -368,6 +368,12 @@ class Position:
                 ok = self.region[p * nsq + sq] and not self.dead[p * nsq + sq]
                 if rules.drop_regions is not None and where not in rules.drop_regions[color]:
                     ok = False
+                if (
+                    rules.sittuyin_rook_drop
+                    and piece.name == "rook"
+                    and rules.rank_of(sq) != (0 if color == 0 else rules.ranks - 1)
+                ):
+                    ok = False  # sittuyin: rooks are dropped on the first rank
                 if piece.pawn:
                     if self.promo_zone[color * nsq + sq] and not rules.promotion_zone_pawn_drops:
                         ok = False
@@ -432,6 +438,20 @@ class Position:
         self.blast_vec = array("i", [dy * stride + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
         self.u_blast_n = _ints(MAXPLY)
         self.u_blast_sq, self.u_blast_pc = _ints(9 * MAXPLY), _ints(9 * MAXPLY)
+        self.must_drop = 1 if rules.must_drop else 0
+        self.sit_promo = 1 if rules.sittuyin_promotion else 0
+        nsq = self.nsq
+        self.sit_zone = _ints(2 * nsq)
+        for f, r in rules.promotion_region or ():
+            self.sit_zone[rules.square(f, r)] = 1
+            self.sit_zone[nsq + rules.square(f, rules.ranks - 1 - r)] = 1
+        types = [rules.promotion_type(x) for x in rules.promotion_letters] if self.sit_promo else []
+        self.sit_types, self.n_sit = array("i", types or [0]), len(types)
+        if self.sit_promo:
+            self.after_rules = 1  # a sittuyin promotion may not give check
+        # rules that is_pseudo_legal cannot judge from one piece's moves
+        self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
+        self.full_gen |= self.sit_promo
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -481,8 +501,8 @@ class Position:
         """Move the piece on fr to the empty square to (no hashing)."""
         p: cython.int = self.board[fr]
         i: cython.int = self.pidx[fr]
+        self.board[fr] = EMPTY  # first: fr == to (a sittuyin promotion in place) keeps p
         self.board[to] = p
-        self.board[fr] = EMPTY
         self.plist[(p & 1) * MAXP + i] = to
         self.pidx[to] = i
         if self.royal[p & 1] == fr:
@@ -549,6 +569,8 @@ class Position:
         for i in range(self.pcount[us]):
             fr = self.plist[us * MAXP + i]
             n = self.gen_piece(out, n, fr, self.board[fr], captures_only)
+        if self.sit_promo:
+            n = self.gen_sittuyin(out, n)
         if not captures_only:
             if self.castling & (3 << (2 * us)):
                 n = self.gen_castling(out, n)
@@ -556,7 +578,120 @@ class Position:
                 n = self.gen_drops(out, n)
             if self.must_capture:
                 n = self.only_captures(out, first, n)
+        if self.must_drop:
+            n = self.keep_drops(out, first, n, captures_only)
         return n
+
+    def gen_sittuyin(self, out: cython.int[::1], n: cython.int) -> cython.int:
+        """Sittuyin promotions: while the side has no piece of a promotion type (its limit), a
+        pawn in the promotion region (any pawn, if it is the last) turns into that piece where
+        it stands or on an empty square the piece attacks from there, provided the new piece
+        attacks no enemy piece (that it gives no check is left to make)."""
+        us: cython.int = self.side
+        nsq: cython.int = self.nsq
+        pawns: cython.int = 0
+        i: cython.int
+        j: cython.int
+        a: cython.int
+        fr: cython.int
+        to: cython.int
+        q: cython.int
+        pc: cython.int
+        k: cython.int
+        for i in range(self.pcount[us]):
+            if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
+                pawns += 1
+        if pawns == 0:
+            return n
+        for j in range(self.n_sit):
+            q = self.sit_types[j]
+            pc = 2 * q + us
+            if self.promo_limit[q] and self.count[pc] >= self.promo_limit[q]:
+                continue
+            for i in range(self.pcount[us]):
+                fr = self.plist[us * MAXP + i]
+                if not self.is_pawn[self.board[fr] >> 1]:
+                    continue
+                if pawns > 1 and not self.sit_zone[us * nsq + fr]:
+                    continue
+                if self.region[pc * nsq + fr] and not self.hits_enemy(pc, fr, fr):
+                    n = self.emit(out, n, encode(fr, fr, q, PROMO))
+                for a in range(self.a_start[pc], self.a_end[pc]):
+                    if not self.a_flags[a] & F_CAPT:
+                        continue
+                    to = fr + self.a_vec[a]
+                    k = 1
+                    while self.board[to] == EMPTY:
+                        if self.region[pc * nsq + to] and not self.hits_enemy(pc, to, fr):
+                            n = self.emit(out, n, encode(fr, to, q, PROMO))
+                        if k >= self.a_range[a]:
+                            break
+                        to += self.a_vec[a]
+                        k += 1
+        return n
+
+    def hits_enemy(self, p: cython.int, sq: cython.int, empty_sq: cython.int) -> cython.bint:
+        """Whether piece p standing on sq attacks an enemy piece, square empty_sq counting as
+        empty (simple atoms only: the build refuses others for sittuyin promotions)."""
+        them: cython.int = (p & 1) ^ 1
+        a: cython.int
+        t: cython.int
+        k: cython.int
+        q: cython.int
+        for a in range(self.a_start[p], self.a_end[p]):
+            if not self.a_flags[a] & F_CAPT:
+                continue
+            t = sq + self.a_vec[a]
+            k = 1
+            while True:
+                q = EMPTY if t == empty_sq else self.board[t]
+                if q != EMPTY:
+                    if q != WALL and (q & 1) == them:
+                        return True
+                    break
+                if k >= self.a_range[a]:
+                    break
+                t += self.a_vec[a]
+                k += 1
+        return False
+
+    def keep_drops(
+        self, out: cython.int[::1], first: cython.int, n: cython.int, captures_only: cython.bint
+    ) -> cython.int:
+        """mustDrop: while the side has a piece in hand and some drop is legal, only drops are
+        legal (Fairy-Stockfish's rule); with captures_only, no move then."""
+        us: cython.int = self.side
+        p: cython.int
+        i: cython.int
+        k: cython.int
+        end: cython.int
+        start: cython.int = first
+        held: cython.bint = False
+        legal: cython.bint = False
+        for p in range(2 + us, self.npc, 2):
+            if self.hand[p] > 0:
+                held = True
+        if not held:
+            return n
+        end = n
+        if captures_only:
+            start = n
+            end = self.gen_drops(out, n)
+        for i in range(start, end):
+            if move_kind(out[i]) == DROP and self.make(out[i]):
+                self.unmake()
+                legal = True
+                break
+        if not legal:
+            return n
+        if captures_only:
+            return first
+        k = first
+        for i in range(first, n):
+            if move_kind(out[i]) == DROP:
+                out[k] = out[i]
+                k += 1
+        return k
 
     def gen_piece(
         self,
@@ -1019,6 +1154,8 @@ class Position:
             if kind == EP:
                 victim = to - self.stride if us == 0 else to + self.stride
             capt = self.board[victim]
+            if capt and victim == fr:
+                capt = 0  # sittuyin: a pawn promoting where it stands captures nothing
             if capt:
                 self.lift(victim)
                 key ^= self.z_piece[capt * nsq + victim]
@@ -1098,7 +1235,7 @@ class Position:
         if self.after_rules:
             # racing kings: no move may check; 3check: a check uses up one of the mover's
             check = self.in_check()
-            if check and self.no_checking:
+            if check and (self.no_checking or (kind == PROMO and self.sit_promo)):
                 self.unmake()
                 return False
             if check and self.check_count and self.checks_left[us] > 0:
@@ -1362,7 +1499,7 @@ class Position:
         n: cython.int
         i: cython.int
         kind: cython.int = move_kind(m)
-        if kind == CASTLE or kind == DROP or self.must_capture or self.end_rules:  # noqa: SIM109
+        if kind == CASTLE or kind == DROP or self.full_gen:  # noqa: SIM109
             n = self.gen(self.scratch, 0, False)
         else:
             p = self.board[fr]

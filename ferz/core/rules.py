@@ -118,6 +118,13 @@ class Rules:
     # blastOnCapture with extinctionPseudoRoyal (atomic): a capture explodes the capturer and
     # the pieces but pawns around it; the royal piece is the pseudo-royal extinction piece
     blast_on_capture: bool = False
+    must_drop: bool = False  # mustDrop: while a piece in hand can be dropped, only drops
+    sittuyin_rook_drop: bool = False  # sittuyinRookDrop: rooks are dropped on the first rank
+    # sittuyinPromotion: no promotion by moving; a pawn standing in `promotion_region` (any pawn,
+    # if it is the side's last) may instead turn into a promotion piece where it stands or on
+    # an empty square that piece attacks, if it then attacks no enemy piece and gives no check
+    sittuyin_promotion: bool = False
+    promotion_region: frozenset[tuple[int, int]] | None = None  # White's squares, Black mirrored
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

@@ -67,7 +67,6 @@ COSMETIC = {"variantTemplate", "pieceToCharTable", "pocketSize"}
 # FSF keys ferz does not implement: accepted only when set to the value that means "off".
 UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "twoBoards": ("false",),
-    "sittuyinPromotion": ("false",),
     "piecePromotionOnCapture": ("false",),
     "pieceDemotion": ("false",),
     "blastImmuneTypes": ("-",),
@@ -76,11 +75,9 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "tripleStepRegionWhite": ("-",),
     "tripleStepRegionBlack": ("-",),
     "castlingDroppedPiece": ("false",),
-    "mustDrop": ("false",),
     "mustDropType": ("*", "-"),
     "dropOnTop": ("false",),
     "enclosingDrop": ("none",),
-    "sittuyinRookDrop": ("false",),
     "dropOppositeColoredBishop": ("false",),
     "dropPromoted": ("false",),
     "gating": ("false",),
@@ -187,6 +184,9 @@ RULE_KEYS = {
     "flagMove",
     "blastOnCapture",
     "extinctionPseudoRoyal",
+    "mustDrop",
+    "sittuyinRookDrop",
+    "sittuyinPromotion",
     "pieceValueMg",
     "pieceValueEg",
     "description",
@@ -479,13 +479,19 @@ def _promotion(c: _Context, pawns: str) -> dict:
     for key, letters in (("promotionPieceTypes", promo), ("promotionPieceTypesBlack", black)):
         if c.royal and letters and c.royal in letters:
             raise r.error(key, "pawns cannot promote to the royal piece")
-    zone = _paired_ranks(
-        r,
-        "promotionRegionWhite",
-        "promotionRegionBlack",
-        frozenset({c.ranks - 1}),
-        c.files,
-        c.ranks,
+    sittuyin = r.boolean("sittuyinPromotion", False)
+    region = _sittuyin_region(c, promo) if sittuyin else None
+    zone = (
+        frozenset()  # no promotion by moving
+        if sittuyin
+        else _paired_ranks(
+            r,
+            "promotionRegionWhite",
+            "promotionRegionBlack",
+            frozenset({c.ranks - 1}),
+            c.files,
+            c.ranks,
+        )
     )
     double, double_black = _double_steps(c)
     ep_region = c.region("enPassantRegion")
@@ -500,9 +506,28 @@ def _promotion(c: _Context, pawns: str) -> dict:
         "mandatory_piece_promotion": r.boolean("mandatoryPiecePromotion", False),
         "double_step_ranks": double,
         "double_step_ranks_black": double_black,
+        "sittuyin_promotion": sittuyin,
+        "promotion_region": region,
         "en_passant_region": ep_region,
         "en_passant": bool(pawns) and bool(double),
     }
+
+
+def _sittuyin_region(c: _Context, promo: str) -> frozenset[tuple[int, int]]:
+    """sittuyinPromotion: White's promotion squares (any squares; Black's must mirror them),
+    for promotion pieces with plain leaps and slides."""
+    r = c.r
+    white = c.region("promotionRegionWhite")
+    black = c.region("promotionRegionBlack")
+    if not white:
+        raise r.error("promotionRegionWhite", "sittuyinPromotion needs a promotion region")
+    if black is None or black != frozenset((f, c.ranks - 1 - x) for f, x in white):
+        raise r.error("promotionRegionBlack", "must mirror promotionRegionWhite")
+    for letter in promo:
+        for atom in c.by_letter[letter][1]:
+            if atom.hop or atom.leg is not None or atom.initial or atom.min_rank:
+                raise r.error("promotionPieceTypes", "sittuyin promotions need plain pieces")
+    return white
 
 
 def _atomic(c: _Context) -> bool:
@@ -688,6 +713,12 @@ def _drops(c: _Context) -> dict:
         raise r.error("dropNoDoubled", "expected one piece letter")
     drops = r.boolean("pieceDrops", False)
     to_hand = r.boolean("capturesToHand", False)
+    must_drop = r.boolean("mustDrop", False)
+    if must_drop and not drops:
+        raise r.error("mustDrop", "mustDrop needs pieceDrops = true")
+    rook_drop = r.boolean("sittuyinRookDrop", False)
+    if rook_drop and "rook" not in c.by_type:
+        raise r.error("sittuyinRookDrop", "the variant has no rook")
     if to_hand and not drops:
         raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
     return {
@@ -699,6 +730,8 @@ def _drops(c: _Context) -> dict:
         "first_rank_pawn_drops": r.boolean("firstRankPawnDrops", False),
         "promotion_zone_pawn_drops": r.boolean("promotionZonePawnDrops", False),
         "drop_checks": r.boolean("dropChecks", True),
+        "must_drop": must_drop,
+        "sittuyin_rook_drop": rook_drop,
         "pawn_drop_mate_illegal": r.boolean("shogiPawnDropMateIllegal", False),
         "immobility_illegal": r.boolean("immobilityIllegal", False),
     }

@@ -240,7 +240,8 @@ def test_refuses_inconsistent_start_fen() -> None:
 def test_refuses_unsupported_rules_but_accepts_defaults() -> None:
     variants.parse_text("[ok:chess]\nmustCapture = false\ncountingRule = none\n")
     bad("[x:chess]\nmustCapture = true\n", 2, "only without a royal piece")
-    bad("[x:chess]\nmustDrop = true\n", 2, "not supported by ferz")
+    bad("[x:chess]\ngating = true\n", 2, "not supported by ferz")
+    bad("[x:chess]\nmustDrop = true\n", 2, "needs pieceDrops")
     bad("[x:chess]\nblastOnCapture = true\n", 2, "only with extinctionPseudoRoyal")
 
 
