@@ -1139,6 +1139,9 @@ def main(argv: list[str] | None = None) -> int:
         rec = play_game(index, opening, a_white, engines, args, tc)
         with lock:
             results[index] = rec
+            # append at once, so that a match that is killed keeps its finished games
+            with open(args.pgn, "a", encoding="utf-8") as f:
+                f.write(pgn_text(rec, args, tcdesc) + "\n")
             score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(rec.result)
             if score is not None:
                 score_a = score if a_white else 1.0 - score
@@ -1173,6 +1176,11 @@ def main(argv: list[str] | None = None) -> int:
             engines[rec.failed].kill()
             engines[rec.failed] = None  # type: ignore[assignment]
 
+    try:
+        open(args.pgn, "w", encoding="utf-8").close()
+    except OSError as e:
+        log.error("cannot write the PGN: %s", e)
+        return 2
     t0 = time.monotonic()
     try:
         with concurrent.futures.ThreadPoolExecutor(max_workers=args.concurrency) as pool:
@@ -1185,7 +1193,7 @@ def main(argv: list[str] | None = None) -> int:
             eng.quit()
     wall = time.monotonic() - t0
 
-    with open(args.pgn, "w", encoding="utf-8") as f:
+    with open(args.pgn, "w", encoding="utf-8") as f:  # again, in game order
         for index in sorted(results):
             f.write(pgn_text(results[index], args, tcdesc) + "\n")
 
