@@ -287,7 +287,9 @@ def _validate_pieces(rules: Rules, setup: Setup) -> None:
             for code, number in setup.hand.items()
             if code & 1 == color and rules.pieces[(code >> 1) - 1].royal
         )
-        if len(royals) + held != expected[color] or len(royals) > 1:
+        # atomic: a king may have exploded (the game is over, its FEN still reads back)
+        gone = rules.blast_on_capture and len(royals) + held == 0
+        if (len(royals) + held != expected[color] and not gone) or len(royals) > 1:
             count = len(royals) + held
             raise ValueError(
                 f"piece placement: {name} has {count} kings, expected {expected[color]}"

@@ -1533,7 +1533,13 @@ class Position:
         if (
             trial.royal[them] >= 0
             and trial.attacked(trial.royal[them], setup.side)
-            and not (trial.blast and trial.touching(trial.royal[them], trial.royal[setup.side]))
+            and not (
+                trial.blast  # atomic: touching kings, or the king to move has exploded
+                and (
+                    trial.royal[setup.side] < 0
+                    or trial.touching(trial.royal[them], trial.royal[setup.side])
+                )
+            )
         ):
             if trial is self:
                 self._clear()

@@ -70,6 +70,10 @@ def test_exploding_the_enemy_king_wins_even_in_check() -> None:
     assert ending.immediate_end(board.position) == -1
     assert board.outcome().winner is True and board.legal_moves == []
     assert pyffish().is_immediate_game_end("atomic", fen, ["g1g6"])[0]
+    # the finished game's FEN (no black king; White's own king attacked) reads back
+    again = Board(board.fen(), variant="atomic")
+    assert again.fen() == board.fen() and ending.immediate_end(again.position) == -1
+    assert pyffish().is_immediate_game_end("atomic", board.fen(), []) == (True, -32000)
 
 
 def test_an_exploded_rook_loses_its_castling_right() -> None:
