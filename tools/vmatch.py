@@ -650,6 +650,14 @@ def referee(variant: str, fen: str, moves: list[str], legal: list[str]) -> tuple
             return "1/2-1/2"
         return "1-0" if (value > 0) == white else "0-1"
 
+    # variant ends first: pyffish also has no legal moves after a bare king, which is no stalemate
+    ended, value = pyffish.is_immediate_game_end(variant, fen, moves)
+    if ended:
+        board = cur.split()[0].split("[")[0]
+        bare = any(
+            sum(c.isalpha() and test(c) for c in board) == 1 for test in (str.isupper, str.islower)
+        )
+        return result(value), "bare king" if bare else "variant end"
     if not legal:
         value = pyffish.game_result(variant, fen, moves)
         if pyffish.gives_check(variant, fen, moves):
@@ -657,9 +665,6 @@ def referee(variant: str, fen: str, moves: list[str], legal: list[str]) -> tuple
         else:
             reason = "stalemate" if value == 0 else "stalemate (scored as a win)"
         return result(value), reason
-    ended, value = pyffish.is_immediate_game_end(variant, fen, moves)
-    if ended:
-        return result(value), "variant rule"
     ended, value = pyffish.is_optional_game_end(variant, fen, moves)
     if ended:
         what = "repetition" if repeated(variant, fen, moves) else "move-count rule"

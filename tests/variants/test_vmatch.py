@@ -116,3 +116,14 @@ def test_ferz_vs_ferz_xiangqi(tmp_path: Path) -> None:
     assert "Engine failures: none" in out, out
     assert pgn.count('[Variant "xiangqi"]') == 2
     assert pgn.count("[FEN ") == 2 and pgn.count('[Result "') == 2
+
+
+def test_referee_names_the_end() -> None:
+    vm = load_tool()
+    bare = "4k3/8/8/8/8/8/8/R3KN2 b - - 0 1"
+    legal = pyffish.legal_moves("shatranj", bare, [])
+    assert vm.referee("shatranj", bare, [], legal) == ("1-0", "bare king")
+    start = pyffish.start_fen("shatranj")
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
+    legal = pyffish.legal_moves("shatranj", start, moves)
+    assert vm.referee("shatranj", start, moves, legal) == ("1/2-1/2", "draw by repetition")
