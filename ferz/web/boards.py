@@ -25,15 +25,21 @@ def variant_names() -> list[str]:
 def pocket_letters(variant: str) -> list[str] | None:
     """The pieces a player can hold in hand (drop variants), in the variant's order; else None.
 
-    Those are the non-royal pieces of the start position: promoted forms go back to them.
+    Those are the pieces of the start position's pocket (sittuyin sets its pieces up from
+    there, the king too) and, where captures go to hand, the non-royal pieces of its board:
+    promoted forms go back to them.
     """
     from .. import variants
 
     rules = variants.get(variant)
     if not rules.drops:
         return None
-    board = rules.start_fen.split()[0].split("[")[0]
-    return [p.letter for p in rules.pieces if not p.royal and not p.demoted and p.letter in board]
+    placement = rules.start_fen.split()[0]
+    board, _, pocket = placement.partition("[")
+    held = set(pocket.upper())
+    if rules.captures_to_hand:
+        held |= {p.letter for p in rules.pieces if not p.royal and p.letter in board}
+    return [p.letter for p in rules.pieces if not p.demoted and p.letter in held]
 
 
 def board_look(variant: str) -> dict[str, object]:

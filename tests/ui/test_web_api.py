@@ -537,6 +537,15 @@ def test_drop_variants_send_pockets_and_accept_drops(tmp_path):
             assert after["moves"][0]["san"] == "N@e4" and "[]" in after["fen"]
 
 
+def test_sittuyin_pockets_hold_the_pieces_to_set_up(tmp_path):
+    """Sittuyin starts with its pieces, the king too, in hand: the page must offer them."""
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client, variant="sittuyin")
+        assert game["pockets"] == ["N", "S", "F", "R", "K"]
+        assert "K@e2" in game["legal"] and "R@a1" in game["legal"]
+        assert new_game(client, variant="pocketknight")["pockets"] == ["N"]
+
+
 def test_games_send_the_board_family_and_piece_names(tmp_path):
     """The page draws xiangqi and shogi boards and fairy pieces from the game's look."""
     from ferz import variants
