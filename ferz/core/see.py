@@ -37,7 +37,7 @@ def captured_value(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
     if kind == EP:
         # the captured pawn is of the mover's own pawn type
         gain = ev.value[pos.board[move_from(m)] >> 1]
-    else:
+    elif move_to(m) != move_from(m):  # sittuyin promotes in place: no victim there
         victim = pos.board[move_to(m)]
         if victim != EMPTY:
             gain = ev.value[victim >> 1]
