@@ -74,7 +74,7 @@ cdef class Position:
     cdef void unmake_null(self) noexcept nogil
     cdef bint attacked(self, int sq, int by) noexcept nogil
     cdef int attacker(self, int sq, int by, bint least) noexcept nogil
-    cdef bint probe_attacked(self, int sq, int by) noexcept nogil
+    cdef int probe_attacker(self, int sq, int by, bint least) noexcept nogil
     cdef bint in_check(self) noexcept nogil
     cdef bint kings_facing(self) noexcept nogil
     cdef bint is_pseudo_legal(self, int m) noexcept nogil

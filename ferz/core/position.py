@@ -872,7 +872,7 @@ class Position:
         """Whether colour `by` attacks square sq."""
         if self.chk_all:
             return self.attacker(sq, by, 0) >= 0
-        return self.probe_attacked(sq, by)
+        return self.probe_attacker(sq, by, 0) >= 0
 
     def attacker(self, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
         """Square of a piece of colour `by` attacking sq (with `least`, of the least valuable
@@ -912,8 +912,9 @@ class Position:
                 best = s
         return best
 
-    def probe_attacked(self, sq: cython.int, by: cython.int) -> cython.bint:
-        """attacked() through the attack probes (any piece the rules allow)."""
+    def probe_attacker(self, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
+        """attacker() through the attack probes (any piece the rules allow): walks them
+        outwards from sq, so pieces lifted off the board by SEE reveal those behind them."""
         i: cython.int
         v: cython.int
         t: cython.int
@@ -923,6 +924,8 @@ class Position:
         kind: cython.int
         mask: cython.ulonglong
         one: cython.ulonglong = 1
+        best: cython.int = -1
+        best_value: cython.int = 1 << 30
         for i in range(self.pr_start[by], self.pr_start[by + 1]):
             v = self.pr_vec[i]
             kind = self.pr_kind[i]
@@ -930,35 +933,42 @@ class Position:
             t = sq - v
             if kind == PROBE_LEG:
                 q = self.board[t]
-                if (
+                if not (
                     q > WALL
                     and (q & 1) == by
                     and self.pr_near[i] & (one << (q >> 1))
                     and self.board[t + self.pr_leg[i]] == EMPTY
-                    and self.region[q * self.nsq + sq]
-                    and (self.pr_minr[i] == 0 or self.stands(t, by, self.pr_minr[i]))
                 ):
-                    return True
-                continue
-            k = 1
-            while self.board[t] == EMPTY and k < rng:
-                t -= v
-                k += 1
-            if kind == PROBE_HOP:
-                if self.board[t] <= WALL or k >= rng:
                     continue
-                t -= v
-                k += 1
+            else:
+                k = 1
                 while self.board[t] == EMPTY and k < rng:
                     t -= v
                     k += 1
-            q = self.board[t]
-            if q > WALL and (q & 1) == by:
+                if kind == PROBE_HOP:
+                    if self.board[t] <= WALL or k >= rng:
+                        continue
+                    t -= v
+                    k += 1
+                    while self.board[t] == EMPTY and k < rng:
+                        t -= v
+                        k += 1
+                q = self.board[t]
+                if q <= WALL or (q & 1) != by:
+                    continue
                 mask = self.pr_near[i] if k == 1 else self.pr_far[i]
-                if mask & (one << (q >> 1)) and self.region[q * self.nsq + sq]:
-                    if self.pr_minr[i] == 0 or self.stands(t, by, self.pr_minr[i]):
-                        return True
-        return False
+                if not mask & (one << (q >> 1)):
+                    continue
+            if not self.region[q * self.nsq + sq]:
+                continue
+            if self.pr_minr[i] != 0 and not self.stands(t, by, self.pr_minr[i]):
+                continue
+            if not least:
+                return t
+            if self.lvalue[q] < best_value:
+                best_value = self.lvalue[q]
+                best = t
+        return best
 
     def stands(self, sq: cython.int, color: cython.int, cond: cython.int) -> cython.bint:
         """A probe's condition on the attacker's square: -1 = in its double-step region

@@ -12,9 +12,6 @@ from cython.cimports.ferz.core.defs import (
     DROP,
     EMPTY,
     EP,
-    PROBE_HOP,
-    PROBE_LEG,
-    WALL,
     move_from,
     move_kind,
     move_promo,
@@ -59,66 +56,15 @@ def _mover_value(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
 @cython.cfunc
 @cython.nogil
 @cython.exceptval(check=False)
-def _least_attacker(pos: Position, ev: Evaluator, sq: cython.int, by: cython.int) -> cython.int:
-    """Square of the least valuable piece of colour `by` attacking sq, or -1.
+def _least_attacker(pos: Position, sq: cython.int, by: cython.int) -> cython.int:
+    """Square of the least valuable piece of colour `by` attacking sq (by `pos.lvalue`), or -1.
 
-    Walks the position's attack probes (the same ones `Position.attacked` uses) outwards from
-    sq, so pieces lifted off the board during an exchange reveal the attackers behind them.
+    Both ways of finding it look outwards from sq over the board as it stands, so pieces
+    lifted off the board during an exchange reveal the attackers behind them.
     """
-    best: cython.int = -1
-    best_value: cython.int = 1 << 30
-    i: cython.int
     if pos.chk_all:
         return pos.attacker(sq, by, True)
-    v: cython.int
-    t: cython.int
-    k: cython.int
-    q: cython.int
-    rng: cython.int
-    kind: cython.int
-    mask: cython.ulonglong
-    one: cython.ulonglong = 1
-    for i in range(pos.pr_start[by], pos.pr_start[by + 1]):
-        v = pos.pr_vec[i]
-        kind = pos.pr_kind[i]
-        rng = pos.pr_range[i]
-        t = sq - v
-        if kind == PROBE_LEG:
-            q = pos.board[t]
-            if not (
-                q > WALL
-                and (q & 1) == by
-                and pos.pr_near[i] & (one << (q >> 1))
-                and pos.board[t + pos.pr_leg[i]] == EMPTY
-            ):
-                continue
-        else:
-            k = 1
-            while pos.board[t] == EMPTY and k < rng:
-                t -= v
-                k += 1
-            if kind == PROBE_HOP:
-                if pos.board[t] <= WALL or k >= rng:
-                    continue
-                t -= v
-                k += 1
-                while pos.board[t] == EMPTY and k < rng:
-                    t -= v
-                    k += 1
-            q = pos.board[t]
-            if q <= WALL or (q & 1) != by:
-                continue
-            mask = pos.pr_near[i] if k == 1 else pos.pr_far[i]
-            if not mask & (one << (q >> 1)):
-                continue
-        if not pos.region[q * pos.nsq + sq]:
-            continue
-        if pos.pr_minr[i] != 0 and not pos.stands(t, by, pos.pr_minr[i]):
-            continue
-        if ev.value[q >> 1] < best_value:
-            best_value = ev.value[q >> 1]
-            best = t
-    return best
+    return pos.probe_attacker(sq, by, True)
 
 
 def see(pos: Position, ev: Evaluator, m: cython.int, buf: cython.int[::1]) -> cython.int:
@@ -148,12 +94,10 @@ def see(pos: Position, ev: Evaluator, m: cython.int, buf: cython.int[::1]) -> cy
     pos.board[fr] = EMPTY
     n = 1
     while d < 38:
-        a = _least_attacker(pos, ev, sq, side)
+        a = _least_attacker(pos, sq, side)
         if a < 0:
             break
-        if ev.value[pos.board[a] >> 1] >= ROYAL_VALUE and (
-            _least_attacker(pos, ev, sq, side ^ 1) >= 0
-        ):
+        if ev.value[pos.board[a] >> 1] >= ROYAL_VALUE and (_least_attacker(pos, sq, side ^ 1) >= 0):
             break  # the royal piece cannot capture into an attacked square
         d += 1
         gain[d] = on_square - gain[d - 1]
