@@ -501,9 +501,10 @@ class Board:
         """The game's outcome if it is over, else None (python-chess's rules for chess).
 
         Variant rules come first (extinction, flags), then the value of having no legal move
-        (checkmate, stalemate, as the variant scores them), insufficient material, the
-        seventy-five-move rule and repetitions (fivefold at once; claimable ones with
-        claim_draw), which the variant may score as a loss for a perpetual checker.
+        (checkmate, stalemate, as the variant scores them), the end of a makruk count,
+        insufficient material, the seventy-five-move rule and repetitions (fivefold at once;
+        claimable ones with claim_draw), which the variant may score as a loss for a perpetual
+        checker.
         """
         from .variants import ending
 
@@ -515,6 +516,8 @@ class Board:
             check = pos.check()
             value = ending.no_moves_value(rules, check, pos.last_pawn_drop())
             return self._scored("checkmate" if check else "stalemate", value)
+        if pos.counting_over():
+            return Outcome("counting_rule", None)
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)
         if self.is_seventyfive_moves():

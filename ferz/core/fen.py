@@ -27,6 +27,10 @@ class Setup:
     fullmove: int = 1
     hand: dict[int, int] = field(default_factory=dict)  # piece code -> count
     checks: tuple[int, int] | None = None  # checks each side still has to give (3check)
+    # makruk counting (countingRule): the limit in plies (0 = not counting) and the count so
+    # far; FSF writes them in the e.p. and halfmove fields while a count runs (`b - 32 6 1`)
+    count_limit: int = 0
+    count_ply: int = 0
 
 
 def _piece_code(rules: Rules, token: str) -> int:
@@ -243,9 +247,17 @@ def parse(rules: Rules, fen: str) -> Setup:
     setup.side = 0 if side == "w" else 1
     _validate_pieces(rules, setup)
     _parse_castling(rules, fields[2] if len(fields) > 2 else "-", setup)
-    _parse_ep(rules, fields[3] if len(fields) > 3 else "-", setup)
+    counting = rules.counting_rule != "none" and len(fields) > 3 and fields[3].isdigit()
+    if counting:
+        setup.count_limit = _parse_counter(fields[3], "counting limit", 1)
+        if setup.count_limit > 1000:
+            raise ValueError(f"counting limit: {fields[3]!r} is more than 1000 plies")
+    else:
+        _parse_ep(rules, fields[3] if len(fields) > 3 else "-", setup)
     if len(fields) > 4:
         setup.halfmove = _parse_counter(fields[4], "halfmove clock", 0)
+        if counting:
+            setup.count_ply = setup.halfmove
     if len(fields) > 5:
         setup.fullmove = _parse_counter(fields[5], "fullmove number", 1)
     return setup
@@ -337,11 +349,14 @@ def render(rules: Rules, setup: Setup) -> str:
         placement += f"[{pocket}]"
     castling = _format_castling(rules, setup) or "-"
     ep = rules.square_name(setup.ep) if setup.ep else "-"
+    halfmove = setup.halfmove
+    if setup.count_limit:
+        ep, halfmove = str(setup.count_limit), setup.count_ply
     side = "wb"[setup.side]
     if rules.check_counting:
         white, black = setup.checks if setup.checks is not None else (1, 1)
         ep += f" {white}+{black}"
-    return f"{placement} {side} {castling} {ep} {setup.halfmove} {setup.fullmove}"
+    return f"{placement} {side} {castling} {ep} {halfmove} {setup.fullmove}"
 
 
 def _letter(rules: Rules, code: int) -> str:

@@ -56,6 +56,11 @@ cdef class Position:
     cdef int must_drop, sit_promo, full_gen, n_sit
     cdef int[::1] sit_zone, sit_types
     cdef public int overflow
+    # makruk counting (countingRule): limit in plies (0 = none) and the count; piece types
+    # whose numbers set the pieces' honour limit
+    cdef public int cnt_limit, cnt_ply
+    cdef int counting, cnt_rook, cnt_khon, cnt_knight
+    cdef int[::1] u_count
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
@@ -96,3 +101,5 @@ cdef class Position:
     cdef bint hits_enemy(self, int p, int sq, int empty_sq) noexcept nogil
     cdef int keep_drops(self, int[::1] out, int first, int n, bint captures_only) noexcept nogil
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil
+    cdef int count_limit(self, int c) noexcept nogil
+    cdef void update_count(self, int mover, int capt, int kind) noexcept nogil

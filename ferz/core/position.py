@@ -427,6 +427,13 @@ class Position:
         self.flag_buf = _ints(64)
         self.flag_move = 1 if rules.flag_move else 0
         self.check_count = 1 if rules.check_counting else 0
+        self.counting = 1 if rules.counting_rule == "makruk" else 0
+        self.cnt_limit = self.cnt_ply = 0
+        self.u_count = _ints(2 * MAXPLY)
+        types = {p.name: i + 1 for i, p in enumerate(rules.pieces)}
+        self.cnt_rook = types.get("rook", -1)
+        self.cnt_khon = types.get("khon", types.get("silver", -1))
+        self.cnt_knight = types.get("knight", -1)
         self.no_checking = 0 if rules.checking else 1
         self.checks_left = _ints(2)
         self.u_checks = _ints(MAXPLY)
@@ -1128,6 +1135,9 @@ class Position:
         self.u_phase[ply] = self.phase
         if self.check_count:
             self.u_checks[ply] = self.checks_left[us]
+        if self.counting:
+            self.u_count[2 * ply] = self.cnt_limit
+            self.u_count[2 * ply + 1] = self.cnt_ply
         if self.ep:
             key ^= self.z_ep[self.ep]
             self.ep = 0
@@ -1214,6 +1224,8 @@ class Position:
         self.key = key ^ self.z_side
         self.ply = ply + 1
         self.game_ply += 1
+        if self.counting:
+            self.update_count(us, capt, kind)
         if self.blast:
             if not self.blast_legal(us):
                 self.unmake()
@@ -1254,6 +1266,56 @@ class Position:
                 self.checks_left[us] -= 1
             self.note_check(check)
         return True
+
+    def count_limit(self, c: cython.int) -> cython.int:
+        """Makruk counting: the limit in moves when colour c counts now, or 0 for none. No
+        count while a pawn stands or c's opponent has only its king; board's honour (64) while
+        c has more than its king; pieces' honour by what the opponent has, for a bare king."""
+        t: cython.int
+        o: cython.int = c ^ 1
+        for t in range(1, self.npc >> 1):
+            if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
+                return 0
+        if self.pcount[o] <= 1:
+            return 0
+        if self.pcount[c] > 1:
+            return 64
+        if self.cnt_rook > 0 and self.count[2 * self.cnt_rook + o] > 1:
+            return 8
+        if self.cnt_rook > 0 and self.count[2 * self.cnt_rook + o] == 1:
+            return 16
+        if self.cnt_khon > 0 and self.count[2 * self.cnt_khon + o] > 1:
+            return 22
+        if self.cnt_knight > 0 and self.count[2 * self.cnt_knight + o] > 1:
+            return 32
+        if self.cnt_khon > 0 and self.count[2 * self.cnt_khon + o] == 1:
+            return 44
+        return 64
+
+    def update_count(self, mover: cython.int, capt: cython.int, kind: cython.int) -> cython.void:
+        """Makruk counting after a move of `mover` (capt: the piece taken, or 0). A running
+        count goes on; a count starts when none runs and the side to move may count, and
+        starts again when a capture or promotion leaves that side a bare king. A bare king
+        that takes the last pawn starts its own count at once."""
+        stm: cython.int = mover ^ 1
+        limit: cython.int
+        total: cython.int = self.pcount[0] + self.pcount[1]
+        if self.cnt_limit:
+            self.cnt_ply += 1
+        if capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
+            limit = self.count_limit(mover)
+            if limit:
+                self.cnt_limit = 2 * limit
+                self.cnt_ply = 2 * total - 1
+        if self.cnt_limit == 0 or ((capt or kind == PROMO) and self.pcount[stm] == 1):
+            limit = self.count_limit(stm)
+            if limit:
+                self.cnt_limit = 2 * limit
+                self.cnt_ply = 0 if self.pcount[stm] > 1 else 2 * total
+
+    def counting_over(self) -> bool:
+        """Whether the makruk count has run out (a draw, unless the side to move is mated)."""
+        return self.cnt_limit > 0 and self.cnt_ply > self.cnt_limit
 
     def end_value(self) -> cython.int:
         """Value for the side to move (1 win, 0 draw, -1 loss) if a variant rule (extinction,
@@ -1397,6 +1459,9 @@ class Position:
         self.castling = self.u_castle[ply]
         self.ep = self.u_ep[ply]
         self.halfmove = self.u_half[ply]
+        if self.counting:
+            self.cnt_limit = self.u_count[2 * ply]
+            self.cnt_ply = self.u_count[2 * ply + 1]
         self.key = self.u_key[ply]
         self.mg = self.u_mg[ply]
         self.eg = self.u_eg[ply]
@@ -1589,6 +1654,8 @@ class Position:
             self.ep = setup.ep
         checks = setup.checks if setup.checks is not None else (1, 1)  # FSF's default
         self.checks_left[0], self.checks_left[1] = checks
+        self.cnt_limit = setup.count_limit if self.counting else 0
+        self.cnt_ply = setup.count_ply if self.counting else 0
         self.refresh()
 
     def _load_castling(self, rooks: list) -> None:
@@ -1643,9 +1710,11 @@ class Position:
         rooks = [self.c_rook_from[r] for r in range(4) if self.castling & (1 << r)]
         hand = {p: self.hand[p] for p in range(2, self.npc) if self.hand[p]}
         checks = (self.checks_left[0], self.checks_left[1]) if self.check_count else None
-        return fenlib.Setup(
+        setup = fenlib.Setup(
             pieces, self.side, rooks, self.ep, self.halfmove, self.fullmove_number(), hand, checks
         )
+        setup.count_limit, setup.count_ply = self.cnt_limit, self.cnt_ply
+        return setup
 
     def fullmove_number(self) -> int:
         """The FEN fullmove number of the current position."""

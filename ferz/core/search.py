@@ -282,8 +282,11 @@ class Search:
         return self.pos.in_check()
 
     def is_draw(self) -> cython.bint:
-        """Repetition or the n-move rule (a checkmate on the last move still counts as mate)."""
+        """Repetition, the n-move rule or the end of a makruk count (a checkmate on the last
+        move still counts as mate)."""
         if self.draw_moves and self.pos.halfmove >= self.draw_moves:
+            return True
+        if self.pos.cnt_limit and self.pos.cnt_ply > self.pos.cnt_limit:
             return True
         return self.pos.is_repetition()
 
@@ -822,6 +825,8 @@ class Search:
         if ply > self.seldepth:
             self.seldepth = ply
         if self.draw_moves and self.pos.halfmove >= self.draw_moves:
+            return 0
+        if self.pos.cnt_limit and self.pos.cnt_ply > self.pos.cnt_limit:
             return 0
         if self.variant_end:
             i = self.pos.end_value()

@@ -105,7 +105,7 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "connectHorizontal": ("true",),
     "connectDiagonal": ("true",),
     "materialCounting": ("none",),
-    "countingRule": ("none",),
+    "countingRule": ("none", "makruk"),
 }
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
@@ -783,6 +783,7 @@ def _endings(c: _Context) -> dict:
         "must_capture": must_capture,
         "flag_move": flag_move,
         "check_counting": r.boolean("checkCounting", False),
+        "counting_rule": r.raw("countingRule") or "none",  # values checked against UNSUPPORTED
         "checking": r.boolean("checking", True),
         "flying_general": r.boolean("flyingGeneral", False),
         "n_move_rule": r.integer("nMoveRule", 50),
