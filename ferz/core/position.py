@@ -427,7 +427,7 @@ class Position:
         self.flag_buf = _ints(64)
         self.flag_move = 1 if rules.flag_move else 0
         self.check_count = 1 if rules.check_counting else 0
-        self.counting = 1 if rules.counting_rule == "makruk" else 0
+        self.counting = {"none": 0, "makruk": 1, "asean": 2}[rules.counting_rule]
         self.cnt_limit = self.cnt_ply = 0
         self.u_count = _ints(2 * MAXPLY)
         types = {p.name: i + 1 for i, p in enumerate(rules.pieces)}
@@ -1268,15 +1268,26 @@ class Position:
         return True
 
     def count_limit(self, c: cython.int) -> cython.int:
-        """Makruk counting: the limit in moves when colour c counts now, or 0 for none. No
-        count while a pawn stands or c's opponent has only its king; board's honour (64) while
-        c has more than its king; pieces' honour by what the opponent has, for a bare king."""
+        """Counting: the limit in moves when colour c counts now, or 0 for none. No count
+        while a pawn stands or c's opponent has only its king; makruk's board's honour (64)
+        while c has more than its king; pieces' honour by what the opponent has, for a bare
+        king (ASEAN: 16 with a rook, 44 with a khon, 64 with a knight, else no count)."""
         t: cython.int
         o: cython.int = c ^ 1
         for t in range(1, self.npc >> 1):
             if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
                 return 0
         if self.pcount[o] <= 1:
+            return 0
+        if self.counting == 2:
+            if self.pcount[c] > 1:
+                return 0
+            if self.cnt_rook > 0 and self.count[2 * self.cnt_rook + o]:
+                return 16
+            if self.cnt_khon > 0 and self.count[2 * self.cnt_khon + o]:
+                return 44
+            if self.cnt_knight > 0 and self.count[2 * self.cnt_knight + o]:
+                return 64
             return 0
         if self.pcount[c] > 1:
             return 64
@@ -1293,16 +1304,16 @@ class Position:
         return 64
 
     def update_count(self, mover: cython.int, capt: cython.int, kind: cython.int) -> cython.void:
-        """Makruk counting after a move of `mover` (capt: the piece taken, or 0). A running
-        count goes on; a count starts when none runs and the side to move may count, and
-        starts again when a capture or promotion leaves that side a bare king. A bare king
-        that takes the last pawn starts its own count at once."""
+        """Counting after a move of `mover` (capt: the piece taken, or 0). A running count goes
+        on; a count starts when none runs and the side to move may count, and starts again
+        when a capture or promotion leaves that side a bare king. In makruk a bare king that
+        takes the last pawn starts its own count at once; ASEAN counts always start at 0."""
         stm: cython.int = mover ^ 1
         limit: cython.int
         total: cython.int = self.pcount[0] + self.pcount[1]
         if self.cnt_limit:
             self.cnt_ply += 1
-        if capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
+        if self.counting == 1 and capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
             limit = self.count_limit(mover)
             if limit:
                 self.cnt_limit = 2 * limit
@@ -1311,7 +1322,7 @@ class Position:
             limit = self.count_limit(stm)
             if limit:
                 self.cnt_limit = 2 * limit
-                self.cnt_ply = 0 if self.pcount[stm] > 1 else 2 * total
+                self.cnt_ply = 0 if self.counting == 2 or self.pcount[stm] > 1 else 2 * total
 
     def counting_over(self) -> bool:
         """Whether the makruk count has run out (a draw, unless the side to move is mated)."""

@@ -108,8 +108,8 @@ class Rules:
     perpetual_check_illegal: bool = False  # perpetualCheckIllegal
     must_capture: bool = False  # mustCapture: a capture must be made if one is possible
     check_counting: bool = False  # checkCounting: giving the n-th check wins (3check; FEN `3+3`)
-    # countingRule: "makruk" = Thai counting (board's and pieces' honour), limits by the
-    # rook, khon (silver) and knight counts; "none" = no counting
+    # countingRule: "makruk" = Thai counting (board's and pieces' honour), "asean" = pieces'
+    # honour only, limits by the rook, khon (silver) and knight counts; "none" = no counting
     counting_rule: str = "none"
     checking: bool = True  # checking: false = no move may give check (racing kings)
     flag_move: bool = False  # flagMove: the other side gets one more move to reach its flag

@@ -105,7 +105,7 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "connectHorizontal": ("true",),
     "connectDiagonal": ("true",),
     "materialCounting": ("none",),
-    "countingRule": ("none", "makruk"),
+    "countingRule": ("none", "makruk", "asean"),
 }
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.

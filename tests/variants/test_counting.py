@@ -1,4 +1,5 @@
-"""Makruk's counting rules (board's and pieces' honour), compared with Fairy-Stockfish.
+"""Counting rules of makruk (board's and pieces' honour) and ASEAN chess (pieces' honour;
+asean, sittuyin), compared with Fairy-Stockfish.
 
 The count is kept in FSF's FEN form: while it runs, the e.p. field holds the limit in plies
 and the halfmove field the count (`4k3/8/8/8/8/7K/8/R7 b - 32 6 1`). When the count passes
@@ -37,15 +38,23 @@ HONOUR = [
 # on a move, on the capture that bares a king, on the last promotion, on a bare king taking
 # the last pawn, board's honour turning into pieces' honour, and counts given in the FEN.
 PLAYOUTS = [
-    "8/8/8/4k3/8/8/8/R3K3 b - - 0 1",
-    "4k3/8/8/8/8/8/7K/R6n w - - 0 1",
-    "8/8/8/8/4p3/3K4/8/5r1k w - - 0 1",
-    "4k3/8/8/3P4/8/8/7K/R7 w - - 0 1",
-    "4k3/8/2s5/3P4/8/1n6/7K/RS5n w - - 0 1",
-    "r1s1k3/8/8/3p4/3P4/8/7K/RNS4n w - - 0 1",
-    "4k3/8/8/8/8/8/2SM3K/1RN5 b - 32 12 1",
-    "4k3/8/8/8/8/8/2SS3K/1NN5 w - 128 100 1",
+    ("makruk", "8/8/8/4k3/8/8/8/R3K3 b - - 0 1"),
+    ("makruk", "4k3/8/8/8/8/8/7K/R6n w - - 0 1"),
+    ("makruk", "8/8/8/8/4p3/3K4/8/5r1k w - - 0 1"),
+    ("makruk", "4k3/8/8/3P4/8/8/7K/R7 w - - 0 1"),
+    ("makruk", "4k3/8/2s5/3P4/8/1n6/7K/RS5n w - - 0 1"),
+    ("makruk", "r1s1k3/8/8/3p4/3P4/8/7K/RNS4n w - - 0 1"),
+    ("makruk", "4k3/8/8/8/8/8/2SM3K/1RN5 b - 32 12 1"),
+    ("makruk", "4k3/8/8/8/8/8/2SS3K/1NN5 w - 128 100 1"),
+    ("asean", "4k3/8/2b5/3P4/8/1n6/7K/RB5n w - - 0 1"),
+    ("asean", "r1b1k3/8/8/3p4/3P4/8/7K/RNQ4n w - - 0 1"),
+    ("sittuyin", "4k3/8/2s5/3P4/8/1n6/7K/RS5n[] w - - 0 1"),
+    ("sittuyin", "4k3/8/8/8/8/8/2SF3K/1RN5[] b - 32 12 1"),
 ]
+
+# ASEAN counting (asean: khon `b`, met `q`): only a bare king counts, from 0
+ASEAN = [("R", "32"), ("RR", "32"), ("B", "88"), ("BB", "88"), ("N", "128"), ("BN", "88")]
+ASEAN += [("RN", "32"), ("Q", "-"), ("QQ", "-"), ("QN", "128")]
 
 
 @pytest.mark.parametrize(("pieces", "limit", "count"), HONOUR)
@@ -108,31 +117,43 @@ def test_count_fields_read_back_and_bad_ones_are_refused() -> None:
         Board("4k3/8/8/8/8/7K/8/R7 b - 32 20 1")
 
 
-@pytest.mark.parametrize("fen", PLAYOUTS)
-def test_random_playouts_count_like_fsf(fen: str) -> None:
+@pytest.mark.parametrize(("pieces", "limit"), ASEAN)
+def test_asean_counts_only_a_bare_king(pieces: str, limit: str) -> None:
+    fen = f"4k3/8/8/8/8/8/7K/{pieces}{8 - len(pieces)} w - - 0 1"
+    board = Board(fen, variant="asean")
+    board.push_uci("h2h3")
+    assert board.fen().split()[3:5] == ([limit, "0"] if limit != "-" else ["-", "1"])
+    assert board.fen() == pyffish().get_fen("asean", fen, ["h2h3"])
+    board = Board("4k3/8/8/8/8/8/7K/R6n w - - 0 1", variant="asean")
+    board.push_uci("h2h3")
+    assert board.fen().endswith(" - - 1 1")  # no board's honour
+
+
+@pytest.mark.parametrize(("variant", "fen"), PLAYOUTS)
+def test_random_playouts_count_like_fsf(variant: str, fen: str) -> None:
     """FEN (count fields included) and the counting draw agree with FSF after every move.
 
     FSF is stepped from its own FEN (which carries the count), one move at a time."""
     sf = pyffish()
     for seed in range(4):
         rng = random.Random(seed)
-        board = Board(fen, variant="makruk")
-        theirs = sf.get_fen("makruk", fen, [])
+        board = Board(fen, variant=variant)
+        theirs = sf.get_fen(variant, fen, [])
         for _ in range(200):
             assert board.fen() == theirs
-            legal = sf.legal_moves("makruk", theirs, [])
+            legal = sf.legal_moves(variant, theirs, [])
             limit, count = theirs.split()[3:5]
             passed = limit.isdigit() and int(count) > int(limit)
             outcome = board.outcome()
             if legal:
                 assert (outcome is not None and outcome.termination == "counting_rule") == passed
-                assert not passed or sf.is_optional_game_end("makruk", theirs, [])[0]
+                assert not passed or sf.is_optional_game_end(variant, theirs, [])[0]
             if not legal or passed:
                 break
             captures = [m for m in legal if board.piece_at(m[2:4]) is not None]
             move = rng.choice(captures if captures and rng.random() < 0.3 else legal)
             board.push_uci(move)
-            theirs = sf.get_fen("makruk", theirs, [move])
+            theirs = sf.get_fen(variant, theirs, [move])
 
 
 def test_search_sees_the_count_run_out() -> None:
