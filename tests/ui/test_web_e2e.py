@@ -356,6 +356,21 @@ def test_crazyhouse_drop_from_the_pocket(page, server):
     assert knight.get_attribute("data-nb") == "0"
 
 
+def test_sittuyin_sets_up_from_the_pocket(page, server):
+    """Sittuyin starts with every piece but the pawns in hand, the king too."""
+    start_game(page, server, variant="sittuyin")
+    king = page.locator(".pocket-box piece[data-role='k-piece'][data-color='white']")
+    assert king.get_attribute("data-nb") == "1"
+    rooks = page.locator(".pocket-box piece[data-role='r-piece'][data-color='white']")
+    assert rooks.get_attribute("data-nb") == "2"
+    king.click()
+    page.mouse.click(*square(page, "e2"))
+    page.wait_for_selector(".move[data-ply='1']")
+    assert page.locator(".move[data-ply='1']").inner_text() == "K@e2"
+    assert pieces(page)["e2"] == "white k-piece"
+    assert king.get_attribute("data-nb") == "0"
+
+
 def test_shogi_promotion_is_optional(page, server):
     fen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL[] w - - 0 3"
     start_game(page, server, fen=fen, variant="shogi")
