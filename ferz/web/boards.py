@@ -64,6 +64,26 @@ def board_look(variant: str) -> dict[str, object]:
     return {"family": family, "pieces": pieces}
 
 
+def variant_card(variant: str) -> dict[str, object]:
+    """What the new-game page shows of a variant: its start position, board, pieces and
+    description; ValueError for an unknown variant."""
+    from .. import variants
+
+    if variant not in variant_names():
+        raise ValueError(f"unknown variant {variant!r}")
+    rules = variants.get(variant)
+    board = Board(variant=variant)
+    return {
+        "name": variant,
+        "description": rules.description,
+        "fen": board.fen(),
+        "files": board.files,
+        "ranks": board.ranks,
+        "pockets": pocket_letters(variant),
+        "look": board_look(variant),
+    }
+
+
 def variant_from_tag(tag: str) -> str:
     """Map a PGN Variant tag ("Standard", "Chess960", "crazyhouse") to a ferz variant name."""
     name = tag.strip().lower()

@@ -131,6 +131,13 @@ def create_app(
             }
         )
 
+    async def variant(request: Request) -> Response:
+        try:
+            card = boards.variant_card(request.path_params["name"])
+        except ValueError as error:
+            raise ClientError(str(error), 404) from None
+        return JSONResponse(card)
+
     async def list_games(request: Request) -> Response:
         return JSONResponse([summary(rec) for rec in store.list()])
 
@@ -267,6 +274,7 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/api/meta", meta),
+        Route("/api/variants/{name}", variant),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", get_game),

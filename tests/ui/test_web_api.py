@@ -537,6 +537,18 @@ def test_drop_variants_send_pockets_and_accept_drops(tmp_path):
             assert after["moves"][0]["san"] == "N@e4" and "[]" in after["fen"]
 
 
+def test_variant_cards_for_the_new_game_dialog(tmp_path):
+    with TestClient(app_for(tmp_path)) as client:
+        card = client.get("/api/variants/xiangqi").json()
+        assert (card["files"], card["ranks"], card["pockets"]) == (9, 10, None)
+        assert card["look"]["family"] == "xiangqi" and card["fen"].startswith("rnbakabnr/")
+        assert client.get("/api/variants/crazyhouse").json()["pockets"] == ["P", "N", "B", "R", "Q"]
+        for bad in ("nosuch", "x" * 5000, "%3Cscript%3E"):
+            reply = client.get(f"/api/variants/{bad}")
+            assert reply.status_code == 404 and "unknown variant" in reply.json()["error"]
+        assert client.get("/api/variants/..%2F..%2Fetc").status_code == 404
+
+
 def test_sittuyin_pockets_hold_the_pieces_to_set_up(tmp_path):
     """Sittuyin starts with its pieces, the king too, in hand: the page must offer them."""
     with TestClient(app_for(tmp_path)) as client:

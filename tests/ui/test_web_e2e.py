@@ -120,8 +120,8 @@ def start_game(
     page.fill("input[name=movetime]", movetime)
     page.fill("input[name=fen]", fen)
     page.click("button[type=submit]")
-    page.wait_for_selector("cg-board piece")
     page.wait_for_function("location.hash.startsWith('#/game/')")
+    page.wait_for_selector(".game-view cg-board piece")  # the dialog's preview is gone
 
 
 def pieces(page) -> dict[str, str]:
@@ -286,12 +286,14 @@ def test_phone_layout(browser, server):
     context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
     page = context.new_page()
     page.goto(server + "#/new")
-    page.wait_for_selector("form.new-game")
-    page.click("button[type=submit]")
-    page.wait_for_selector("cg-board piece")
-    width = page.evaluate("document.documentElement.scrollWidth")
-    board = page.locator("cg-board").bounding_box()
+    page.wait_for_selector(".variant-preview cg-board piece")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "phone-new-game.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.click("button[type=submit]")
+    page.wait_for_selector(".game-view cg-board piece")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    board = page.locator(".game-view cg-board").bounding_box()
     page.screenshot(path=str(ARTIFACTS / "phone.png"), full_page=True)
     context.close()
     assert width <= 390 and board["width"] > 300
@@ -354,6 +356,28 @@ def test_crazyhouse_drop_from_the_pocket(page, server):
     assert pieces(page)["e4"] == "white n-piece"
     page.wait_for_selector(".move[data-ply='2']", timeout=10_000)
     assert knight.get_attribute("data-nb") == "0"
+
+
+def test_new_game_dialog_shows_the_chosen_variant(page, server):
+    """The dialog draws the variant's start position with its board, pieces and pockets."""
+    page.goto(server + "#/new")
+    page.wait_for_selector(".variant-preview cg-board piece")
+    about = page.locator(".variant-about")
+    assert about.inner_text().startswith("8×8. Standard chess")
+    page.select_option("select[name=variant]", "xiangqi")
+    page.wait_for_selector(".variant-preview .board-wrap.family-xiangqi cg-board piece")
+    assert about.inner_text().startswith("9×10.")
+    page.select_option("select[name=variant]", "crazyhouse")
+    page.wait_for_selector(".variant-preview .pocket-box piece[data-role='q-piece']")
+    assert "drops" in about.inner_text()
+    page.select_option("select[name=variant]", "shogi")
+    page.wait_for_selector(".variant-preview .board-wrap.family-shogi .pocket-box piece")
+    assert len(page.locator(".variant-preview cg-board piece").all()) == 40
+    page.set_viewport_size({"width": 1100, "height": 760})
+    page.select_option("select[name=variant]", "capablanca")
+    page.wait_for_selector(".variant-preview cg-board piece.a-piece")
+    page.locator(".variant-card").scroll_into_view_if_needed()
+    docs_screenshot(page, "new-game.png")
 
 
 def test_sittuyin_sets_up_from_the_pocket(page, server):

@@ -1,6 +1,7 @@
 // The games list and the new-game dialog.
 
 import { api } from './api.js';
+import { Board } from './board.js';
 import { h } from './util.js';
 
 /** List stored games, newest first, with links to resume or analyse them. */
@@ -41,6 +42,27 @@ export async function showNewGame(root) {
     // Keep the defaults; the server will refuse anything it does not support.
   }
   const error = h('p', { class: 'error', role: 'alert' });
+  // The chosen variant's start position, pieces and pockets, drawn as the game will be.
+  const preview = h('div', { class: 'variant-preview' });
+  const about = h('p', { class: 'variant-about muted' });
+  let board = null;
+  const showVariant = async (name) => {
+    let card;
+    try {
+      card = await api(`/api/variants/${encodeURIComponent(name)}`);
+    } catch (err) {
+      about.textContent = err.message;
+      return;
+    }
+    if (form.elements.variant.value !== name) return; // the user has chosen another meanwhile
+    if (board) {
+      board.resize(card.files, card.ranks, card.pockets, card.look);
+    } else {
+      board = new Board(preview, { onMove: () => {}, files: card.files, ranks: card.ranks, pockets: card.pockets, look: card.look });
+    }
+    board.show({ fen: card.fen, turn: 'white' });
+    about.textContent = `${card.files}×${card.ranks}${card.pockets ? ', drops' : ''}. ${card.description}`;
+  };
   const mode = (value, label, checked) => h('label', {},
     h('input', { type: 'radio', name: 'mode', value, checked }), ' ', label);
   const form = h('form', { class: 'new-game', id: 'new-game' },
@@ -62,8 +84,10 @@ export async function showNewGame(root) {
         oninput: (e) => { form.querySelector('output').textContent = e.target.value; form.full.checked = false; } }),
       ' ', h('output', {}, '1500'))),
     h('fieldset', {}, h('legend', {}, 'Position'),
-      h('label', {}, 'Variant ', h('select', { name: 'variant' }, ...meta.variants.map((v) => h('option', { value: v }, v)))),
-      h('label', { class: 'wide' }, 'Start FEN (optional) ', h('input', { type: 'text', name: 'fen', placeholder: 'start position', spellcheck: 'false' }))),
+      h('label', {}, 'Variant ', h('select', { name: 'variant', onchange: (e) => showVariant(e.target.value) },
+        ...meta.variants.map((v) => h('option', { value: v }, v)))),
+      h('label', { class: 'wide' }, 'Start FEN (optional) ', h('input', { type: 'text', name: 'fen', placeholder: 'start position', spellcheck: 'false' })),
+      h('div', { class: 'variant-card' }, preview, about)),
     error,
     h('button', { type: 'submit', class: 'primary' }, 'Play'));
   form.addEventListener('submit', async (ev) => {
@@ -87,4 +111,5 @@ export async function showNewGame(root) {
     }
   });
   root.replaceChildren(form);
+  showVariant(form.elements.variant.value);
 }
