@@ -86,7 +86,8 @@ KNOWN_VALUES: dict[str, tuple[int, int]] = {
 }
 
 EVAL: dict[str, int] = {
-    # derived values for other pieces: value = base + per_move * average empty-board moves
+    # derived values for other pieces: value = base + per_move * average empty-board reach
+    # (squares it moves to and squares it captures on, counted half each)
     "derived_base": 40,
     "derived_per_move": 36,
     "derived_eg_percent": 105,

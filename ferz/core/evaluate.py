@@ -90,11 +90,14 @@ def movement_name(piece) -> str | None:
     return None
 
 
-def empty_board_moves(rules, piece, file: int, rank: int) -> int:
-    """How many squares a white piece on (file, rank) reaches on an otherwise empty board."""
+def empty_board_moves(rules, piece, file: int, rank: int, need: str = "") -> int:
+    """How many squares a white piece on (file, rank) reaches on an otherwise empty board
+    (need "move" or "capture": only by the atoms that move, or capture, there)."""
     targets = set()
     for atom in piece.atoms:
         if atom.hop or atom.initial or not (atom.move or atom.capture):
+            continue
+        if (need == "move" and not atom.move) or (need == "capture" and not atom.capture):
             continue
         limit = atom.range if atom.range > 0 else max(rules.files, rules.ranks)
         f, r = file, rank
@@ -125,8 +128,15 @@ def piece_value(rules, index: int, weights: dict[str, int] = EVAL) -> tuple[int,
     name = movement_name(piece)
     mg, eg = KNOWN_VALUES[name] if name else (0, 0)
     if name is None:
+        # Moving and capturing count half each: a cannon, which moves as a rook but captures
+        # only by a hop (nothing on the empty board), is worth less than a rook.
         squares = _home_squares(rules, piece)
-        avg = sum(empty_board_moves(rules, piece, f, r) for f, r in squares) / len(squares)
+        reach = sum(
+            empty_board_moves(rules, piece, f, r, "move")
+            + empty_board_moves(rules, piece, f, r, "capture")
+            for f, r in squares
+        )
+        avg = reach / (2 * len(squares))
         mg = round(weights["derived_base"] + weights["derived_per_move"] * avg)
         eg = mg * weights["derived_eg_percent"] // 100
     if piece.value_mg is not None:
