@@ -57,6 +57,19 @@ def test_derived_values_weigh_moving_and_capturing_alike():
 
 
 @pytest.mark.variant
+def test_horde_starts_about_even():
+    """36 pawns against an army: the definition's pawn value keeps the start near balance."""
+    from ferz.core.position import Position
+
+    rules = variants.get("horde")
+    ev = Evaluator(rules)
+    pos = Position(rules)
+    ev.install(pos)
+    pos.set_fen(rules.start_fen)
+    assert abs(ev.eval(pos)) < 150
+
+
+@pytest.mark.variant
 def test_king_of_the_hill_win_is_found():
     """A variant end (the king reaches the centre) is a win the search sees and takes."""
     engine = Engine(variant="kingofthehill")
