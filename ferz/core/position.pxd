@@ -59,6 +59,9 @@ cdef class Position:
     # makruk counting (countingRule): limit in plies (0 = none) and the count; piece types
     # whose numbers set the pieces' honour limit
     cdef public int cnt_limit, cnt_ply
+    # perpetualCheckIllegal: whether the side to move was in check, per ply from the root
+    cdef public int perp
+    cdef int[::1] u_inchk
     cdef int counting, cnt_rook, cnt_khon, cnt_knight
     cdef int[::1] u_count
 
@@ -84,6 +87,7 @@ cdef class Position:
     cdef bint kings_facing(self) noexcept nogil
     cdef bint is_pseudo_legal(self, int m) noexcept nogil
     cdef bint is_repetition(self) noexcept nogil
+    cdef int perpetual(self) noexcept nogil
     cdef bint gives_check(self, int m) noexcept nogil
     cdef bint checks(self, int m) noexcept nogil
     cdef int ep_square_after(self, int leg, int them) noexcept nogil

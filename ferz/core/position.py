@@ -428,6 +428,8 @@ class Position:
         self.flag_move = 1 if rules.flag_move else 0
         self.check_count = 1 if rules.check_counting else 0
         self.counting = {"none": 0, "makruk": 1, "asean": 2}[rules.counting_rule]
+        self.perp = 1 if rules.perpetual_check_illegal else 0
+        self.u_inchk = _ints(MAXPLY + 1)
         self.cnt_limit = self.cnt_ply = 0
         self.u_count = _ints(2 * MAXPLY)
         types = {p.name: i + 1 for i, p in enumerate(rules.pieces)}
@@ -1265,6 +1267,8 @@ class Position:
                 self.key ^= self.z_checks[h] ^ self.z_checks[h - 1]
                 self.checks_left[us] -= 1
             self.note_check(check)
+        if self.perp:
+            self.u_inchk[ply + 1] = self.in_check()
         return True
 
     def count_limit(self, c: cython.int) -> cython.int:
@@ -1490,6 +1494,7 @@ class Position:
             self.ep = 0
         self.key ^= self.z_side
         self.halfmove = 0  # a repetition may not reach back across a null move
+        self.u_inchk[ply + 1] = 0
         self.side ^= 1
         self.ply = ply + 1
 
@@ -1608,6 +1613,34 @@ class Position:
             i -= 2
         return False
 
+    def perpetual(self) -> cython.int:
+        """perpetualCheckIllegal: over the cycle back to the latest repetition of the current
+        position, 1 if the opponent gave check in every one of our positions (the side to move
+        wins), -1 if we did in every one of theirs, else 0 (no repetition, or no perpetual)."""
+        i: cython.int = self.ply - 2
+        stop: cython.int = self.ply - self.halfmove
+        j: cython.int
+        ours: cython.bint = True
+        theirs: cython.bint = True
+        while i >= stop and i >= 0:
+            if self.u_key[i] == self.key:
+                break
+            i -= 2
+        if i < stop or i < 0:
+            return 0
+        for j in range(i + 1, self.ply + 1):
+            if (self.ply - j) & 1:
+                theirs = theirs and self.u_inchk[j] != 0
+            else:
+                ours = ours and self.u_inchk[j] != 0
+        if ours == theirs:
+            return 0
+        return 1 if ours else -1
+
+    def perpetual_value(self) -> int:
+        """Python view of perpetual (for tests)."""
+        return self.perpetual()
+
     # ------------------------------------------------------------------ Python interface
 
     def set_fen(self, fen: str) -> None:
@@ -1668,6 +1701,7 @@ class Position:
         self.cnt_limit = setup.count_limit if self.counting else 0
         self.cnt_ply = setup.count_ply if self.counting else 0
         self.refresh()
+        self.u_inchk[0] = 1 if self.perp and self.in_check() else 0
 
     def _load_castling(self, rooks: list) -> None:
         """Castling tables for the rights given as rook squares."""

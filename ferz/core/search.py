@@ -512,8 +512,13 @@ class Search:
         old_alpha: cython.int = alpha
         nsq: cython.int = self.nsq
 
-        # Step 1. Draws by repetition or the n-move rule; quiescence at the horizon.
+        # Step 1. Draws by repetition or the n-move rule (a perpetual check loses where the
+        # variant says so); quiescence at the horizon.
         if self.is_draw():
+            if self.pos.perp:
+                r = self.pos.perpetual()
+                if r != 0:
+                    return (MATE - ply) * r
             return 0
         if self.variant_end:
             r = self.pos.end_value()

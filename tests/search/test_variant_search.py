@@ -70,6 +70,23 @@ def test_horde_starts_about_even():
 
 
 @pytest.mark.variant
+def test_perpetual_check_is_a_loss_in_the_search():
+    """xiangqi (perpetualCheckIllegal): a repetition reached by checking every move loses
+    for the checker; the search scores it so instead of as a draw."""
+    board = Board("3k5/9/9/9/9/9/9/9/4A4/R3K4 w - - 0 1", variant="xiangqi")
+    values = []
+    for move in ["a1a10", "d10d9", "a10a9", "d9d10", "a9a10", "d10d9"]:
+        board.push_uci(move)
+        values.append(board.position.perpetual_value())
+    # no repetition yet, then Black (checked every time) to move wins, Red to move loses
+    assert values == [0, 0, 0, 0, 1, -1]
+    chess = Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    for move in ["a1a8", "e8e7", "a8a7", "e7e8", "a7a8"]:
+        chess.push_uci(move)
+    assert chess.position.perpetual_value() == 0  # chess: a repetition is a draw
+
+
+@pytest.mark.variant
 def test_king_of_the_hill_win_is_found():
     """A variant end (the king reaches the centre) is a win the search sees and takes."""
     engine = Engine(variant="kingofthehill")
