@@ -87,6 +87,7 @@ cdef class Position:
     cdef bint kings_facing(self) noexcept nogil
     cdef bint is_pseudo_legal(self, int m) noexcept nogil
     cdef bint is_repetition(self) noexcept nogil
+    cdef int last_repetition(self) noexcept nogil
     cdef int perpetual(self) noexcept nogil
     cdef bint gives_check(self, int m) noexcept nogil
     cdef bint checks(self, int m) noexcept nogil

@@ -1283,29 +1283,20 @@ class Position:
                 return 0
         if self.pcount[o] <= 1:
             return 0
-        if self.counting == 2:
-            if self.pcount[c] > 1:
-                return 0
-            if self.cnt_rook > 0 and self.count[2 * self.cnt_rook + o]:
-                return 16
-            if self.cnt_khon > 0 and self.count[2 * self.cnt_khon + o]:
-                return 44
-            if self.cnt_knight > 0 and self.count[2 * self.cnt_knight + o]:
-                return 64
-            return 0
         if self.pcount[c] > 1:
-            return 64
-        if self.cnt_rook > 0 and self.count[2 * self.cnt_rook + o] > 1:
-            return 8
-        if self.cnt_rook > 0 and self.count[2 * self.cnt_rook + o] == 1:
-            return 16
-        if self.cnt_khon > 0 and self.count[2 * self.cnt_khon + o] > 1:
+            return 0 if self.counting == 2 else 64  # board's honour (makruk only)
+        rooks: cython.int = self.count[2 * self.cnt_rook + o] if self.cnt_rook > 0 else 0
+        khons: cython.int = self.count[2 * self.cnt_khon + o] if self.cnt_khon > 0 else 0
+        knights: cython.int = self.count[2 * self.cnt_knight + o] if self.cnt_knight > 0 else 0
+        if self.counting == 2:
+            return 16 if rooks else 44 if khons else 64 if knights else 0
+        if rooks:
+            return 8 if rooks > 1 else 16
+        if khons > 1:
             return 22
-        if self.cnt_knight > 0 and self.count[2 * self.cnt_knight + o] > 1:
+        if knights > 1:
             return 32
-        if self.cnt_khon > 0 and self.count[2 * self.cnt_khon + o] == 1:
-            return 44
-        return 64
+        return 44 if khons else 64
 
     def update_count(self, mover: cython.int, capt: cython.int, kind: cython.int) -> cython.void:
         """Counting after a move of `mover` (capt: the piece taken, or 0). A running count goes
@@ -1329,7 +1320,8 @@ class Position:
                 self.cnt_ply = 0 if self.counting == 2 or self.pcount[stm] > 1 else 2 * total
 
     def counting_over(self) -> bool:
-        """Whether the makruk count has run out (a draw, unless the side to move is mated)."""
+        """Whether the count (makruk, ASEAN) has run out: a draw, unless the side to move is
+        mated."""
         return self.cnt_limit > 0 and self.cnt_ply > self.cnt_limit
 
     def end_value(self) -> cython.int:
@@ -1605,28 +1597,28 @@ class Position:
 
     def is_repetition(self) -> cython.bint:
         """Whether the current position occurred before since the last irreversible move."""
+        return self.last_repetition() >= 0
+
+    def last_repetition(self) -> cython.int:
+        """The ply of the latest earlier occurrence of the current position since the last
+        irreversible move, or -1."""
         i: cython.int = self.ply - 2
         stop: cython.int = self.ply - self.halfmove
         while i >= stop and i >= 0:
             if self.u_key[i] == self.key:
-                return True
+                return i
             i -= 2
-        return False
+        return -1
 
     def perpetual(self) -> cython.int:
         """perpetualCheckIllegal: over the cycle back to the latest repetition of the current
         position, 1 if the opponent gave check in every one of our positions (the side to move
         wins), -1 if we did in every one of theirs, else 0 (no repetition, or no perpetual)."""
-        i: cython.int = self.ply - 2
-        stop: cython.int = self.ply - self.halfmove
+        i: cython.int = self.last_repetition()
         j: cython.int
         ours: cython.bint = True
         theirs: cython.bint = True
-        while i >= stop and i >= 0:
-            if self.u_key[i] == self.key:
-                break
-            i -= 2
-        if i < stop or i < 0:
+        if i < 0:
             return 0
         for j in range(i + 1, self.ply + 1):
             if (self.ply - j) & 1:
