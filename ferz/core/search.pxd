@@ -38,6 +38,7 @@ cdef class Search:
     cdef int qsearch(self, int alpha, int beta, int ply, bint checks) noexcept nogil
     cdef void poll(self) noexcept nogil
     cdef bint is_draw(self) noexcept nogil
+    cdef bint rule_draw(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil
     cdef bint is_tactical(self, int m) noexcept nogil

@@ -282,13 +282,14 @@ class Search:
         return self.pos.in_check()
 
     def is_draw(self) -> cython.bint:
-        """Repetition, the n-move rule or the end of a makruk count (a checkmate on the last
-        move still counts as mate)."""
+        """Repetition or a rule draw (a checkmate on the last move still counts as mate)."""
+        return self.rule_draw() or self.pos.is_repetition()
+
+    def rule_draw(self) -> cython.bint:
+        """The n-move rule, or the end of a count (makruk, ASEAN)."""
         if self.draw_moves and self.pos.halfmove >= self.draw_moves:
             return True
-        if self.pos.cnt_limit and self.pos.cnt_ply > self.pos.cnt_limit:
-            return True
-        return self.pos.is_repetition()
+        return self.pos.cnt_limit != 0 and self.pos.cnt_ply > self.pos.cnt_limit
 
     def has_pieces(self, color: cython.int) -> cython.bint:
         """Whether `color` has a piece other than pawns and royals (null-move zugzwang guard)."""
@@ -829,9 +830,7 @@ class Search:
         self.pv_len[ply] = ply
         if ply > self.seldepth:
             self.seldepth = ply
-        if self.draw_moves and self.pos.halfmove >= self.draw_moves:
-            return 0
-        if self.pos.cnt_limit and self.pos.cnt_ply > self.pos.cnt_limit:
+        if self.rule_draw():
             return 0
         if self.variant_end:
             i = self.pos.end_value()
