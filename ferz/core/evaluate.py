@@ -47,6 +47,17 @@ RUNTIME_WEIGHTS = (
 )  # fmt: skip
 
 
+# the passed-pawn weights, scaled by what promotion gains (Evaluator._scale_passed)
+PASSED_WEIGHTS = (
+    "passed_mg",
+    "passed_eg",
+    "passed_free_eg",
+    "passed_king_dist_eg",
+    "candidate_mg",
+    "candidate_eg",
+)
+
+
 def tdiv(a: cython.int, b: cython.int) -> cython.int:
     """Integer division rounding toward zero, as C does (identical compiled and uncompiled)."""
     q: cython.int = abs(a) // abs(b)
@@ -175,7 +186,29 @@ class Evaluator:
         for name in RUNTIME_WEIGHTS:
             setattr(self, name, int(w[name]))
         self._build(w)
+        self._scale_passed(rules)
         self.pawn_cache = array("Q", bytes(16 * PAWN_CACHE_SIZE))
+
+    def _scale_passed(self, rules) -> None:
+        """Passed-pawn terms in proportion to what promotion gains against chess's queen: a
+        pawn that can only become a met (makruk) or fers (shatranj) is worth little more near
+        its promotion rank, and should not be kept there instead of promoting."""
+        letters = {p.letter: i for i, p in enumerate(rules.pieces, start=1)}
+        chess_gain = KNOWN_VALUES["queen"][0] - KNOWN_VALUES["pawn"][0]
+        gain = 0
+        for t, piece in enumerate(rules.pieces, start=1):
+            if not piece.pawn:
+                continue
+            targets = set(rules.promotion_letters) | set(rules.promotion_letters_black or "")
+            if piece.promoted:
+                targets.add(piece.promoted)
+            best = max((self.value[letters[x]] for x in targets if x in letters), default=0)
+            gain = max(gain, best - self.value[t])
+        pct = max(0, min(100, round(100 * gain / chess_gain)))
+        if pct == 100:
+            return  # chess and stronger promotions: the weights as tuned
+        for name in PASSED_WEIGHTS:
+            setattr(self, name, tdiv(getattr(self, name) * pct, 100))
 
     def _build(self, w: dict[str, int]) -> None:
         """Compute values, piece-square tables and movement vectors from the rules."""

@@ -87,6 +87,46 @@ def test_perpetual_check_is_a_loss_in_the_search():
 
 
 @pytest.mark.variant
+def test_a_makruk_pawn_gains_by_promoting():
+    """Passed-pawn terms scale with what promotion gains: a pawn one step from becoming a met
+    is not worth more than the met (it was, with chess's weights, and ferz shuffled instead of
+    promoting); chess keeps its tuned weights."""
+    from ferz.core.position import Position
+
+    rules = variants.get("makruk")
+    ev = Evaluator(rules)
+    scores = []
+    for fen in (
+        "8/8/2M2M2/1P4PP/3k1SK1/8/8/6r1 w - - 0 1",
+        "8/8/2M2MM1/1P5P/3k1SK1/8/8/6r1 w - - 0 1",
+    ):
+        pos = Position(rules)
+        ev.install(pos)
+        pos.set_fen(fen)
+        scores.append(ev.eval(pos))
+    assert scores[1] > scores[0]
+    chess = Evaluator(variants.get("chess"))
+    assert (chess.passed_mg, chess.passed_eg) == (5, 14) and ev.passed_eg < chess.passed_eg
+
+
+@pytest.mark.variant
+def test_makruk_evaluation_fades_without_progress():
+    """No n-move rule and blocked pawns: the score fades as plies pass without a capture or a
+    pawn move (half at 100 plies), so the side ahead looks for progress; chess does not."""
+    fen = "8/3k4/8/4p3/4P3/8/3K4/R7 w - - {} 80"
+    scores = {}
+    for variant, clock in (("makruk", 0), ("makruk", 100), ("chess", 0), ("chess", 90)):
+        engine = Engine(variant=variant)
+        engine.set_position(fen.format(clock))
+        infos: list = []
+        engine.go(Limits(depth=2), on_info=infos.append)
+        assert engine.wait(30)
+        scores[variant, clock] = infos[-1].score_cp
+    assert scores["makruk", 100] == pytest.approx(scores["makruk", 0] / 2, abs=5)
+    assert scores["chess", 90] == scores["chess", 0]
+
+
+@pytest.mark.variant
 def test_king_of_the_hill_win_is_found():
     """A variant end (the king reaches the centre) is a win the search sees and takes."""
     engine = Engine(variant="kingofthehill")
