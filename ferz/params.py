@@ -47,10 +47,6 @@ SEARCH: dict[str, int] = {
     "iir_min_depth": 4,
     # quiescence delta pruning
     "delta_margin": 200,
-    # without an n-move rule (makruk), while no count runs: the evaluation times
-    # (plies - min(halfmove clock, cap)) / plies, at least a half
-    "fade_plies": 200,
-    "fade_cap": 100,
     # lazy evaluation in quiescence: material this far above beta is a cutoff
     "lazy_margin": 400,
     # history heuristic bonus cap (per update) and the maximum absolute value

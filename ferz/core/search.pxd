@@ -22,13 +22,12 @@ cdef class Search:
     cdef public long long nodes, node_limit
     # the root move being searched (read by the engine's watcher thread for currmove)
     cdef public int root_depth, root_index, root_move
-    cdef int nsq, best_promo, variant_end, fast_checks, fade
+    cdef int nsq, best_promo, variant_end, fast_checks
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
     cdef int[::1] quiets, root_moves, see_buf, lmr, check_hint
     # tunables, named as in ferz.params.SEARCH
     cdef public int aspiration_delta, aspiration_min_depth, null_min_depth, null_base_reduction
     cdef public int null_depth_div, null_eval_div, null_verify_depth, rfp_max_depth, rfp_margin
-    cdef public int fade_plies, fade_cap
     cdef public int razor_max_depth, razor_margin, futility_max_depth, futility_base
     cdef public int futility_per_depth, lmp_max_depth, lmp_base, lmr_min_depth, lmr_base, lmr_div
     cdef public int lmr_history_div, see_quiet_margin, see_capture_margin, see_max_depth
@@ -38,7 +37,6 @@ cdef class Search:
     cdef int search(self, int alpha, int beta, int depth, int ply, bint cutnode) noexcept nogil
     cdef int qsearch(self, int alpha, int beta, int ply, bint checks) noexcept nogil
     cdef void poll(self) noexcept nogil
-    cdef int static_eval(self) noexcept nogil
     cdef bint is_draw(self) noexcept nogil
     cdef bint rule_draw(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil

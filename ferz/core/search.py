@@ -104,10 +104,6 @@ class Search:
         self.stalemate_score = values[rules.stalemate_value]
         self.mate_score = values[getattr(rules, "checkmate_value", "loss")]
         self.variant_end = 1 if pos.end_rules else 0
-        # No n-move rule and no drops (makruk): nothing ends a game of shuffling pieces while
-        # blocked pawns stand, so the evaluation fades as moves pass without a capture or a
-        # pawn move, and the side ahead has a reason to make progress.
-        self.fade = 1 if rules.n_move_rule <= 0 and not rules.drops else 0
         # checks of a move are found before playing it where the rules allow (Position.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
         promos = [ev.value[rules.piece_index(c)] for c in rules.promotion_letters]
@@ -284,14 +280,6 @@ class Search:
         if hint >= 0:
             return hint == 1
         return self.pos.in_check()
-
-    def static_eval(self) -> cython.int:
-        """The evaluation of the position, faded by the moves without progress where the
-        rules do not end such a game (see `fade`; a running count ends it by itself)."""
-        e: cython.int = self.ev.evaluate(self.pos)
-        if self.fade and self.pos.cnt_limit == 0:
-            e = tdiv(e * (self.fade_plies - min(self.pos.halfmove, self.fade_cap)), self.fade_plies)
-        return e
 
     def is_draw(self) -> cython.bint:
         """Repetition or a rule draw (a checkmate on the last move still counts as mate)."""
@@ -550,7 +538,7 @@ class Search:
         # Step 2. The ply limit and mate distance pruning.
         in_check = self.in_check_at(ply)
         if ply >= MAXDEPTH - 2:
-            return 0 if in_check else self.static_eval()
+            return 0 if in_check else self.ev.evaluate(self.pos)
         if alpha < -MATE + ply:
             alpha = -MATE + ply
         if beta > MATE - ply - 1:
@@ -587,7 +575,7 @@ class Search:
             if tthit and tt_eval(meta) != VALUE_NONE:
                 static = tt_eval(meta)
             else:
-                static = self.static_eval()
+                static = self.ev.evaluate(self.pos)
         self.evals[ply] = static
         if not in_check and ply >= 2 and self.evals[ply - 2] != VALUE_NONE:
             improving = static > self.evals[ply - 2]
@@ -850,7 +838,7 @@ class Search:
                 return (MATE - ply) * i
         in_check = self.in_check_at(ply)
         if ply >= MAXDEPTH - 2:
-            return 0 if in_check else self.static_eval()
+            return 0 if in_check else self.ev.evaluate(self.pos)
 
         slot = self.tt.probe(self.pos.key)
         if slot >= 0:
@@ -879,7 +867,7 @@ class Search:
                 static = self.ev.material(self.pos)
                 if static - self.lazy_margin >= beta:
                     return static
-                static = self.static_eval()
+                static = self.ev.evaluate(self.pos)
             best = static
             if best >= beta:
                 return best

@@ -110,23 +110,6 @@ def test_a_makruk_pawn_gains_by_promoting():
 
 
 @pytest.mark.variant
-def test_makruk_evaluation_fades_without_progress():
-    """No n-move rule and blocked pawns: the score fades as plies pass without a capture or a
-    pawn move (half at 100 plies), so the side ahead looks for progress; chess does not."""
-    fen = "8/3k4/8/4p3/4P3/8/3K4/R7 w - - {} 80"
-    scores = {}
-    for variant, clock in (("makruk", 0), ("makruk", 100), ("chess", 0), ("chess", 90)):
-        engine = Engine(variant=variant)
-        engine.set_position(fen.format(clock))
-        infos: list = []
-        engine.go(Limits(depth=2), on_info=infos.append)
-        assert engine.wait(30)
-        scores[variant, clock] = infos[-1].score_cp
-    assert scores["makruk", 100] == pytest.approx(scores["makruk", 0] / 2, abs=5)
-    assert scores["chess", 90] == scores["chess", 0]
-
-
-@pytest.mark.variant
 def test_king_of_the_hill_win_is_found():
     """A variant end (the king reaches the centre) is a win the search sees and takes."""
     engine = Engine(variant="kingofthehill")
