@@ -187,7 +187,23 @@ class Evaluator:
             setattr(self, name, int(w[name]))
         self._build(w)
         self._scale_passed(rules)
+        self.material_draws = int(self._mate_only(rules))
         self.pawn_cache = array("Q", bytes(16 * PAWN_CACHE_SIZE))
+
+    @staticmethod
+    def _mate_only(rules) -> bool:
+        """Whether checkmate is the only way to win: only then can a side without pawns be
+        judged unable to win by its material on the board (no drops, flags, check counts,
+        extinction, explosions or losing-chess goals)."""
+        return (
+            rules.checkmate_value == "loss"
+            and not rules.extinction_value
+            and not any(rules.flag_letters)
+            and not rules.check_counting
+            and not rules.drops
+            and not rules.must_capture
+            and not rules.blast_on_capture
+        )
 
     def _scale_passed(self, rules) -> None:
         """Passed-pawn terms in proportion to what promotion gains against chess's queen: a
@@ -395,6 +411,7 @@ class Evaluator:
         npawns = cython.declare(cython.int[2])
         npieces = cython.declare(cython.int[2])
         bound_sq = cython.declare(cython.int[2])  # square colour of the last colour-bound piece
+        bound_mask = cython.declare(cython.int[2])  # square colours of the colour-bound pieces
         nbound = cython.declare(cython.int[2])
         units = cython.declare(cython.int[2])  # attack units against the enemy royal
         attackers = cython.declare(cython.int[2])
@@ -455,6 +472,7 @@ class Evaluator:
             npieces[c] = 0
             nbound[c] = 0
             bound_sq[c] = 0
+            bound_mask[c] = 0
             units[c] = 0
             attackers[c] = 0
 
@@ -479,6 +497,7 @@ class Evaluator:
                     if self.flags[t] & FL_COLORBOUND:
                         nbound[c] += 1
                         bound_sq[c] = (self.sq_file[sq] + self.sq_rank[sq]) & 1
+                        bound_mask[c] |= 1 << bound_sq[c]
             # Step 2. The royal piece's zone: its square and the squares next to it.
             ksq = pos.royal[c]
             if ksq >= 0:
@@ -647,10 +666,14 @@ class Evaluator:
         strong = 0 if eg > 0 else 1
         weak = strong ^ 1
         scale = 64
-        if npawns[strong] == 0:
-            if npm[strong] < self.rook_value:
-                scale = 0  # a lone minor piece cannot mate
-            elif npm[strong] - npm[weak] < self.rook_value:
+        if self.material_draws and npawns[strong] == 0:
+            if (
+                npieces[strong] == 0
+                or (npieces[strong] == 1 and npm[strong] < self.rook_value)
+                or (nbound[strong] == npieces[strong] and bound_mask[strong] != 3)
+            ):
+                scale = 0  # a lone minor piece, or pieces bound to one square colour, cannot mate
+            elif pos.pcount[weak] > 1 and npm[strong] - npm[weak] < self.rook_value:
                 scale = self.scale_no_pawns_small
         if (
             npieces[0] == 1
@@ -663,7 +686,10 @@ class Evaluator:
         if scale == 0 and npawns[weak] == 0:
             return 0  # neither side can win: a dead draw
         score = tdiv(mg * phase + tdiv(eg * scale, 64) * (self.max_phase - phase), self.max_phase)
-        if pos.pcount[weak] == 1 and npawns[weak] == 0 and npm[strong] >= self.rook_value:
+        if pos.pcount[weak] == 1 and (
+            npm[strong] >= self.rook_value
+            or (self.material_draws and scale > 0 and npawns[strong] == 0 and npm[strong] > 0)
+        ):
             score += (1 if strong == 0 else -1) * self._mopup(
                 pos, strong, nbound[strong], bound_sq[strong]
             )

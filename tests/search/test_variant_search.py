@@ -109,6 +109,78 @@ def test_a_makruk_pawn_gains_by_promoting():
     assert (chess.passed_mg, chess.passed_eg) == (5, 14) and ev.passed_eg < chess.passed_eg
 
 
+def _evals(variant: str, fens: tuple[str, ...]) -> list[int]:
+    """Static evaluations of positions in a variant (side to move's view)."""
+    from ferz.core.position import Position
+
+    rules = variants.get(variant)
+    ev = Evaluator(rules)
+    scores = []
+    for fen in fens:
+        pos = Position(rules)
+        ev.install(pos)
+        pos.set_fen(fen)
+        scores.append(ev.eval(pos))
+    return scores
+
+
+@pytest.mark.variant
+def test_mating_material_is_judged_by_square_colours():
+    """Against a bare king, mets on both square colours (or a met and a khon) can mate and
+    are worth more than the pawn they promote from; mets on one colour, like two bishops on
+    one colour in chess, cannot, and score a draw. (ferz used to call all these draws, as a
+    lone minor piece, and shuffled in won makruk endings instead of promoting.)"""
+    both, one, khon, pawn = _evals(
+        "makruk",
+        (
+            "8/8/8/2k5/8/2M1M3/4M3/4K3 w - - 0 1",
+            "8/8/8/2k5/8/2M1M3/3M4/4K3 w - - 0 1",
+            "8/8/8/2k5/8/4M3/2S5/4K3 w - - 0 1",
+            "8/8/8/2k5/8/2P1M3/4M3/4K3 w - - 0 1",
+        ),
+    )
+    assert both > pawn > 0 and khon > 300 and one == 0
+    same, opposite = _evals(
+        "chess", ("4k3/8/8/8/8/8/8/2B1K1B1 w - - 0 1", "4k3/8/8/8/8/8/8/2B1KB2 w - - 0 1")
+    )
+    assert same == 0 and opposite > 500
+
+
+@pytest.mark.variant
+def test_material_draws_only_where_mate_is_the_goal():
+    """A knight cannot mate, but on the hill, with drops or with checks counted material on
+    the board is not the whole story: the evaluation keeps its terms there."""
+    fen = "4k3/8/8/8/8/8/8/4KN2 w - - 0 1"
+    assert _evals("chess", (fen,)) == [0]
+    hill = _evals("kingofthehill", (fen, "4k3/8/8/8/3K4/8/8/5N2 w - - 0 1"))
+    assert hill[0] != 0 and hill[1] > hill[0]
+    assert _evals("3check", ("4k3/8/8/8/8/8/8/4KN2 w - - 3+3 0 1",)) != [0]
+
+
+@pytest.mark.variant
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/3k4/8/8/2M1M3/2K1M3/8 w - 128 10 1",  # three mets, two colours
+        "8/8/8/2k5/8/4M3/2S5/4K3 w - 88 8 1",  # met and khon
+    ],
+)
+def test_makruk_minor_pieces_mate_before_the_count_ends(fen):
+    """Self-play converts mets and a khon against a bare king before the count runs out."""
+    board = Board(fen, variant="makruk")
+    engine = Engine(variant="makruk")
+    moves: list[str] = []
+    while board.outcome() is None:
+        engine.set_position(fen, moves)
+        got: list = []
+        engine.go(Limits(nodes=200_000), on_bestmove=lambda b, p, got=got: got.append(b))
+        assert engine.wait(60)
+        moves.append(got[0])
+        board.push_uci(got[0])
+    outcome = board.outcome()
+    assert outcome.termination == "checkmate" and outcome.winner is True, board.fen()
+
+
 @pytest.mark.variant
 def test_king_of_the_hill_win_is_found():
     """A variant end (the king reaches the centre) is a win the search sees and takes."""
