@@ -57,6 +57,31 @@ class Outcome:
             return "1/2-1/2"
         return "1-0" if self.winner else "0-1"
 
+    def reason(self) -> str:
+        """Why the game ended, in words ("White mates", "Stalemate: Black wins")."""
+        if self.termination == "checkmate" and self.winner is not None:
+            return "White mates" if self.winner else "Black mates"
+        text = REASONS.get(self.termination, self.termination.replace("_", " ").capitalize())
+        if self.winner is not None:
+            text += ": White wins" if self.winner else ": Black wins"
+        return text
+
+
+def describe(outcome) -> tuple[str, str]:
+    """(PGN result, reason) of a ferz Outcome or of a python-chess one."""
+    name = getattr(outcome.termination, "name", str(outcome.termination)).lower()
+    done = Outcome(name, outcome.winner)
+    return done.result(), done.reason()
+
+
+REASONS = {
+    "fifty_moves": "Fifty-move rule",
+    "seventyfive_moves": "Seventy-five-move rule",
+    "variant_win": "Variant rule",
+    "variant_loss": "Variant rule",
+    "variant_draw": "Variant rule",
+}
+
 
 def rules_for(variant: str) -> Rules:
     """The Rules of a variant by name; ValueError if unknown."""
@@ -524,16 +549,21 @@ class Board:
             return Outcome("seventyfive_moves", None)
         count = self.repetitions()
         if count >= 5:
-            value = ending.repetition_value(rules, pos.side, self._perpetual_checker())
+            value = ending.repetition_value(rules, pos.side, *self._perpetual_sides())
             return self._scored("fivefold_repetition", value)
         if claim_draw:
+            # a repetition the next move would make is a plain draw only where every
+            # repetition is (not under perpetual-check or chasing rules)
+            plain = rules.n_fold_value == "draw" and not (
+                rules.perpetual_check_illegal or rules.chasing_rule
+            )
             if self.can_claim_fifty_moves():
                 return Outcome("fifty_moves", None)
             if count >= rules.n_fold_rule:
-                value = ending.repetition_value(rules, pos.side, self._perpetual_checker())
+                value = ending.repetition_value(rules, pos.side, *self._perpetual_sides())
                 name = "threefold_repetition" if rules.n_fold_rule == 3 else "repetition"
                 return self._scored(name, value)
-            if rules.n_fold_rule == 3 and self.can_claim_threefold_repetition():
+            if rules.n_fold_rule == 3 and plain and self.can_claim_threefold_repetition():
                 return Outcome("threefold_repetition", None)
         return None
 
@@ -543,20 +573,58 @@ class Board:
             return Outcome(termination, None)
         return Outcome(termination, (self.position.side == 0) == (value > 0))
 
-    def _perpetual_checker(self) -> int | None:
-        """The colour that gave check in every position of the current repetition cycle."""
-        if not self.rules.perpetual_check_illegal:
-            return None
+    def _perpetual_sides(self) -> tuple[frozenset[int], frozenset[int]]:
+        """The colours that checked, and those that chased, at every move of the current
+        repetition cycle (each only where the variant's rules care)."""
+        rules = self.rules
         now = len(self._keys) - 1
         first = self._keys.index(self._keys[now])
-        always_checked = {0: True, 1: True}
-        seen = {0: False, 1: False}
-        for index in range(first + 1, now + 1):
-            side = self.position.side ^ ((now - index) & 1)
-            seen[side] = True
-            always_checked[side] = always_checked[side] and self._checks[index]
-        victims = [side for side in (0, 1) if seen[side] and always_checked[side]]
-        return victims[0] ^ 1 if len(victims) == 1 else None
+        checkers: set[int] = set()
+        if rules.perpetual_check_illegal:
+            for victim in (0, 1):
+                indexes = [i for i in range(first + 1, now + 1) if self._side_at(i) == victim]
+                if indexes and all(self._checks[i] for i in indexes):
+                    checkers.add(victim ^ 1)
+        chasers: set[int] = set()
+        if rules.chasing_rule and not checkers:
+            chasers = self._perpetual_chasers(first, now)
+        return frozenset(checkers), frozenset(chasers)
+
+    def _side_at(self, index: int) -> int:
+        """The side to move in the position after `index` moves."""
+        return self.position.side ^ ((len(self._keys) - 1 - index) & 1)
+
+    def _perpetual_chasers(self, first: int, now: int) -> set[int]:
+        """The colours that chased one enemy piece through every one of their moves from
+        position `first` to `now` (FSF's chasing rule; the move into `first` counts too).
+
+        The cycle is replayed from the start to find each move's chased pieces; a chased
+        piece is followed back through the moves its side made in between."""
+        from .variants.chase import Chases, board_map
+
+        chases = Chases(self.rules)
+        pos = Position(self.rules)
+        pos.set_fen(self.starting_fen)
+        chased: dict[int, set[int]] = {}
+        low = max(first, 1)
+        for index, move in enumerate(self.move_stack, start=1):
+            before = board_map(pos) if index >= low else None
+            pos.push(move.code)
+            if before is not None:
+                chased[index] = chases.chased(before, board_map(pos), move.code)
+        chasers = set()
+        for last in (now, now - 1):
+            mover = self._side_at(last) ^ 1
+            squares = set(chased[last])
+            index = last - 2
+            while index >= low and squares:
+                reply = self.move_stack[index].code  # the chased side's move in between
+                fr, to = move_from(reply), move_to(reply)
+                squares = {fr if s == to else s for s in squares} & chased[index]
+                index -= 2
+            if squares:
+                chasers.add(mover)
+        return chasers
 
     def is_game_over(self, claim_draw: bool = False) -> bool:
         """Whether the game has ended."""

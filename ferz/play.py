@@ -11,6 +11,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from .board import describe
+
 GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟", strict=True))
 EMPTY = "·"
 SQUARE = re.compile(r"([a-z])(\d+)")
@@ -140,7 +142,12 @@ def pgn(
 
 
 def result_text(board: Any) -> tuple[str, str] | None:
-    """(result, reason) when the game is over by rule, else None."""
+    """(result, reason) when the game is over by the variant's rules (claimable draws end it
+    at once), else None."""
+    outcome = getattr(board, "outcome", None)
+    if callable(outcome):
+        done = outcome(claim_draw=True)
+        return None if done is None else describe(done)
     if board.is_checkmate():
         return ("0-1", "Black mates") if white_to_move(board) else ("1-0", "White mates")
     if board.is_stalemate():

@@ -106,6 +106,7 @@ class Rules:
     n_fold_value: str = "draw"  # nFoldValue
     n_fold_value_absolute: bool = False  # nFoldValueAbsolute
     perpetual_check_illegal: bool = False  # perpetualCheckIllegal
+    chasing_rule: bool = False  # chasingRule = axf: a perpetual chase loses (xiangqi)
     must_capture: bool = False  # mustCapture: a capture must be made if one is possible
     check_counting: bool = False  # checkCounting: giving the n-th check wins (3check; FEN `3+3`)
     # countingRule: "makruk" = Thai counting (board's and pieces' honour), "asean" = pieces'

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..board import describe
 from . import xsetup
 from .channel import WAKE
 from .session import Command, Session
@@ -430,25 +431,16 @@ class Xboard(Session):
 
     def _game_over(self) -> bool:
         """Whether the current position ends the game by rule."""
-        board = self.engine.board
-        return bool(
-            board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
-        )
+        return self.engine.board.outcome() is not None
 
     def _announce_end(self) -> bool:
-        """Send the result line if the game has ended by rule; returns whether it has."""
-        board = self.engine.board
-        if board.is_checkmate():
-            if self.white_to_move():
-                self.out.line("0-1 {Black mates}")
-            else:
-                self.out.line("1-0 {White mates}")
-        elif board.is_stalemate():
-            self.out.line("1/2-1/2 {Stalemate}")
-        elif board.is_insufficient_material():
-            self.out.line("1/2-1/2 {Insufficient material}")
-        else:
+        """Send the result line if the game has ended by rule (the variant's rules: a
+        stalemate loses in xiangqi, a bared king in shatranj); returns whether it has."""
+        done = self.engine.board.outcome()
+        if done is None:
             return False
+        result, reason = describe(done)
+        self.out.line(f"{result} {{{reason}}}")
         self.force = True
         return True
 

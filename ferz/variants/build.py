@@ -93,7 +93,7 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "makpongRule": ("false",),
     "flipEnclosedPieces": ("none",),
     "moveRepetitionIllegal": ("false",),
-    "chasingRule": ("none",),
+    "chasingRule": ("none", "axf"),
     "stalematePieceCount": ("false",),
     "shatarMateRule": ("false",),
     "bikjangRule": ("false",),
@@ -791,6 +791,7 @@ def _endings(c: _Context) -> dict:
         "n_fold_value": r.value("nFoldValue", "draw"),
         "n_fold_value_absolute": r.boolean("nFoldValueAbsolute", False),
         "perpetual_check_illegal": r.boolean("perpetualCheckIllegal", False),
+        "chasing_rule": (r.raw("chasingRule") or "none") == "axf",
     }
 
 

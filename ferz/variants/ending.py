@@ -33,11 +33,20 @@ def no_moves_value(rules: Rules, in_check: bool, pawn_drop: bool = False) -> int
     return VALUE[rules.checkmate_value if in_check else rules.stalemate_value]
 
 
-def repetition_value(rules: Rules, side: int, perpetual_checker: int | None = None) -> int:
+def repetition_value(
+    rules: Rules,
+    side: int,
+    checkers: frozenset[int] = frozenset(),
+    chasers: frozenset[int] = frozenset(),
+) -> int:
     """Value for the side to move (0 White, 1 Black) when the position has occurred
-    `rules.n_fold_rule` times. `perpetual_checker` is the colour that gave check in every
-    position of the cycle, if any: under perpetualCheckIllegal that side loses."""
-    if rules.perpetual_check_illegal and perpetual_checker is not None:
-        return -1 if perpetual_checker == side else 1
+    `rules.n_fold_rule` times. `checkers` are the colours that gave check in every position
+    of the cycle, `chasers` those that chased an enemy piece at every move of it. Under
+    perpetualCheckIllegal a lone perpetual checker loses (both: a draw); then, under the
+    chasing rule, a lone perpetual chaser loses (both: a draw), as in FSF."""
+    if rules.perpetual_check_illegal and checkers:
+        return 0 if len(checkers) == 2 else (-1 if side in checkers else 1)
+    if rules.chasing_rule and chasers:
+        return 0 if len(chasers) == 2 else (-1 if side in chasers else 1)
     value = VALUE[rules.n_fold_value]
     return -value if rules.n_fold_value_absolute and side == 1 else value

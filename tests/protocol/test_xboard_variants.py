@@ -184,6 +184,14 @@ def test_courier_goes_by_another_name(xb: EngineProcess) -> None:
     assert lines[1].startswith("setup (") and " 12x8+0_fairy rnebmk1wbenr/" in lines[1]
 
 
+def test_results_follow_the_variant(xb: EngineProcess) -> None:
+    """A stalemated side loses in xiangqi, and a bared king in shatranj: ferz says so."""
+    xb.send("new", "variant xiangqi", "setboard 5k3/3r5/9/9/9/9/9/9/r8/4K4 w - - 0 1", "go")
+    assert "0-1 {Stalemate: Black wins}" in ping(xb, 1)
+    xb.send("new", "variant shatranj", "setboard 8/8/8/8/3k4/8/8/3K3R b - - 0 1", "go")
+    assert "1-0 {Variant rule: White wins}" in ping(xb, 2)
+
+
 def test_grand_ranks_from_zero(xb: EngineProcess) -> None:
     # 10x10: XBoard numbers the ranks 0-9; ferz's a3 is XBoard's a2, its a10 XBoard's a9.
     xb.send("new", "variant grand", "force", "usermove a2a3", "usermove a9a8")

@@ -219,6 +219,11 @@ def test_repetition_values_match_fsf(name: str, cycle: list[str], times: int) ->
 def test_repetition_value_rules() -> None:
     minishogi, xiangqi = variants.get("minishogi"), variants.get("xiangqi")
     assert ending.repetition_value(minishogi, 1) == 1  # absolute: a loss for White
-    assert ending.repetition_value(xiangqi, 0, perpetual_checker=0) == -1
-    assert ending.repetition_value(xiangqi, 0, perpetual_checker=1) == 1
-    assert ending.repetition_value(variants.get("chess"), 1, perpetual_checker=0) == 0
+    assert ending.repetition_value(xiangqi, 0, checkers=frozenset({0})) == -1
+    assert ending.repetition_value(xiangqi, 0, checkers=frozenset({1})) == 1
+    assert ending.repetition_value(xiangqi, 0, checkers=frozenset({0, 1})) == 0
+    assert ending.repetition_value(xiangqi, 1, chasers=frozenset({0})) == 1
+    # a perpetual check is judged before a chase
+    assert ending.repetition_value(xiangqi, 1, frozenset({0, 1}), frozenset({0})) == 0
+    assert ending.repetition_value(variants.get("chess"), 1, checkers=frozenset({0})) == 0
+    assert ending.repetition_value(variants.get("manchu"), 1, chasers=frozenset({0})) == 0
