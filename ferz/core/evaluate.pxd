@@ -18,6 +18,7 @@ cdef int tdiv(int a, int b) noexcept nogil
 cdef class Evaluator:
     cdef public object rules
     cdef public int nsq, files, ranks, stride, ntypes, max_phase, rook_value
+    cdef int base  # the mailbox index of a1
     # 1 when checkmate is the only way to win, so too little material means a draw
     cdef public int material_draws
     cdef public int[::1] pst_mg, pst_eg, phase_w

@@ -179,6 +179,7 @@ class Evaluator:
         self.files = rules.files
         self.ranks = rules.ranks
         self.stride = rules.stride
+        self.base = rules.square(0, 0)
         self.nsq = rules.nsq
         if self.nsq > MAP_SIZE:
             raise ValueError(f"board of {self.nsq} cells is larger than the evaluation supports")
@@ -611,7 +612,7 @@ class Evaluator:
                     continue
                 own = pmask[c * 20 + f + 1]
                 r = self._front_rank(own, c)
-                sq = (r + 3) * stride + f  # PAD = 3 rows of wall below the board
+                sq = self.base + r * stride + f
                 if c == 0:
                     rr = r
                     stop = sq + stride
@@ -846,6 +847,8 @@ class Evaluator:
         edge: cython.int = (abs(2 * f - (self.files - 1)) + abs(2 * r - (self.ranks - 1))) // 2
         if nbound == 1 and self.files == self.ranks:
             # One colour-bound piece (bishop and knight): only its corners can be mated in.
+            # Keep the push to the edge (a wrong corner is still better than the centre) and
+            # add the nearness to a right corner, which grows along the edges towards it.
             d1: cython.int = f if f > r else r  # distance to (0, 0)
             d2: cython.int
             fo: cython.int = self.files - 1 - f
@@ -855,7 +858,7 @@ class Evaluator:
             else:
                 d1 = f if f > ro else ro
                 d2 = fo if fo > r else r
-            edge = 2 * (self.files - 1 - (d1 if d1 < d2 else d2))
+            edge += 2 * (self.files - 1 - (d1 if d1 < d2 else d2))
         bonus: cython.int = self.mopup_base + self.mopup_edge * edge
         if sk >= 0:
             bonus += self.mopup_close * (2 * self.files - self._dist(sk, wk))

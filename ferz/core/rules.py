@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-PAD = 3  # wall rows above and below the board, and wall columns between ranks
+# Wall rows above and below the board, wall columns between ranks, and wall cells before the
+# first row and after the last: a leap of up to 3 files and 3 ranks (a camel, a (3,3)-leaper)
+# from any square lands inside the array, on a wall if off the board.
+PAD = 3
 MAX_FILES = 16
 MAX_RANKS = 16
 
@@ -149,19 +152,19 @@ class Rules:
     @property
     def nsq(self) -> int:
         """Size of the padded mailbox array."""
-        return self.stride * (self.ranks + 2 * PAD) + PAD
+        return self.stride * (self.ranks + 2 * PAD) + 2 * PAD
 
     def square(self, file: int, rank: int) -> int:
         """Mailbox index of (file, rank), both from 0."""
-        return (rank + PAD) * self.stride + file
+        return (rank + PAD) * self.stride + file + PAD
 
     def file_of(self, sq: int) -> int:
         """File (from 0) of a mailbox index."""
-        return sq % self.stride
+        return (sq - PAD) % self.stride
 
     def rank_of(self, sq: int) -> int:
         """Rank (from 0) of a mailbox index."""
-        return sq // self.stride - PAD
+        return (sq - PAD) // self.stride - PAD
 
     def on_board(self, sq: int) -> bool:
         """Whether a mailbox index is a playing square."""

@@ -380,6 +380,40 @@ def test_positions_beyond_the_move_table_raise_instead_of_crashing() -> None:
     assert perft(board.position, 1) <= 1024  # the core stops at its table size, no overrun
 
 
+@pytest.mark.parametrize(("files", "ranks"), [(2, 3), (2, 11), (9, 10), (16, 16)])
+def test_every_leap_from_the_board_stays_in_the_mailbox(files: int, ranks: int) -> None:
+    """A leap of up to 3 files and 3 ranks (camel, zebra, (3,3)) from any square lands inside
+    the array, on a wall when off the board. (A camel on a1 used to index before the array:
+    the core then read, and could write, memory that was not its own.)"""
+    from ferz.core.rules import Rules
+
+    rules = Rules(name="box", files=files, ranks=ranks, pieces=[], start_fen="")
+    for sq in rules.squares():
+        for dx in range(-3, 4):
+            for dy in range(-3, 4):
+                target = sq + dy * rules.stride + dx
+                assert 0 <= target < rules.nsq
+                inside = 0 <= rules.file_of(sq) + dx < files and 0 <= rules.rank_of(sq) + dy < ranks
+                assert rules.on_board(target) == inside
+
+
+def test_a_camel_in_the_corner_of_a_narrow_board() -> None:
+    """The definition the fuzz test crashed on: from a1 the (0,3)/(1,3) leaps reach a4 and b4,
+    and every other leap falls off the 2-file board."""
+    from ferz.board import Board
+
+    text = (
+        "[narrow]\nmaxFile = 2\nmaxRank = 11\nking = k\npawn = p\ncustomPiece1 = a:HCZG\n"
+        "customPiece2 = b:HCZG\npromotionPieceTypes = ab\ncastling = false\n"
+        "pieceDrops = true\nstartFen = 2/2/2/1K/2/2/2/2/1B/2/1k[Pp] w - - 0 1\n"
+    )
+    board = Board(
+        "2/2/2/1K/2/2/2/2/2/2/Ak[Pp] w - - 0 1", rules=variants.parse_text(text)["narrow"]
+    )
+    moves = {m.uci() for m in board.legal_moves if "@" not in m.uci()}
+    assert moves == {"a1a4", "a1b4", "b8a7", "b8b7", "b8a8", "b8a9", "b8b9"}
+
+
 BETZA_POOL = ["K", "N", "R2", "fsW", "mRcpR", "nN", "nA", "FfW", "ifmnD", "NN", "pB", "HCZG", "fN"]
 
 
