@@ -10,7 +10,18 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from .core.defs import CASTLE, DROP, EP, PROMO, encode, move_from, move_kind, move_promo, move_to
+from .core.defs import (
+    CASTLE,
+    DROP,
+    EP,
+    MAXP,
+    PROMO,
+    encode,
+    move_from,
+    move_kind,
+    move_promo,
+    move_to,
+)
 from .core.position import Position
 from .core.rules import PieceType, Rules
 
@@ -543,6 +554,8 @@ class Board:
             return self._scored("checkmate" if check else "stalemate", value)
         if pos.counting_over():
             return Outcome("counting_rule", None)
+        if rules.sittuyin_promotion and self._promotions_only():
+            return Outcome("promotions_only", None)
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)
         if self.is_seventyfive_moves():
@@ -566,6 +579,17 @@ class Board:
             if rules.n_fold_rule == 3 and plain and self.can_claim_threefold_repetition():
                 return Outcome("threefold_repetition", None)
         return None
+
+    def _promotions_only(self) -> bool:
+        """Sittuyin's draw: the side to move has its king and one pawn, is not in check,
+        and every legal move promotes (an optional game end in FSF; ferz ends the game)."""
+        pos, rules = self.position, self.rules
+        side = pos.side
+        mine = [pos.board[pos.plist[side * MAXP + i]] >> 1 for i in range(pos.pcount[side])]
+        if len(mine) != 2 or sum(rules.pieces[t - 1].pawn for t in mine) != 1 or pos.check():
+            return False
+        moves = pos.legal_moves()
+        return bool(moves) and all(move_kind(code) == PROMO for code in moves)
 
     def _scored(self, termination: str, value: int) -> Outcome:
         """An outcome from a value for the side to move (1 win, 0 draw, -1 loss)."""

@@ -167,3 +167,52 @@ def test_search_sees_the_count_run_out() -> None:
         assert engine.wait(30)
         scores[count] = infos[-1].score_cp
     assert scores[6] > 300 and scores[31] == 0
+
+
+def _sittuyin_king_and_pawn(rng: random.Random) -> str:
+    """A random sittuyin FEN (no pieces in hand) where White has its king and one pawn on a
+    promotion square and Black a king and a few pieces."""
+    files = "abcdefgh"
+    cells = {f"{rng.choice(files)}{rng.randrange(1, 9)}": "K"}
+    cells.setdefault(rng.choice(["a8", "b7", "c6", "d5", "e5", "f6", "g7", "h8"]), "P")
+    for piece in "k" + "".join(rng.sample("rrssnnf", rng.randrange(1, 5))):
+        cells.setdefault(f"{rng.choice(files)}{rng.randrange(1, 9)}", piece)
+    rows = []
+    for rank in range(8, 0, -1):
+        row, empty = "", 0
+        for file in files:
+            piece = cells.get(f"{file}{rank}")
+            if piece:
+                row += (str(empty) if empty else "") + piece
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    return "/".join(rows) + "[] w - - 0 40"
+
+
+def test_sittuyin_king_and_pawn_with_only_promotions_is_a_draw() -> None:
+    """A lone king and pawn whose every legal move is a promotion (not in check) draws, as
+    FSF's optional game end; ferz ends the game there. Checked on random positions."""
+    sf = pyffish()
+    rng = random.Random(5)
+    draws = others = 0
+    for _ in range(3000):
+        fen = _sittuyin_king_and_pawn(rng)
+        if "k" not in fen.split("[")[0] or sf.validate_fen(fen, "sittuyin") != 1:
+            continue
+        try:
+            board = Board(fen, variant="sittuyin")
+        except InvalidFenError:
+            continue
+        if not board.legal_moves:
+            continue
+        over, value = sf.is_optional_game_end("sittuyin", fen, [])
+        outcome = board.outcome()
+        assert (outcome is not None and outcome.termination == "promotions_only") == over, fen
+        if over:
+            assert value == 0
+            draws += 1
+        else:
+            others += 1
+    assert draws >= 3 and others >= 100
