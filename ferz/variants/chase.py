@@ -214,7 +214,8 @@ class Chases:
         occ = set(after)
         role = self.role
         found: set[int] = set()
-        pins = self.blockers(after, us)
+        blockers = self.blockers(after, us)
+        pins = set(blockers)
         their_king = self._king(after, mover)
         our_king = self._king(after, us)
         flying = self.rules.flying_general
@@ -292,7 +293,7 @@ class Chases:
             add(s, t2, ours(now - then))
 
         # Defenders newly pinned (fake roots) and discovered-check threats.
-        new_blockers = self.blockers(after, us) - self.blockers(before, us)
+        new_blockers = blockers - self.blockers(before, us)
         their_blockers = self.blockers(after, mover)
         for s in new_blockers:
             t2, col = after[s]
