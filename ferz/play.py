@@ -143,20 +143,9 @@ def pgn(
 
 def result_text(board: Any) -> tuple[str, str] | None:
     """(result, reason) when the game is over by the variant's rules (claimable draws end it
-    at once), else None."""
-    outcome = getattr(board, "outcome", None)
-    if callable(outcome):
-        done = outcome(claim_draw=True)
-        return None if done is None else describe(done)
-    if board.is_checkmate():
-        return ("0-1", "Black mates") if white_to_move(board) else ("1-0", "White mates")
-    if board.is_stalemate():
-        return "1/2-1/2", "stalemate"
-    if board.is_insufficient_material():
-        return "1/2-1/2", "insufficient material"
-    if board.can_claim_draw():
-        return "1/2-1/2", "draw by repetition or the fifty-move rule"
-    return None
+    at once), else None. The board is the engine's (ferz's Board or a python-chess one)."""
+    done = board.outcome(claim_draw=True)
+    return None if done is None else describe(done)
 
 
 class Game:

@@ -15,6 +15,7 @@ from ferz.board import Board
 from ferz.variants import betza
 from ferz.variants.ini import DefinitionError
 from tests.variants.oracle import pyffish
+from tests.variants.placement import placement
 
 pytestmark = pytest.mark.variant
 
@@ -44,17 +45,7 @@ def position(rng: random.Random) -> str:
     free = [(f, r) for f in range(9) for r in range(9) if not grid[r][f]]
     for f, r in rng.sample(free, 12):
         grid[r][f] = rng.choice("nN")
-    rows = []
-    for r in range(8, -1, -1):
-        row, empty = "", 0
-        for f in range(9):
-            if grid[r][f]:
-                row += (str(empty) if empty else "") + grid[r][f]
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + " w - - 0 1"
+    return placement(grid) + " w - - 0 1"
 
 
 def test_random_betza_pieces_move_as_in_fsf() -> None:

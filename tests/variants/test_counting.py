@@ -15,6 +15,7 @@ import pytest
 from ferz.board import Board, InvalidFenError
 from ferz.engine import Engine, Limits
 from tests.variants.oracle import pyffish
+from tests.variants.placement import placement
 
 pytestmark = pytest.mark.variant
 
@@ -177,18 +178,8 @@ def _sittuyin_king_and_pawn(rng: random.Random) -> str:
     cells.setdefault(rng.choice(["a8", "b7", "c6", "d5", "e5", "f6", "g7", "h8"]), "P")
     for piece in "k" + "".join(rng.sample("rrssnnf", rng.randrange(1, 5))):
         cells.setdefault(f"{rng.choice(files)}{rng.randrange(1, 9)}", piece)
-    rows = []
-    for rank in range(8, 0, -1):
-        row, empty = "", 0
-        for file in files:
-            piece = cells.get(f"{file}{rank}")
-            if piece:
-                row += (str(empty) if empty else "") + piece
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
-    return "/".join(rows) + "[] w - - 0 40"
+    grid = [[cells.get(f"{file}{rank}", "") for file in files] for rank in range(1, 9)]
+    return placement(grid) + "[] w - - 0 40"
 
 
 def test_sittuyin_king_and_pawn_with_only_promotions_is_a_draw() -> None:

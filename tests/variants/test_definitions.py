@@ -12,6 +12,7 @@ from ferz import variants
 from ferz.core.rules import Atom
 from ferz.variants import betza
 from ferz.variants.ini import DefinitionError
+from tests.variants.placement import placement
 
 pytestmark = pytest.mark.variant
 
@@ -447,18 +448,8 @@ def random_variant(draw) -> str:
         elif 0 < r < ranks - 1 or i % 2:
             piece = draw(st.sampled_from("p" + letters))
             cells[r][f] = piece if i % 2 else piece.upper()
-    rows = []
-    for r in range(ranks - 1, -1, -1):
-        row, empty = "", 0
-        for f in range(files):
-            if cells[r][f]:
-                row += (str(empty) if empty else "") + cells[r][f]
-                empty = 0
-            else:
-                empty += 1
-        rows.append(row + (str(empty) if empty else ""))
     pocket = "[" + draw(st.sampled_from(["", "Pp", "Aa"])) + "]" if "true" in lines[-1] else ""
-    lines.append(f"startFen = {'/'.join(rows)}{pocket} w - - 0 1")
+    lines.append(f"startFen = {placement(cells)}{pocket} w - - 0 1")
     return "\n".join(lines)
 
 
