@@ -266,6 +266,14 @@ def parse(rules: Rules, fen: str) -> Setup:
 def _start_royals(rules: Rules) -> tuple[int, int]:
     """Royal pieces per side: one each if the variant has a royal type, unless its start
     position gives one side none (horde-like games; a start without any king is an error)."""
+    cached = rules.__dict__.get("_start_royals")
+    if cached is None:
+        cached = rules.__dict__["_start_royals"] = _count_start_royals(rules)
+    return cached
+
+
+def _count_start_royals(rules: Rules) -> tuple[int, int]:
+    """_start_royals, computed from the start position."""
     if not any(p.royal for p in rules.pieces):
         return (0, 0)
     start = Setup(pieces={})
@@ -318,7 +326,10 @@ def _validate_pieces(rules: Rules, setup: Setup) -> None:
             continue
         first = firsts[code & 1]
         rank = rules.rank_of(sq) if code & 1 == 0 else rules.ranks - 1 - rules.rank_of(sq)
-        if rank < first or (rank in rules.promotion_ranks and rules.promotion_letters):
+        # In the promotion zone only where promotion is optional (grand chess) and not on the
+        # last rank, which a pawn could never leave.
+        zone = rank in rules.promotion_ranks and rules.promotion_letters
+        if rank < first or (zone and (rules.mandatory_promotion or rank == rules.ranks - 1)):
             raise ValueError(
                 f"piece placement: pawn on {rules.square_name(sq)} cannot stand on that rank"
             )

@@ -139,6 +139,19 @@ def test_builtin_rules_details() -> None:
     assert variants.get("shatranj").extinction_value == "loss"
 
 
+def test_pawns_may_wait_in_an_optional_promotion_zone() -> None:
+    """Grand chess: a pawn may stay on ranks 8 and 9 (promotion is optional there), not on 10;
+    where promotion is mandatory (makruk) a pawn never stands in the zone."""
+    from ferz.board import Board
+
+    fen = "1b2k1ra2/7b2/pcpP1npp1p/3p4A1/1p3p2p1/4PP3N/1P1Q5q/P1P1K1PPP1/1NB4BC1/4R2R2 b - - 4 26"
+    assert Board(fen, variant="grand").fen() == fen  # a white pawn on d8, as play reached it
+    with pytest.raises(ValueError, match="pawn on d10"):
+        Board("r2P5r/1nbqkcabn1/10/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1", variant="grand")
+    with pytest.raises(ValueError, match="pawn on a6"):
+        Board("rnsmksnr/8/P7/8/8/8/8/RNSKMSNR w - - 0 1", variant="makruk")
+
+
 def test_unknown_variant_lists_known_names() -> None:
     with pytest.raises(ValueError, match="unknown variant 'nosuch'.*chess"):
         variants.get("nosuch")
