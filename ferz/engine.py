@@ -454,11 +454,14 @@ class Engine:
         timer = threading.Thread(target=self._watch, args=(searches, on_info), daemon=True)
         timer.start()
         last = None
+        stability = timeman.Stability()
         try:
             for iteration in main.iterate(depth, multipv):
                 last = iteration
                 self._report(iteration, searches, on_info)
-                if self._should_stop(iteration, limits, main.nroot):
+                line = iteration.lines[0]
+                scale = stability.scale(line.pv[0], line.score, iteration.depth)
+                if self._should_stop(iteration, limits, main.nroot, scale):
                     break
         finally:
             for search in searches:
@@ -524,8 +527,9 @@ class Engine:
                 )
             time.sleep(STOP_POLL_S)
 
-    def _should_stop(self, iteration, limits: Limits, nroot: int) -> bool:
-        """Whether to stop after a completed iteration (mate found, time, a forced move)."""
+    def _should_stop(self, iteration, limits: Limits, nroot: int, scale: float = 1.0) -> bool:
+        """Whether to stop after a completed iteration (mate found, time, a forced move);
+        `scale` stretches or shrinks the soft limit of a clock search (timeman.Stability)."""
         if self._stop_requested:
             return True
         if limits.mate:
@@ -541,7 +545,7 @@ class Engine:
         if nroot == 1 and iteration.depth >= 4:
             return True
         # The next iteration takes a few times longer than this one: do not start it late.
-        return elapsed >= soft * 0.6
+        return elapsed >= soft * 0.6 * scale
 
     def _report(self, iteration, searches: list[Search], on_info) -> None:
         """Send one Info per principal variation of a completed iteration."""

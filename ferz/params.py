@@ -7,6 +7,8 @@ are plain integers keyed by name, in centipawns unless a comment says otherwise.
 
 from __future__ import annotations
 
+import os
+
 # ---------------------------------------------------------------------------------------------
 # Search
 # ---------------------------------------------------------------------------------------------
@@ -52,7 +54,10 @@ SEARCH: dict[str, int] = {
     # history heuristic bonus cap (per update) and the maximum absolute value
     "history_bonus_max": 1600,
     "history_max": 16384,
-    # singular extension is not implemented; check extension is always one ply
+    # singular extension: a TT move at least this deep (TT depth >= depth - 3) whose score
+    # stands `margin * depth` above every other move's (searched at half depth) gets a ply
+    "se_min_depth": 8,
+    "se_margin": 2,
     # how often (in nodes) the search polls the stop flag and node limit
     "poll_mask": 1023,
 }
@@ -69,6 +74,12 @@ TIME: dict[str, int] = {
     "clock_share": 20,  # ... nor this share (%) of the clock after the move overhead
     "short_clock": 3000,  # below this clock the hard limit is at most twice the soft one
     "min_think": 5,
+    # the soft limit scales with the search's stability (timeman.Stability): right after the
+    # best move changed, and down by a step for each further iteration that kept it
+    "unstable_percent": 130,
+    "stable_step_percent": 10,
+    "stable_min_percent": 70,
+    "score_drop_percent": 50,  # + this % per 100 cp that the score fell since the last iteration
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -148,3 +159,18 @@ EVAL: dict[str, int] = {
     "mopup_close": 6,
     "mopup_base": 600,
 }
+
+
+def _override(spec: str) -> None:
+    """Change SEARCH, TIME or EVAL values from `name=value,name=value` (the FERZ_PARAMS
+    environment variable: for experiments, such as a match of two settings, without editing
+    this file). An unknown name or a value that is not an integer is an error."""
+    for item in filter(None, (part.strip() for part in spec.split(","))):
+        name, _, value = item.partition("=")
+        table = next((t for t in (SEARCH, TIME, EVAL) if name in t), None)
+        if table is None or not value.lstrip("-").isdigit():
+            raise ValueError(f"FERZ_PARAMS: cannot set {item!r}")
+        table[name] = int(value)
+
+
+_override(os.environ.get("FERZ_PARAMS", ""))

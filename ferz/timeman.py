@@ -60,3 +60,32 @@ def allocate(
     # a few ms to find any move at all, but no more than the share the clock allows
     floor = float(min(TIME["min_think"], max(1.0, left * TIME["clock_share"] / 100)))
     return Budget(max(floor, soft), max(floor, hard))
+
+
+class Stability:
+    """How much of the soft limit a search should use, from how its iterations went: less
+    while the best move stays the same, more right after it changed or when the score falls."""
+
+    def __init__(self) -> None:
+        self.best: int | None = None
+        self.score: int | None = None
+        self.stable = 0
+
+    def scale(self, best: int, score: int, depth: int) -> float:
+        """The factor for the soft limit after an iteration that chose `best` with `score`."""
+        if best == self.best:
+            self.stable += 1
+        else:
+            self.stable = 0
+        drop = 0 if self.score is None else max(0, min(self.score - score, 100))
+        self.best, self.score = best, score
+        if depth < 4:
+            return 1.0
+        steady = (
+            TIME["unstable_percent"]
+            if self.stable == 0
+            else max(
+                TIME["stable_min_percent"], 100 - TIME["stable_step_percent"] * (self.stable - 1)
+            )
+        )
+        return steady / 100 * (1 + drop * TIME["score_drop_percent"] / 10000)

@@ -26,6 +26,9 @@ cdef enum:
     PROBE_RAY = 0
     PROBE_HOP = 1
     PROBE_LEG = 2
+    GEN_ALL = 0
+    GEN_CAPTURES = 1
+    GEN_QUIETS = 2
 
 cdef inline int move_from(int m) noexcept nogil:
     return m & 511

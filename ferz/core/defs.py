@@ -28,6 +28,9 @@ F_INITIAL = 16  # only from the double-step region
 PROBE_RAY = 0  # attack probe kinds: a ray (leaper or rider)
 PROBE_HOP = 1  # a hopper (cannon)
 PROBE_LEG = 2  # a lame leaper
+GEN_ALL = 0  # move generation modes: every move,
+GEN_CAPTURES = 1  # captures, e.p. and promotions,
+GEN_QUIETS = 2  # the others (quiet moves, castling, drops)
 
 
 def move_from(m: int) -> int:

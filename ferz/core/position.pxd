@@ -16,6 +16,7 @@ cdef class Position:
     cdef int[::1] pr_start, pr_vec, pr_range, pr_kind, pr_leg
     cdef unsigned long long[::1] pr_near, pr_far
     cdef int[::1] region, dbl_zone, promo_zone, is_pawn, is_royal, promo_list, promoted, demoted
+    cdef int[::1] can_promote
     cdef int[::1] sq_list
     cdef public int nplay
     cdef int n_promo, capt_to_hand, ep_enabled, drops
@@ -53,9 +54,11 @@ cdef class Position:
     cdef public int blast
     cdef int[::1] blast_vec, u_blast_n, u_blast_sq, u_blast_pc
     # sittuyin: mustDrop, promotions in place or to a fers square (sit_zone per colour)
-    cdef int must_drop, sit_promo, full_gen, n_sit
+    cdef public int full_gen  # the move list must be generated whole (see _compile_endings)
+    cdef int must_drop, sit_promo, n_sit
     cdef int[::1] sit_zone, sit_types
     cdef public int overflow
+    cdef object trial  # a spare Position that set_fen validates in (built on first use)
     # makruk counting (countingRule): limit in plies (0 = none) and the count; piece types
     # whose numbers set the pieces' honour limit
     cdef public int cnt_limit, cnt_ply
@@ -70,9 +73,10 @@ cdef class Position:
     cdef void shift(self, int fr, int to) noexcept nogil
     cdef int emit(self, int[::1] out, int n, int m) noexcept nogil
     cdef int only_captures(self, int[::1] out, int first, int n) noexcept nogil
-    cdef int add(self, int[::1] out, int n, int fr, int to, int p, int capt_only) noexcept nogil
+    cdef int add(self, int[::1] out, int n, int fr, int to, int p, int mode) noexcept nogil
     cdef int gen(self, int[::1] out, int n, bint captures_only) noexcept nogil
-    cdef int gen_piece(self, int[::1] out, int n, int fr, int p, bint captures_only) noexcept nogil
+    cdef int gen_piece(self, int[::1] out, int n, int fr, int p, int mode) noexcept nogil
+    cdef int gen_quiets(self, int[::1] out, int n, int first) noexcept nogil
     cdef void note_check(self, bint check) noexcept nogil
     cdef int gen_castling(self, int[::1] out, int n) noexcept nogil
     cdef int gen_drops(self, int[::1] out, int n) noexcept nogil

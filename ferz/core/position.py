@@ -19,6 +19,9 @@ from cython.cimports.ferz.core.defs import (
     F_INITIAL,
     F_LEG,
     F_MOVE,
+    GEN_ALL,
+    GEN_CAPTURES,
+    GEN_QUIETS,
     LINE_REACH,
     LINE_SPAN,
     MAXHAND,
@@ -66,6 +69,7 @@ class Position:
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
+        self.trial = None
         self.files, self.ranks = rules.files, rules.ranks
         self.stride, self.nsq = rules.stride, rules.nsq
         ntypes = len(rules.pieces)
@@ -174,6 +178,11 @@ class Position:
                 self.promoted[t] = rules.piece_index(piece.promoted)
             if piece.demoted:
                 self.demoted[t] = rules.piece_index(piece.demoted)
+        # a move of this type to an empty square may promote (captures-only generation must
+        # look at such moves; for other types it skips the empty squares)
+        self.can_promote = array(
+            "i", [0] + [1 if (p.pawn and width) or p.promoted else 0 for p in rules.pieces]
+        )
         # en passant: the capture vectors of each colour's pawns (at most 8 per colour)
         self.ep_vec, self.ep_pc = _ints(16), _ints(16)
         for color in (0, 1):
@@ -535,9 +544,10 @@ class Position:
         fr: cython.int,
         to: cython.int,
         p: cython.int,
-        capt_only: cython.int,
+        mode: cython.int,
     ) -> cython.int:
-        """Append a move with its promotions; quiet non-promotions only when not capt_only.
+        """Append a move with its promotions (mode GEN_ALL); GEN_CAPTURES (a quiet target):
+        only the promotions; GEN_QUIETS: only the move that does not promote.
 
         A pawn promotes to each type under its promotion limit; where promotion is optional
         it may also stay a pawn, except on a square it could never leave (immobility rule)."""
@@ -546,20 +556,24 @@ class Position:
         j: cython.int
         q: cython.int
         if self.is_pawn[t] and self.promo_zone[c * self.nsq + to] and self.n_promo:
-            for j in range(self.n_promo):
-                q = self.promo_list[c * self.n_promo + j]
-                if q == 0 or (self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]):
-                    continue
-                n = self.emit(out, n, encode(fr, to, q, PROMO))
+            if mode != GEN_QUIETS:
+                for j in range(self.n_promo):
+                    q = self.promo_list[c * self.n_promo + j]
+                    if q == 0 or (
+                        self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]
+                    ):
+                        continue
+                    n = self.emit(out, n, encode(fr, to, q, PROMO))
             if self.mand_promo:
                 return n
         elif self.promoted[t] and (
             self.promo_zone[c * self.nsq + to] or self.promo_zone[c * self.nsq + fr]
         ):
-            n = self.emit(out, n, encode(fr, to, self.promoted[t], PROMO))
+            if mode != GEN_QUIETS:
+                n = self.emit(out, n, encode(fr, to, self.promoted[t], PROMO))
             if self.mand_piece_promo:
                 return n
-        if capt_only or (self.immobile and self.dead[p * self.nsq + to]):
+        if mode == GEN_CAPTURES or (self.immobile and self.dead[p * self.nsq + to]):
             return n
         return self.emit(out, n, encode(fr, to, 0, NORMAL))
 
@@ -577,7 +591,9 @@ class Position:
             self.note_check(self.in_check())
         for i in range(self.pcount[us]):
             fr = self.plist[us * MAXP + i]
-            n = self.gen_piece(out, n, fr, self.board[fr], captures_only)
+            n = self.gen_piece(
+                out, n, fr, self.board[fr], GEN_CAPTURES if captures_only else GEN_ALL
+            )
         if self.sit_promo:
             n = self.gen_sittuyin(out, n)
         if not captures_only:
@@ -589,6 +605,27 @@ class Position:
                 n = self.only_captures(out, first, n)
         if self.must_drop:
             n = self.keep_drops(out, first, n, captures_only)
+        return n
+
+    def gen_quiets(self, out: cython.int[::1], n: cython.int, first: cython.int) -> cython.int:
+        """Append the pseudo-legal moves that gen(captures_only=True) leaves out: quiet moves
+        that do not promote, castling and drops. After gen(out, first, True) the two lists
+        hold the moves of gen(out, first, False) (room for MAXMOVES from `first`), in the
+        variants without `full_gen` rules (mustCapture, mustDrop, sittuyin promotions, game
+        ends by variant rules), which need the full list."""
+        us: cython.int = self.side
+        i: cython.int
+        fr: cython.int
+        self.cap_end = first + MAXMOVES
+        if self.u_chk_key[self.ply] != self.key:
+            self.note_check(self.in_check())
+        for i in range(self.pcount[us]):
+            fr = self.plist[us * MAXP + i]
+            n = self.gen_piece(out, n, fr, self.board[fr], GEN_QUIETS)
+        if self.castling & (3 << (2 * us)):
+            n = self.gen_castling(out, n)
+        if self.drops:
+            n = self.gen_drops(out, n)
         return n
 
     def gen_sittuyin(self, out: cython.int[::1], n: cython.int) -> cython.int:
@@ -708,14 +745,16 @@ class Position:
         n: cython.int,
         fr: cython.int,
         p: cython.int,
-        captures_only: cython.bint,
+        mode: cython.int,
     ) -> cython.int:
-        """Append the pseudo-legal moves (or captures) of piece p standing on fr."""
+        """Append the pseudo-legal moves of piece p standing on fr: all (GEN_ALL), the
+        captures, e.p. and promotions (GEN_CAPTURES) or the rest (GEN_QUIETS)."""
         us: cython.int = p & 1
         them: cython.int = us ^ 1
         nsq: cython.int = self.nsq
         ep: cython.int = self.ep
-        quiet: cython.int = 1 if captures_only else 0
+        captures: cython.bint = mode != GEN_QUIETS
+        quiets: cython.bint  # this atom's moves to empty squares are wanted
         a: cython.int
         to: cython.int
         q: cython.int
@@ -733,6 +772,9 @@ class Position:
                 continue
             if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
                 continue
+            quiets = fl & F_MOVE and (mode != GEN_CAPTURES or self.can_promote[p >> 1])
+            if not quiets and not (captures and fl & F_CAPT):
+                continue
             to = fr + v
             k = 1
             if fl & F_HOP:
@@ -747,40 +789,40 @@ class Position:
                 while k <= rng:
                     q = self.board[to]
                     if q == EMPTY:
-                        if fl & F_MOVE and self.region[p * nsq + to]:
-                            n = self.add(out, n, fr, to, p, quiet)
+                        if quiets and self.region[p * nsq + to]:
+                            n = self.add(out, n, fr, to, p, mode)
                         to += v
                         k += 1
                         continue
-                    if q != WALL and (q & 1) == them and fl & F_CAPT:
+                    if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
                         if self.region[p * nsq + to]:
-                            n = self.add(out, n, fr, to, p, 0)
+                            n = self.add(out, n, fr, to, p, GEN_ALL)
                     break
                 continue
             while True:
                 q = self.board[to]
                 if q == EMPTY:
-                    if fl & F_MOVE:
+                    if quiets:
                         if self.region[p * nsq + to]:
                             if (
                                 fl & F_INITIAL
                                 and self.is_pawn[p >> 1]
                                 and not self.promo_zone[us * nsq + to]
                             ):
-                                if not captures_only:
+                                if mode != GEN_CAPTURES:
                                     n = self.emit(out, n, encode(fr, to, 0, DOUBLE))
                             else:  # (a double step into the zone promotes, as in FSF)
-                                n = self.add(out, n, fr, to, p, quiet)
-                    elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1]:
+                                n = self.add(out, n, fr, to, p, mode)
+                    elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1] and captures:
                         n = self.emit(out, n, encode(fr, to, 0, EP))
                     if k >= rng:
                         break
                     to += v
                     k += 1
                     continue
-                if q != WALL and (q & 1) == them and fl & F_CAPT:
+                if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
                     if self.region[p * nsq + to]:
-                        n = self.add(out, n, fr, to, p, 0)
+                        n = self.add(out, n, fr, to, p, GEN_ALL)
                 break
         return n
 
@@ -1398,7 +1440,7 @@ class Position:
         if k < 0 or self.in_check():
             return False
         self.cap_end = 64  # the size of flag_buf
-        n = self.gen_piece(self.flag_buf, 0, k, self.board[k], False)
+        n = self.gen_piece(self.flag_buf, 0, k, self.board[k], GEN_ALL)
         self.cap_end = saved
         for i in range(n):
             m = self.flag_buf[i]
@@ -1589,7 +1631,7 @@ class Position:
             if p <= WALL or (p & 1) != self.side:
                 return False
             self.cap_end = MAXMOVES
-            n = self.gen_piece(self.scratch, 0, fr, p, False)
+            n = self.gen_piece(self.scratch, 0, fr, p, GEN_ALL)
         for i in range(n):
             if self.scratch[i] == m:
                 return True
@@ -1638,7 +1680,13 @@ class Position:
     def set_fen(self, fen: str) -> None:
         """Set up a position from FEN; a ValueError (naming the field) changes nothing."""
         setup = fenlib.parse(self.rules, fen)
-        trial = Position(self.rules) if self.pcount[0] + self.pcount[1] else self
+        trial: Position = self
+        if self.pcount[0] + self.pcount[1]:
+            # validate in a spare position, so that a refused FEN leaves this one as it was
+            # (building a Position compiles the variant's tables: keep the spare for next time)
+            if self.trial is None:
+                self.trial = Position(self.rules)
+            trial = self.trial
         trial._load(setup)
         them = setup.side ^ 1
         if (
@@ -1795,6 +1843,12 @@ class Position:
     def last_pawn_drop(self) -> bool:
         """Python view of pawn_drop_check (for Board and ferz.variants.ending)."""
         return self.pawn_drop_check()
+
+    def quiet_moves(self) -> list:
+        """The moves of gen_quiets (for tests)."""
+        buf = _ints(MAXMOVES)
+        n = self.gen_quiets(buf, 0, 0)
+        return [buf[i] for i in range(n)]
 
     def pseudo_moves(self, captures_only: bool = False) -> list:
         """Pseudo-legal moves as a list of ints; ValueError if there are more than MAXMOVES."""

@@ -55,11 +55,23 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     INF = 32001
     VALUE_NONE = 32002
     MAXQUIETS = 64
+    MAXCAPTS = 32
+    CONT_MAX = 1 << 22
     SC_TT = 1 << 30  # move-ordering score bands (see score_moves)
     SC_GOOD = 1 << 28
     SC_KILLER = 1 << 27
     SC_BAD = -(1 << 28)
     NO_END = 2
+    ST_TT = 0  # move picking stages (next_move)
+    ST_GEN_CAPTURES = 1
+    ST_CAPTURES = 2
+    ST_KILLERS = 3
+    ST_GEN_QUIETS = 4
+    ST_QUIETS = 5
+    ST_BAD = 6
+    ST_GEN_ALL = 7
+    ST_ALL = 8
+    ST_DONE = 9
     from ferz.core.evaluate import K_PIECE
     from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
 
@@ -115,6 +127,24 @@ class Search:
         self.killers = _ints(2 * (MAXDEPTH + 1))
         self.history = _ints(2 * self.nsq * self.nsq)
         self.counter = _ints(self.nsq * self.nsq)
+        # Continuation history: how good a quiet move (piece, target) has been right after
+        # another move (piece, target) one or two plies before. Rows and columns are (piece
+        # code, playing square); on large boards the table is folded to at most CONT_MAX cells.
+        squares = rules.squares()
+        self.sq_idx = _ints(self.nsq)
+        for i, sq in enumerate(squares):
+            self.sq_idx[sq] = i
+        self.nplay = len(squares)
+        self.npc = pos.npc
+        self.crows = self.npc * self.nplay
+        self.cont_size = min(self.crows * self.crows, CONT_MAX)
+        self.cont = _ints(self.cont_size)
+        self.ctx = array("i", [-1]) * (MAXDEPTH + 2)
+        self.excluded = _ints(MAXDEPTH + 1)  # the move left out at each ply (singular search)
+        # Capture history: (piece, target) and the captured type
+        self.ntypes1 = len(rules.pieces) + 1
+        self.capt_hist = _ints(self.crows * self.ntypes1)
+        self.capts = _ints(MAXDEPTH * MAXCAPTS)
         self.cur_move = _ints(MAXDEPTH + 1)
         self.evals = _ints(MAXDEPTH + 1)
         # in check at each ply, as learnt by the parent after its move (-1 = unknown)
@@ -122,6 +152,12 @@ class Search:
         self.quiets = _ints(MAXDEPTH * MAXQUIETS)
         self.root_moves = _ints(MAXMOVES)
         self.see_buf = _ints(MAXMOVES)
+        # move picker state per ply (next_move)
+        for name in (
+            "mp_stage", "mp_ttm", "mp_staged", "mp_skip", "mp_kidx", "mp_cm", "mp_cur",
+            "mp_end", "mp_bad", "mp_qcur", "mp_qend", "mp_score",
+        ):  # fmt: skip
+            setattr(self, name, _ints(MAXDEPTH + 1))
         lmr = _ints(64 * 64)
         for d in range(1, 64):
             for n in range(1, 64):
@@ -142,13 +178,21 @@ class Search:
     # ------------------------------------------------------------------ Python interface
 
     def clear(self) -> None:
-        """Forget history, killers and counter moves (a new game)."""
-        for i in range(len(self.history)):
-            self.history[i] = 0
+        """Forget histories, killers and counter moves (a new game)."""
+        self._zero(self.history)
+        self._zero(self.cont)
+        self._zero(self.capt_hist)
         for i in range(len(self.counter)):
             self.counter[i] = 0
         for i in range(len(self.killers)):
             self.killers[i] = 0
+
+    @staticmethod
+    def _zero(table: cython.int[::1]) -> None:
+        """Set every cell of a table to 0."""
+        i: cython.Py_ssize_t
+        for i in range(table.shape[0]):
+            table[i] = 0
 
     def set_root(self, searchmoves=None) -> int:
         """Collect the legal root moves (restricted to `searchmoves` if given); their count."""
@@ -254,6 +298,14 @@ class Search:
             score = self.root(a, b, d, f)
         return score
 
+    def quiesce(self) -> int:
+        """Quiescence value of the current position, side to move's view (for the tuner)."""
+        i: cython.int
+        self.stopped = 0
+        for i in range(MAXDEPTH + 1):
+            self.check_hint[i] = -1
+        return self.qsearch(-INF, INF, 0, False)
+
     def see_value(self, m: int) -> int:
         """Static exchange value of move m in the current position (for tools and tests)."""
         return see(self.pos, self.ev, m, self.see_buf)
@@ -322,47 +374,121 @@ class Search:
             for i in range(self.pv_len[0]):
                 self.pv[i] = self.pv[base + i]
 
-    def add_history(self, idx: cython.int, bonus: cython.int) -> cython.void:
+    def gravity(self, table: cython.int[::1], idx: cython.int, bonus: cython.int) -> cython.void:
         """History update with gravity: values stay within +-history_max."""
-        h: cython.int = self.history[idx]
+        h: cython.int = table[idx]
         mag: cython.int = bonus if bonus >= 0 else -bonus
-        self.history[idx] = h + bonus - tdiv(h * mag, self.history_max)
+        table[idx] = h + bonus - tdiv(h * mag, self.history_max)
+
+    def move_row(self, m: cython.int) -> cython.int:
+        """(piece code, target) of a move before it is played: its continuation-history row
+        and column, and the first index of its capture-history cells."""
+        pc: cython.int
+        if move_kind(m) == DROP:
+            pc = 2 * move_from(m) + self.pos.side
+        else:
+            pc = self.pos.board[move_from(m)]
+        return pc * self.nplay + self.sq_idx[move_to(m)]
+
+    def cont_index(self, ply: cython.int, col: cython.int) -> cython.int:
+        """Continuation-history cell of a move (its column) after the move made at `ply`,
+        or -1 when there is none (the root's parent, a null move)."""
+        row: cython.int
+        idx: cython.longlong
+        if ply < 0:
+            return -1
+        row = self.ctx[ply]
+        if row < 0:
+            return -1
+        idx = cython.cast(cython.longlong, row) * self.crows + col
+        if idx >= self.cont_size:
+            idx %= self.cont_size  # a large board: the table is folded
+        return cython.cast(cython.int, idx)
+
+    def quiet_history(self, ply: cython.int, m: cython.int) -> cython.int:
+        """The history of a quiet move: its own, and after the last two moves."""
+        nsq: cython.int = self.nsq
+        col: cython.int = self.move_row(m)
+        h: cython.int = self.history[self.pos.side * nsq * nsq + move_from(m) * nsq + move_to(m)]
+        i: cython.int = self.cont_index(ply - 1, col)
+        if i >= 0:
+            h += self.cont[i]
+        i = self.cont_index(ply - 2, col)
+        if i >= 0:
+            h += self.cont[i]
+        return h
+
+    def capture_index(self, m: cython.int) -> cython.int:
+        """Capture-history cell of a capture or promotion before it is played."""
+        victim: cython.int = 0
+        if move_kind(m) == EP:
+            victim = self.pos.board[move_from(m)] >> 1  # a pawn of the mover's own type
+        elif move_to(m) != move_from(m):
+            victim = self.pos.board[move_to(m)] >> 1
+        return self.move_row(m) * self.ntypes1 + victim
+
+    def bonus_quiet(self, ply: cython.int, m: cython.int, bonus: cython.int) -> cython.void:
+        """Add a bonus (or a malus) to a quiet move's histories."""
+        nsq: cython.int = self.nsq
+        col: cython.int = self.move_row(m)
+        i: cython.int
+        self.gravity(
+            self.history, self.pos.side * nsq * nsq + move_from(m) * nsq + move_to(m), bonus
+        )
+        i = self.cont_index(ply - 1, col)
+        if i >= 0:
+            self.gravity(self.cont, i, bonus)
+        i = self.cont_index(ply - 2, col)
+        if i >= 0:
+            self.gravity(self.cont, i, bonus)
 
     def update_history(
-        self, ply: cython.int, m: cython.int, depth: cython.int, nquiets: cython.int
+        self,
+        ply: cython.int,
+        m: cython.int,
+        depth: cython.int,
+        nquiets: cython.int,
+        ncapts: cython.int,
     ) -> cython.void:
-        """Reward the quiet move that caused a cutoff, punish the quiets tried before it."""
+        """Reward the move that caused a cutoff; punish the quiet moves tried before it (when
+        it is quiet) and the captures tried before it."""
         nsq: cython.int = self.nsq
-        side_base: cython.int = self.pos.side * nsq * nsq
         bonus: cython.int = depth * depth * 16
         i: cython.int
         q: cython.int
         prev: cython.int
         if bonus > self.history_bonus_max:
             bonus = self.history_bonus_max
-        if self.killers[2 * ply] != m:
-            self.killers[2 * ply + 1] = self.killers[2 * ply]
-            self.killers[2 * ply] = m
-        self.add_history(side_base + move_from(m) * nsq + move_to(m), bonus)
-        for i in range(nquiets):
-            q = self.quiets[ply * MAXQUIETS + i]
+        if self.is_tactical(m):
+            self.gravity(self.capt_hist, self.capture_index(m), bonus)
+        else:
+            if self.killers[2 * ply] != m:
+                self.killers[2 * ply + 1] = self.killers[2 * ply]
+                self.killers[2 * ply] = m
+            self.bonus_quiet(ply, m, bonus)
+            for i in range(nquiets):
+                q = self.quiets[ply * MAXQUIETS + i]
+                if q != m:
+                    self.bonus_quiet(ply, q, -bonus)
+            if ply > 0:
+                prev = self.cur_move[ply - 1]
+                if prev:
+                    self.counter[move_from(prev) * nsq + move_to(prev)] = m
+        for i in range(ncapts):
+            q = self.capts[ply * MAXCAPTS + i]
             if q != m:
-                self.add_history(side_base + move_from(q) * nsq + move_to(q), -bonus)
-        if ply > 0:
-            prev = self.cur_move[ply - 1]
-            if prev:
-                self.counter[move_from(prev) * nsq + move_to(prev)] = m
+                self.gravity(self.capt_hist, self.capture_index(q), -bonus)
 
     def score_moves(
         self, base: cython.int, n: cython.int, ply: cython.int, ttm: cython.int, qs: cython.bint
     ) -> cython.void:
-        """Order scores: TT move, captures by MVV-LVA, killers, counter move, quiets by history."""
+        """Order scores: TT move, captures by MVV-LVA and capture history, killers, counter
+        move, quiets by their histories."""
         i: cython.int
         m: cython.int
         s: cython.int
         attacker: cython.int
         nsq: cython.int = self.nsq
-        side_base: cython.int = self.pos.side * nsq * nsq
         k1: cython.int = self.killers[2 * ply]
         k2: cython.int = self.killers[2 * ply + 1]
         cm: cython.int = 0
@@ -383,6 +509,7 @@ class Search:
                     if attacker > 4000:
                         attacker = 4000  # royal pieces capture last, but before bad captures
                 s = SC_GOOD + captured_value(self.pos, self.ev, m) * 16 - attacker // 4
+                s += tdiv(self.capt_hist[self.capture_index(m)], 8)
                 if move_kind(m) == PROMO and self.ev.value[move_promo(m)] < self.best_promo:
                     s = SC_BAD + s - SC_GOOD  # under-promotions go behind the quiet moves
             elif m == k1:
@@ -392,9 +519,162 @@ class Search:
             elif m == cm:
                 s = SC_KILLER
             else:
-                s = self.history[side_base + move_from(m) * nsq + move_to(m)]
+                s = self.quiet_history(ply, m)
             self.scores[i] = s
         return
+
+    def pick_init(self, ply: cython.int, ttm: cython.int, staged: cython.bint) -> cython.void:
+        """Start picking the moves of the node at `ply`; ttm is a pseudo-legal TT move or 0.
+        Staged: captures, killers and quiets are generated and tried apart (not when in check
+        or where a variant's rules need the whole move list at once)."""
+        prev: cython.int
+        self.mp_stage[ply] = ST_TT
+        self.mp_ttm[ply] = ttm
+        self.mp_staged[ply] = staged
+        self.mp_skip[ply] = 0
+        self.mp_kidx[ply] = 0
+        self.mp_cm[ply] = 0
+        if ply > 0:
+            prev = self.cur_move[ply - 1]
+            if prev:
+                self.mp_cm[ply] = self.counter[move_from(prev) * self.nsq + move_to(prev)]
+
+    def pick_skip_quiets(self, ply: cython.int) -> cython.void:
+        """Late move pruning: no more quiet moves at this node."""
+        self.mp_skip[ply] = 1
+        if self.mp_stage[ply] == ST_ALL:
+            self.mp_end[ply] = self.drop_quiets(self.mp_cur[ply], self.mp_end[ply])
+
+    def next_move(self, ply: cython.int) -> cython.int:
+        """The next move to search at `ply` (0 when there is none), its ordering score in
+        mp_score: the TT move, good captures by MVV-LVA (losing ones by SEE wait), killers and
+        the counter move, quiets by history, then the losing captures."""
+        base: cython.int = ply * MAXMOVES
+        m: cython.int
+        i: cython.int
+        k: cython.int
+        end: cython.int
+        ttm: cython.int = self.mp_ttm[ply]
+        while True:
+            stage: cython.int = self.mp_stage[ply]
+            if stage == ST_TT:
+                self.mp_stage[ply] = ST_GEN_CAPTURES if self.mp_staged[ply] else ST_GEN_ALL
+                if ttm:
+                    self.mp_score[ply] = SC_TT
+                    return ttm
+            elif stage == ST_GEN_CAPTURES:
+                end = self.pos.gen(self.moves, base, True)
+                self.score_moves(base, end - base, ply, ttm, True)
+                self.mp_cur[ply] = base
+                self.mp_end[ply] = end
+                self.mp_stage[ply] = ST_CAPTURES
+            elif stage == ST_CAPTURES:
+                i = self.mp_cur[ply]
+                end = self.mp_end[ply]
+                if i < end:
+                    m = self.pick(base, i, end - base)
+                    if self.scores[i] >= SC_GOOD:
+                        if not see_ge(self.pos, self.ev, m, 0, self.see_buf):
+                            self.scores[i] += SC_BAD - SC_GOOD  # a losing capture: later
+                            continue
+                        self.mp_cur[ply] = i + 1
+                        if m == ttm:
+                            continue
+                        self.mp_score[ply] = self.scores[i]
+                        return m
+                self.mp_bad[ply] = i  # [i, end): losing captures and under-promotions
+                self.mp_stage[ply] = ST_KILLERS
+            elif stage == ST_KILLERS:
+                k = self.mp_kidx[ply]
+                self.mp_kidx[ply] = k + 1
+                if k == 0:
+                    m = self.killers[2 * ply]
+                elif k == 1:
+                    m = self.killers[2 * ply + 1]
+                    if m == self.killers[2 * ply]:
+                        continue
+                elif k == 2:
+                    m = self.mp_cm[ply]
+                    if m == self.killers[2 * ply] or m == self.killers[2 * ply + 1]:
+                        continue
+                else:
+                    self.mp_stage[ply] = ST_GEN_QUIETS
+                    continue
+                if (
+                    m != 0
+                    and m != ttm
+                    and not self.mp_skip[ply]
+                    and not self.is_tactical(m)
+                    and self.pos.is_pseudo_legal(m)
+                ):
+                    self.mp_score[ply] = SC_KILLER
+                    return m
+            elif stage == ST_GEN_QUIETS:
+                if self.mp_skip[ply]:
+                    self.mp_cur[ply] = self.mp_bad[ply]
+                    self.mp_stage[ply] = ST_BAD
+                    continue
+                end = self.mp_end[ply]
+                self.mp_qend[ply] = self.pos.gen_quiets(self.moves, end, base)
+                self.score_moves(end, self.mp_qend[ply] - end, ply, ttm, False)
+                self.mp_qcur[ply] = end
+                self.mp_stage[ply] = ST_QUIETS
+            elif stage == ST_QUIETS:
+                i = self.mp_qcur[ply]
+                end = self.mp_end[ply]
+                if self.mp_skip[ply] or i >= self.mp_qend[ply]:
+                    self.mp_cur[ply] = self.mp_bad[ply]
+                    self.mp_stage[ply] = ST_BAD
+                    continue
+                m = self.pick(end, i, self.mp_qend[ply] - end)
+                self.mp_qcur[ply] = i + 1
+                if (
+                    m == ttm
+                    or m == self.killers[2 * ply]
+                    or m == self.killers[2 * ply + 1]
+                    or m == self.mp_cm[ply]
+                ):
+                    continue  # tried already
+                self.mp_score[ply] = self.scores[i]
+                return m
+            elif stage == ST_BAD:
+                i = self.mp_cur[ply]
+                end = self.mp_end[ply]
+                if i >= end:
+                    self.mp_stage[ply] = ST_DONE
+                    return 0
+                m = self.pick(base, i, end - base)
+                self.mp_cur[ply] = i + 1
+                if m == ttm:
+                    continue
+                self.mp_score[ply] = self.scores[i]
+                return m
+            elif stage == ST_GEN_ALL:
+                end = self.pos.gen(self.moves, base, False)
+                self.score_moves(base, end - base, ply, ttm, False)
+                self.mp_cur[ply] = base
+                self.mp_end[ply] = end
+                self.mp_stage[ply] = ST_ALL
+            elif stage == ST_ALL:
+                i = self.mp_cur[ply]
+                end = self.mp_end[ply]
+                if i >= end:
+                    self.mp_stage[ply] = ST_DONE
+                    return 0
+                m = self.pick(base, i, end - base)
+                # Captures that lose material (by SEE) wait until after the quiet moves.
+                while SC_GOOD <= self.scores[i] < SC_TT and not see_ge(
+                    self.pos, self.ev, m, 0, self.see_buf
+                ):
+                    self.scores[i] += SC_BAD - SC_GOOD
+                    m = self.pick(base, i, end - base)
+                self.mp_cur[ply] = i + 1
+                if m == ttm:
+                    continue
+                self.mp_score[ply] = self.scores[i]
+                return m
+            else:
+                return 0
 
     def drop_quiets(self, i: cython.int, end: cython.int) -> cython.int:
         """Keep only the tactical moves of [i, end) (their order kept); returns the new end.
@@ -442,6 +722,7 @@ class Search:
             m = self.root_moves[i]
             self.root_index = i + 1  # 1-based, as UCI's currmovenumber
             self.root_move = m
+            self.ctx[0] = self.move_row(m)
             if not self.pos.make(m):
                 continue
             self.cur_move[0] = m
@@ -496,22 +777,21 @@ class Search:
         score: cython.int
         best: cython.int = -INF
         bestmove: cython.int = 0
-        base: cython.int
-        n: cython.int
         i: cython.int
         m: cython.int
         legal: cython.int = 0
         nquiets: cython.int = 0
+        ncapts: cython.int = 0
+        excl: cython.int
+        ttm_ext: cython.int = 0
         tactical: cython.bint
         gives_check: cython.bint
         newdepth: cython.int
         r: cython.int
         hist: cython.int
         skip_quiets: cython.bint = False
-        tt_next: cython.bint
         sc: cython.int
         old_alpha: cython.int = alpha
-        nsq: cython.int = self.nsq
 
         # Step 1. Draws by repetition or the n-move rule (a perpetual check loses where the
         # variant says so); quiescence at the horizon.
@@ -546,8 +826,10 @@ class Search:
         if alpha >= beta:
             return alpha
 
-        # Step 3. Transposition table: a deep enough bound ends non-PV nodes at once.
-        slot = self.tt.probe(self.pos.key)
+        # Step 3. Transposition table: a deep enough bound ends non-PV nodes at once. (Not in
+        # the search for a singular move: it looks at the same position without one move.)
+        excl = self.excluded[ply]
+        slot = self.tt.probe(self.pos.key) if excl == 0 else -1
         if slot >= 0:
             data = self.tt.table[2 * slot + 1]
             meta = self.tt.table[2 * slot] ^ data
@@ -615,6 +897,7 @@ class Search:
                 and static >= beta
                 and ply > 0
                 and self.cur_move[ply - 1] != 0
+                and excl == 0
                 and not self.null_verify_off
                 and beta > -MATE_BOUND
                 and self.has_pieces(self.pos.side)
@@ -623,7 +906,9 @@ class Search:
                 i = (score - beta) // self.null_eval_div
                 r += i if i < 3 else 3
                 self.cur_move[ply] = 0
+                self.ctx[ply] = -1
                 self.pos.make_null()
+                self.tt.prefetch(self.pos.key)
                 self.check_hint[ply + 1] = -1
                 hist = -self.search(-beta, -beta + 1, depth - r - 1, ply + 1, not cutnode)
                 self.pos.unmake_null()
@@ -642,52 +927,62 @@ class Search:
                         return hist
 
         # Step 8. Internal iterative reduction: a node without a TT move gets one ply less.
-        if depth >= self.iir_min_depth and ttm == 0 and (pvnode or cutnode):
+        if depth >= self.iir_min_depth and ttm == 0 and (pvnode or cutnode) and excl == 0:
             depth -= 1
+        if ttm != 0 and not self.pos.is_pseudo_legal(ttm):
+            ttm = 0
 
-        # Step 9. The TT move goes first, before any generation: it often refutes the node.
-        base = ply * MAXMOVES
+        # Step 9. Singular extension: when every other move fails well below the TT move's
+        # score (a search without it, at half depth), the TT move is extended by one ply; when
+        # even that search beats beta, several moves do and the node is cut (multi-cut).
+        if (
+            ttm != 0
+            and excl == 0
+            and ply > 0
+            and depth >= self.se_min_depth
+            and ttb != BOUND_UPPER
+            and ttd >= depth - 3
+            and -MATE_BOUND < tts < MATE_BOUND
+            and ply < 2 * self.root_depth
+        ):
+            r = tts - self.se_margin * depth
+            self.excluded[ply] = ttm
+            score = self.search(r - 1, r, (depth - 1) // 2, ply, cutnode)
+            self.excluded[ply] = 0
+            if self.stopped:
+                return 0
+            if score < r:
+                ttm_ext = 1
+            elif r >= beta:
+                return r
+            elif tts >= beta:
+                ttm_ext = -1  # another move may do as well: the TT move gets less
+
+        # Step 10. Move picking: the TT move before any generation (it often refutes the node),
+        # then in stages: good captures, killers and the counter move, quiets, bad captures.
         self.pos.note_check(in_check)
         self.pv_len[ply] = ply
-        tt_next = ttm != 0 and self.pos.is_pseudo_legal(ttm)
-        n = -1  # not generated yet
-        i = base
+        self.pick_init(ply, ttm, not in_check and not self.pos.full_gen)
 
-        # Step 10. The move loop: the TT move, then the generated moves best first.
+        # Step 11. The move loop.
         while True:
-            if tt_next:
-                tt_next = False
-                m = ttm
-                sc = SC_TT
-            else:
-                if n < 0:
-                    n = self.pos.gen(self.moves, base, False) - base
-                    self.score_moves(base, n, ply, ttm, False)
-                if i >= base + n:
-                    break
-                m = self.pick(base, i, n)
-                # Captures that lose material (by SEE) wait until after the quiet moves.
-                while SC_GOOD <= self.scores[i] < SC_TT and not see_ge(
-                    self.pos, self.ev, m, 0, self.see_buf
-                ):
-                    self.scores[i] += SC_BAD - SC_GOOD
-                    m = self.pick(base, i, n)
-                sc = self.scores[i]
-                i += 1
-                if m == ttm:
-                    continue  # searched first
+            m = self.next_move(ply)
+            if m == 0:
+                break
+            if m == excl:
+                continue
+            sc = self.mp_score[ply]
             tactical = self.is_tactical(m)
             if skip_quiets and not tactical:
                 continue
-            # Step 11. Pruning of late and losing moves (never while mated scores are possible).
+            # Step 12. Pruning of late and losing moves (never while mated scores are possible).
             if ply > 0 and best > -MATE_BOUND and not in_check:
                 if not tactical:
                     if depth <= self.lmp_max_depth and nquiets >= (
                         self.lmp_base + depth * depth
                     ) // (2 - improving):
                         skip_quiets = True
-                        if n >= 0:
-                            n = self.drop_quiets(i, base + n) - base
+                        self.pick_skip_quiets(ply)
                         continue
                     # Futile and losing quiet moves are skipped unless they give check.
                     if (
@@ -716,21 +1011,30 @@ class Search:
                 ):
                     continue
             gives_check = self.fast_checks and self.pos.checks(m)
+            hist = 0 if tactical else self.quiet_history(ply, m)
+            self.ctx[ply] = self.move_row(m)
             if not self.pos.make(m):
                 continue
+            self.tt.prefetch(self.pos.key)
             legal += 1
             self.cur_move[ply] = m
             if not self.fast_checks:
                 gives_check = self.pos.in_check()
             self.check_hint[ply + 1] = 1 if gives_check else 0
-            if not tactical and nquiets < MAXQUIETS:
-                self.quiets[ply * MAXQUIETS + nquiets] = m
-                nquiets += 1
-            # Step 12. Check extension.
+            if not tactical:
+                if nquiets < MAXQUIETS:
+                    self.quiets[ply * MAXQUIETS + nquiets] = m
+                    nquiets += 1
+            elif ncapts < MAXCAPTS:
+                self.capts[ply * MAXCAPTS + ncapts] = m
+                ncapts += 1
+            # Step 13. Extensions: checks, a singular TT move.
             newdepth = depth - 1
             if gives_check:
                 newdepth += 1
-            # Step 13. Late move reductions, then re-search at full depth or full window.
+            if m == ttm:
+                newdepth += ttm_ext
+            # Step 14. Late move reductions, then re-search at full depth or full window.
             if depth >= self.lmr_min_depth and legal > 1 + pvnode and not tactical:
                 r = self.lmr[(depth if depth < 63 else 63) * 64 + (legal if legal < 63 else 63)]
                 if pvnode:
@@ -743,9 +1047,6 @@ class Search:
                     r -= 1
                 if m == self.killers[2 * ply] or m == self.killers[2 * ply + 1]:
                     r -= 1
-                hist = self.history[
-                    (self.pos.side ^ 1) * nsq * nsq + move_from(m) * nsq + move_to(m)
-                ]
                 r -= tdiv(hist, self.lmr_history_div)
                 if r < 0:
                     r = 0
@@ -761,7 +1062,7 @@ class Search:
             self.pos.unmake()
             if self.stopped:
                 return 0
-            # Step 14. New best move: PV, cutoff, history.
+            # Step 15. New best move: PV, cutoff, history.
             if score > best:
                 best = score
                 if score > alpha:
@@ -769,13 +1070,15 @@ class Search:
                     if pvnode:
                         self.update_pv(ply, m)
                     if score >= beta:
-                        if not tactical:
-                            self.update_history(ply, m, depth, nquiets)
+                        self.update_history(ply, m, depth, nquiets, ncapts)
                         break
                     alpha = score
 
-        # Step 15. No legal move: mate or stalemate (scored by the variant's rule).
+        # Step 16. No legal move: mate or stalemate (scored by the variant's rule); in the
+        # search for a singular move, only that move was legal.
         if legal == 0:
+            if excl != 0:
+                return alpha
             if in_check:
                 if self.pos.pawn_drop_check():
                     return MATE - ply  # mated by a pawn drop where that is illegal: a win
@@ -784,14 +1087,15 @@ class Search:
                 return 0
             return (MATE - ply) * self.stalemate_score
 
-        # Step 16. Store the result.
-        if best >= beta:
-            r = BOUND_LOWER
-        elif pvnode and bestmove != 0 and best > old_alpha:
-            r = BOUND_EXACT
-        else:
-            r = BOUND_UPPER
-        self.tt.store(self.pos.key, ply, bestmove, best, static, depth, r)
+        # Step 17. Store the result (not that of a search without the singular move).
+        if excl == 0:
+            if best >= beta:
+                r = BOUND_LOWER
+            elif pvnode and bestmove != 0 and best > old_alpha:
+                r = BOUND_EXACT
+            else:
+                r = BOUND_UPPER
+            self.tt.store(self.pos.key, ply, bestmove, best, static, depth, r)
         return best
 
     def qsearch(
@@ -901,8 +1205,10 @@ class Search:
                     continue
             if self.fast_checks:
                 self.check_hint[ply + 1] = 1 if self.pos.checks(m) else 0
+            self.ctx[ply] = self.move_row(m)
             if not self.pos.make(m):
                 continue
+            self.tt.prefetch(self.pos.key)
             legal += 1
             self.cur_move[ply] = m
             if not self.fast_checks:

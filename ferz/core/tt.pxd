@@ -9,6 +9,12 @@ cdef enum:
     MATE_BOUND = 31000
     TT_DEPTH_OFFSET = 8
 
+cdef extern from *:
+    """
+    #define ferz_prefetch(address) __builtin_prefetch(address)
+    """
+    void ferz_prefetch(const void *address) noexcept nogil
+
 cdef class TT:
     cdef unsigned long long[::1] table
     cdef long long nbuckets

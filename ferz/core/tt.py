@@ -24,6 +24,10 @@ if not cython.compiled:  # the constants of tt.pxd, for the uncompiled fallback
     MATE_BOUND = 31000
     TT_DEPTH_OFFSET = 8
 
+    def ferz_prefetch(address) -> None:
+        """The C prefetch hint of tt.pxd; nothing to do uncompiled."""
+
+
 ENTRY_BYTES = 16
 LOW32 = cython.declare(cython.ulonglong, 0xFFFFFFFF)
 MASK64 = 0xFFFFFFFFFFFFFFFF
@@ -127,9 +131,11 @@ class TT:
         return -1
 
     def prefetch(self, key: cython.ulonglong) -> cython.void:
-        """Touch the bucket of a key so that a later probe finds it in cache."""
+        """Ask the CPU to load the bucket of a key, so that the probe a little later finds it
+        in cache instead of waiting for memory (a no-op uncompiled)."""
         base: cython.longlong = ((key & LOW32) * self.nbuckets) >> 32
-        self.table[2 * base * TT_BUCKET] = self.table[2 * base * TT_BUCKET]
+        if cython.compiled:
+            ferz_prefetch(cython.address(self.table[2 * base * TT_BUCKET]))
 
     def store(
         self,

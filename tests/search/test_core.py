@@ -122,6 +122,24 @@ def test_time_budgets_never_exceed_the_clock():
     assert timeman.allocate(1, wtime=1000) == timeman.Budget(None, None)  # black has no clock
 
 
+def test_stability_spends_less_on_a_steady_best_move_and_more_after_a_change():
+    """The soft limit's scale: 1 at low depth, above 1 right after the best move changed or
+    the score fell, shrinking (to a floor) while the best move stays."""
+    steady = timeman.Stability()
+    scales = [steady.scale(7, 30, depth) for depth in range(1, 12)]
+    assert scales[:3] == [1.0, 1.0, 1.0]
+    assert all(a >= b for a, b in zip(scales[3:], scales[4:], strict=False))
+    assert 0.5 <= scales[-1] < 1.0
+    changed = timeman.Stability()
+    for depth in range(1, 8):
+        changed.scale(7, 30, depth)
+    assert changed.scale(8, 30, 8) > 1.0  # a new best move
+    falling = timeman.Stability()
+    for depth in range(1, 8):
+        falling.scale(7, 30, depth)
+    assert falling.scale(7, -70, 8) > steady.scale(7, 30, 12)  # same move, score fell
+
+
 def test_time_budgets_at_tiny_clocks_keep_most_of_the_clock():
     """Short clocks: the hard limit takes at most a fifth of what the overhead leaves."""
     for clock in (30, 60, 200, 325, 1000, 2999):
