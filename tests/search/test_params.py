@@ -1,0 +1,73 @@
+"""ferz.params: the FERZ_PARAMS override and the tuned block that tools/tune.py rewrites."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ferz import params
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import paramfile  # noqa: E402
+
+
+def test_override_sets_search_time_and_eval_values() -> None:
+    """Names from each table are found and set; the tables are restored afterwards."""
+    saved = (dict(params.SEARCH), dict(params.TIME), dict(params.EVAL))
+    try:
+        params._override("se_min_depth=11, moves_to_go=25,tempo=-3")
+        assert params.SEARCH["se_min_depth"] == 11
+        assert params.TIME["moves_to_go"] == 25
+        assert params.EVAL["tempo"] == -3
+    finally:
+        for table, old in zip((params.SEARCH, params.TIME, params.EVAL), saved, strict=True):
+            table.clear()
+            table.update(old)
+
+
+@pytest.mark.parametrize("spec", ["no_such_name=3", "tempo=fast", "tempo", "tempo=1.5"])
+def test_override_refuses_unknown_names_and_non_integers(spec: str) -> None:
+    """A bad item is an error naming it, and nothing is changed."""
+    before = dict(params.EVAL)
+    with pytest.raises(ValueError, match="FERZ_PARAMS"):
+        params._override(spec)
+    assert before == params.EVAL
+
+
+def test_environment_override_reaches_a_new_process() -> None:
+    """FERZ_PARAMS is read when ferz.params is imported; a bad value stops the import."""
+    code = "from ferz.params import SEARCH; print(SEARCH['lmr_base'])"
+    env = {"FERZ_PARAMS": "lmr_base=77", "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert out.stdout.strip() == "77"
+    env["FERZ_PARAMS"] = "lmr_base=x"
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert out.returncode != 0 and "lmr_base=x" in out.stderr
+
+
+def test_tuned_block_round_trips(tmp_path: Path) -> None:
+    """Rewriting the block with the current values leaves params.py byte for byte the same,
+    and the block parses back to the same values."""
+    copy = tmp_path / "params.py"
+    text = Path(params.__file__).read_text()
+    copy.write_text(text)
+    paramfile.rewrite(params.KNOWN_VALUES, params.TERMS, params.KING_DANGER, params.PST, copy)
+    assert copy.read_text() == text
+
+
+def test_rewrite_refuses_a_file_without_the_block(tmp_path: Path) -> None:
+    """A params file without the markers is an error, and the file is left alone."""
+    copy = tmp_path / "params.py"
+    copy.write_text("X = 1\n")
+    with pytest.raises(ValueError, match="block"):
+        paramfile.rewrite({}, {}, {}, {}, copy)
+    assert copy.read_text() == "X = 1\n"
