@@ -1,152 +1,146 @@
-"""Texel tuning of the evaluation weights in ferz/params.py (EVAL).
+"""Texel tuning of the evaluation: generate positions, label them, fit the weights of params.py.
 
-  python3 tools/tune.py selfplay --games 200 --nodes 4000 --out positions.txt
-  python3 tools/tune.py extract games.pgn [more.pgn ...] --out positions.txt
-  python3 tools/tune.py label positions.txt --engine /usr/games/stockfish --out labelled.txt
-  python3 tools/tune.py tune positions.txt [--weights name,name] [--passes 3]
+  python3 tools/tune.py selfplay --games 2000 --nodes 5000 --out games.txt
+  python3 tools/tune.py extract match.pgn [more.pgn ...] --out games.txt
+  python3 tools/tune.py label games.txt --out labelled.txt [--engine /usr/games/stockfish]
+  python3 tools/tune.py tune labelled.txt [--epochs 3000] [--result-weight 0.25] [--write]
 
-A position file has one `FEN;result` per line, result 1, 0.5 or 0 from White's view (`label`
-replaces the results by a reference engine's evaluation, as an expected result 1/(1+10^(-cp/400)),
-which is far less noisy than game results when there are few games). `tune`
-minimises the mean squared error between the game results and sigmoid(K * eval) over the quiet
-positions (not in check), first fitting K, then changing one weight at a time by +-step while
-the error falls (coordinate descent). It prints the improved weights as a Python dict to copy
-into ferz/params.py; nothing is rewritten automatically.
+A position file has one `FEN;result[;reference]` line per position: the game's result from
+White's view (1, 0.5, 0) and, after `label`, a reference engine's static evaluation in White's
+centipawns (Stockfish's `eval` command: its NNUE, far less noisy than results).
+
+`tune` keeps the quiet positions (not in check, quiescence equal to the static evaluation),
+asks the compiled evaluation for each one's trace (term counts, king-danger counts, phase,
+scale: Evaluator.trace_features), and fits every weight of the tuned block of ferz/params.py at
+once (material, square tables, TERMS, KING_DANGER) by gradient descent (Adam) on the mean
+squared error between sigmoid(K * eval) and the target, a blend of the game result and the
+reference's evaluation turned into an expected result. With `--write` it rewrites the block
+(tools/paramfile.py); otherwise it prints what it would change.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
 
-from ferz.core.evaluate import RUNTIME_WEIGHTS, Evaluator  # noqa: E402
+from ferz import params  # noqa: E402
+from ferz.board import Board  # noqa: E402
+from ferz.core.evaluate import (  # noqa: E402
+    Evaluator,
+    danger_names,
+    table_name,
+    term_layout,
+)
 from ferz.core.position import Position  # noqa: E402
-from ferz.params import EVAL, KNOWN_VALUES  # noqa: E402
-
-# Piece values are tunable too, as value_<movement>_mg / value_<movement>_eg.
-VALUE_NAMES = [f"value_{n}_{p}" for n in KNOWN_VALUES for p in ("mg", "eg")]
+from ferz.core.search import Search  # noqa: E402
+from ferz.core.tt import TT  # noqa: E402
 from ferz.variants import get  # noqa: E402
 
-
-def sigmoid(score: float, k: float) -> float:
-    """Expected result (White's view) of a centipawn score."""
-    return 1.0 / (1.0 + 10.0 ** (-k * score / 400.0))
-
-
-class Dataset:
-    """Quiet positions with game results, evaluated under changing weights."""
-
-    def __init__(self, lines: list[str]) -> None:
-        self.rules = get("chess")
-        self.positions: list[Position] = []
-        self.results: list[float] = []
-        self.evaluator = Evaluator(self.rules)
-        for line in lines:
-            fen, _, result = line.strip().rpartition(";")
-            if not fen:
-                continue
-            pos = Position(self.rules)
-            try:
-                pos.set_fen(fen)
-            except ValueError:
-                continue
-            if pos.check():
-                continue
-            self.positions.append(pos)
-            self.results.append(float(result))
-        self.install(self.evaluator)
-
-    def install(self, evaluator: Evaluator) -> None:
-        """Give every position the material tables of an evaluator."""
-        self.evaluator = evaluator
-        for pos in self.positions:
-            evaluator.install(pos)
-
-    def error(self, k: float) -> float:
-        """Mean squared error of the predictions."""
-        total = 0.0
-        ev = self.evaluator
-        for pos, result in zip(self.positions, self.results, strict=True):
-            score = ev.eval(pos)
-            if pos.side == 1:
-                score = -score
-            total += (result - sigmoid(score, k)) ** 2
-        return total / max(1, len(self.positions))
+OPENINGS = ROOT.parent / "shared" / "data" / "openings.epd"
+TABLES = ("pawn", "knight", "bishop", "rook", "queen", "king")  # PST names, in feature order
+VALUED = ("pawn", "knight", "bishop", "rook", "queen")  # KNOWN_VALUES names, in feature order
 
 
-def fit_k(data: Dataset) -> float:
-    """The scaling constant K with the smallest error (golden-section search)."""
-    lo, hi = 0.1, 3.0
-    for _ in range(30):
-        a = hi - (hi - lo) / 1.618
-        b = lo + (hi - lo) / 1.618
-        if data.error(a) < data.error(b):
-            hi = b
-        else:
-            lo = a
-    return (lo + hi) / 2
+# ------------------------------------------------------------------------------ positions
 
 
-def tune(data: Dataset, names: list[str], passes: int) -> dict[str, int]:
-    """Coordinate descent over the named weights; returns the improved EVAL."""
-    weights = dict(EVAL)
-    for name in VALUE_NAMES:
-        _, piece, phase = name.split("_")
-        weights[name] = KNOWN_VALUES[piece][0 if phase == "mg" else 1]
-    k = fit_k(data)
-    best = data.error(k)
-    print(f"positions {len(data.positions)}  K {k:.3f}  error {best:.6f}", flush=True)
-    for p in range(passes):
-        improved = False
-        for name in names:
-            step = max(1, abs(weights[name]) // 8)
-            for delta in (step, -step):
-                moved = False
-                # Keep going in a direction while the error falls (at most 8 steps).
-                for _ in range(8):
-                    trial = dict(weights)
-                    trial[name] += delta
-                    _apply(data, trial, name)
-                    error = data.error(k)
-                    if error >= best:
-                        break
-                    best, weights, moved = error, trial, True
-                _apply(data, weights, name)
-                if moved:
-                    improved = True
-                    print(f"pass {p + 1}: {name} = {weights[name]}  error {best:.6f}", flush=True)
-                    break
-        if not improved:
+def _tactical(pos: Position, move: int) -> bool:
+    """Whether a move captures or promotes (its position is not quiet for tuning)."""
+    kind = (move >> 24) & 7
+    return kind in (3, 4) or pos.board[(move >> 9) & 511] > 1 and kind != 2
+
+
+def play_game(rng: random.Random, nodes: int, variant: str, openings: list[str]) -> tuple:
+    """One self-play game from a random opening plus random plies; returns (result, samples)
+    with samples as (fen, White's score) of the quiet positions after the random plies."""
+    rules = get(variant)
+    ev = Evaluator(rules)
+    tt = TT(16)
+    start = rules.start_fen
+    if variant == "chess" and openings:
+        start = " ".join(rng.choice(openings).split()[:4]) + " 0 1"
+    board = Board(start, variant=variant)
+    for _ in range(rng.randint(2, 8)):  # random plies: positions no engine would reach
+        moves = board.legal_moves
+        if not moves or board.outcome() is not None:
+            return None, []
+        board.push(rng.choice(moves))
+    pos = Position(rules)
+    ev.install(pos)
+    pos.set_fen(board.fen())
+    search = Search(pos, tt, ev)
+    samples: list[tuple[str, int]] = []
+    decisive = 0
+    quiet = 0
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            result = {"1-0": 1.0, "0-1": 0.0}.get(outcome.result(), 0.5)
             break
-    return weights
+        if len(board.move_stack) > 400:
+            result = 0.5
+            break
+        search.set_root()
+        search.node_limit = nodes + rng.randint(0, nodes // 2)
+        last = None
+        for iteration in search.iterate(64, 1):
+            last = iteration
+        if last is None:  # the node limit ran out inside depth 1 (a capture storm)
+            move, score = search.root_move_list()[0], 1500
+        else:
+            move, score = last.lines[0].pv[0], last.lines[0].score
+        white = score if pos.side == 0 else -score
+        if abs(score) < 1500 and not pos.check() and not _tactical(pos, move):
+            samples.append((board.fen(), white))
+        # adjudication: a decisive score kept for 8 plies, or a long quiet draw
+        decisive = decisive + 1 if abs(score) >= 1000 else 0
+        quiet = quiet + 1 if abs(score) <= 10 and len(board.move_stack) > 120 else 0
+        if decisive >= 8:
+            result = 1.0 if white > 0 else 0.0
+            break
+        if quiet >= 20:
+            result = 0.5
+            break
+        pos.push(move)
+        board.push(next(m for m in board.legal_moves if m.code == move))
+    return result, samples
 
 
-def _apply(data: Dataset, weights: dict[str, int], name: str) -> None:
-    """Use new weights: run-time weights are set directly, table weights rebuild the tables."""
-    if name in RUNTIME_WEIGHTS:
-        setattr(data.evaluator, name, weights[name])
-        data.evaluator.clear_cache()  # cached pawn terms used the old weights
-        return
-    for value_name in VALUE_NAMES:
-        _, piece, phase = value_name.split("_")
-        mg, eg = KNOWN_VALUES[piece]
-        KNOWN_VALUES[piece] = (
-            (weights[value_name], eg) if phase == "mg" else (mg, weights[value_name])
-        )
-    data.install(Evaluator(data.rules, {n: v for n, v in weights.items() if n in EVAL}))
+def selfplay(games: int, nodes: int, out: Path, seed: int, variant: str) -> int:
+    """Play self-play games and append `fen;result` lines of their quiet positions."""
+    openings = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
+    rng = random.Random(seed)
+    count = 0
+    started = time.time()
+    with out.open("a") as sink:
+        for g in range(games):
+            result, samples = play_game(rng, nodes, variant, openings)
+            if result is None:
+                continue
+            for fen, _ in samples:
+                sink.write(f"{fen};{result}\n")
+            count += len(samples)
+            if (g + 1) % 50 == 0:
+                rate = (g + 1) / (time.time() - started)
+                print(f"game {g + 1}/{games}: {count} positions, {rate:.2f} games/s", flush=True)
+    return count
 
 
 def extract(paths: list[str], out: Path, every: int) -> int:
-    """Write FEN;result lines from PGN games (python-chess needed), skipping the opening."""
+    """Append `fen;result` lines from PGN games (python-chess needed), skipping the opening."""
     import chess.pgn
 
     count = 0
-    with out.open("w") as sink:
+    with out.open("a") as sink:
         for path in paths:
             with open(path) as pgn:
                 while (game := chess.pgn.read_game(pgn)) is not None:
@@ -162,56 +156,335 @@ def extract(paths: list[str], out: Path, every: int) -> int:
     return count
 
 
-def selfplay(games: int, nodes: int, out: Path, seed: int, sample: float = 0.15) -> int:
-    """Play fast self-play games from the shared openings and write sampled positions."""
-    import chess
+def label(source: Path, engine: str, out: Path) -> int:
+    """Append a reference engine's static evaluation (White's centipawns) to every line.
 
-    from ferz.engine import Engine, Limits
-
-    openings = (ROOT.parent / "shared" / "data" / "openings.epd").read_text().splitlines()
-    rng = random.Random(seed)
-    engine = Engine()
+    Stockfish's `eval` prints `Final evaluation +0.35 (white side)`; the halfmove clock is set
+    to 0 first, since Stockfish damps its evaluation as the fifty-move count grows."""
+    proc = subprocess.Popen(
+        [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+    )
+    assert proc.stdin and proc.stdout
+    proc.stdin.write("uci\nisready\n")
+    while proc.stdout.readline().strip() != "readyok":
+        pass
     count = 0
-    with out.open("w") as sink:
-        for g in range(games):
-            fen = " ".join(rng.choice(openings).split()[:4]) + " 0 1"
-            board = chess.Board(fen)
-            engine.new_game()
-            seen = []
-            while not board.is_game_over(claim_draw=True) and board.ply() < 400:
-                engine.set_position(fen, [m.uci() for m in board.move_stack])
-                got: list = []
-                engine.go(Limits(nodes=nodes), on_bestmove=lambda b, p, got=got: got.append(b))
-                engine.wait()
-                board.push_uci(got[0])
-                if rng.random() < sample and not board.is_check():
-                    seen.append(board.fen())
-            outcome = board.outcome(claim_draw=True)
-            result = 0.5 if outcome is None or outcome.winner is None else float(outcome.winner)
-            for position in seen:
-                sink.write(f"{position};{result}\n")
-            count += len(seen)
-            print(f"game {g + 1}/{games}: {board.result(claim_draw=True)}", flush=True)
-    return count
-
-
-def label(source: Path, engine_cmd: str, depth: int, out: Path) -> int:
-    """Replace the results of a position file by a UCI engine's evaluations (White's view)."""
-    import chess
-    import chess.engine
-
-    count = 0
-    with chess.engine.SimpleEngine.popen_uci(engine_cmd) as engine, out.open("w") as sink:
-        for line in source.read_text().splitlines():
-            fen = line.rpartition(";")[0]
-            if not fen:
+    with source.open() as lines, out.open("w") as sink:
+        for line in lines:
+            fen, _, result = line.strip().partition(";")
+            if not result:
                 continue
-            board = chess.Board(fen)
-            info = engine.analyse(board, chess.engine.Limit(depth=depth))
-            cp = info["score"].white().score(mate_score=3000)
-            sink.write(f"{fen};{1 / (1 + 10 ** (-cp / 400)):.4f}\n")
-            count += 1
+            fields = fen.split()
+            fields[4:6] = ["0", "1"]
+            proc.stdin.write(f"position fen {' '.join(fields)}\neval\nisready\n")
+            value = None
+            while (text := proc.stdout.readline().strip()) != "readyok":
+                if text.startswith("Final evaluation"):
+                    word = text.split()[2]
+                    value = None if word == "none" else round(float(word) * 100)
+            if value is not None:
+                sink.write(f"{fen};{result.split(';')[0]};{value}\n")
+                count += 1
+    proc.stdin.write("quit\n")
+    proc.wait()
     return count
+
+
+# ------------------------------------------------------------------------------ traces
+
+
+class Traces:
+    """The quiet positions of a labelled file as arrays: term counts, king-danger counts,
+    material and square-table features, phase and scale, the targets."""
+
+    def __init__(self, path: Path, limit: int, variant: str = "chess") -> None:
+        import numpy as np
+
+        rules = get(variant)
+        ev = Evaluator(rules)
+        pos = Position(rules)
+        ev.install(pos)
+        search = Search(pos, TT(1), ev)
+        self.layout = term_layout()
+        self.danger = danger_names()
+        nterms = len(ev.wmg)
+        # square-table feature of a piece code on a square: its table and White's square index
+        tables = {}
+        for t, piece in enumerate(rules.pieces, start=1):
+            name = table_name(piece)
+            if name in TABLES:
+                tables[t] = TABLES.index(name)
+        self.square = {sq: (rules.file_of(sq), rules.rank_of(sq)) for sq in rules.squares()}
+        terms, danger, rows, cols, vals, other = [], [], [], [], [], []
+        phase, scale, compiled, results, refs = [], [], [], [], []
+        skipped = 0
+        with path.open() as lines:
+            for line in lines:
+                if limit and len(results) >= limit:
+                    break
+                fields = line.strip().split(";")
+                if len(fields) < 2:
+                    continue
+                try:
+                    pos.set_fen(fields[0])
+                except ValueError:
+                    skipped += 1
+                    continue
+                if pos.check():
+                    skipped += 1
+                    continue
+                trace = ev.trace_features(pos)
+                static = trace["eval"]
+                if trace["dead"] or trace["mopup"] or abs(search.quiesce() - static) > 0:
+                    skipped += 1
+                    continue
+                n = len(results)
+                base = 0
+                for c in (0, 1):
+                    sign = 1 if c == 0 else -1
+                    for i in range(pos.pcount[c]):
+                        sq = pos.plist[c * 64 + i]
+                        t = pos.board[sq] >> 1
+                        if t not in tables:
+                            base += sign  # (not modelled: a piece without a square table)
+                            continue
+                        f, r = self.square[sq]
+                        rel = r if c == 0 else rules.ranks - 1 - r
+                        k = tables[t]
+                        if TABLES[k] in VALUED:
+                            rows.append(n)
+                            cols.append(VALUED.index(TABLES[k]))
+                            vals.append(sign)
+                        rows.append(n)
+                        cols.append(len(VALUED) + k * 64 + rel * 8 + f)
+                        vals.append(sign)
+                other.append(base)
+                terms.append(trace["terms"])
+                danger.append(trace["danger"][0] + trace["danger"][1])
+                phase.append(trace["phase"] / trace["max_phase"])
+                scale.append(trace["scale"] / 64)
+                white = static - ev.tempo
+                compiled.append(white if pos.side == 0 else -white)  # to check the model
+                results.append(float(fields[1]))
+                refs.append(float(fields[2]) if len(fields) > 2 else math.nan)
+        from scipy import sparse
+
+        n = len(results)
+        self.n = n
+        self.skipped = skipped
+        self.terms = sparse.csr_matrix(np.array(terms, dtype=np.float64).reshape(n, nterms))
+        nd = len(self.danger)
+        self.danger_counts = np.array(danger, dtype=np.float64).reshape(n, 2, nd)
+        self.psq = sparse.csr_matrix(
+            (vals, (rows, cols)), shape=(n, len(VALUED) + 64 * len(TABLES)), dtype=np.float64
+        )
+        self.unmodelled = np.array(other)
+        self.phase = np.array(phase)
+        self.scale = np.array(scale)
+        self.compiled = np.array(compiled, dtype=np.float64)
+        self.results = np.array(results)
+        self.refs = np.array(refs)
+
+
+# ------------------------------------------------------------------------------ the model
+
+
+class Model:
+    """The evaluation as a differentiable function of the tuned weights (floats)."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.layout = term_layout()
+        self.danger_names = danger_names()
+        wmg, weg = [], []
+        for value in params.TERMS.values():
+            for mg, eg in value if isinstance(value, list) else [value]:
+                wmg.append(mg)
+                weg.append(eg)
+        psq_mg = [params.KNOWN_VALUES[n][0] for n in VALUED]
+        psq_eg = [params.KNOWN_VALUES[n][1] for n in VALUED]
+        for name in TABLES:
+            psq_mg += params.PST[name]["mg"]
+            psq_eg += params.PST[name]["eg"]
+        self.w = {
+            "tmg": np.array(wmg, float),
+            "teg": np.array(weg, float),
+            "pmg": np.array(psq_mg, float),
+            "peg": np.array(psq_eg, float),
+            "kd": np.array([params.KING_DANGER[n] for n in self.danger_names], float),
+            "deg": np.array([float(params.KING_DANGER["danger_eg"])]),
+        }
+        self.start = {k: v.copy() for k, v in self.w.items()}
+
+    def forward(self, data: Traces, w: dict | None = None) -> tuple:
+        """White's evaluation of every position, and what the gradient needs."""
+        import numpy as np
+
+        w = w or self.w
+        d = data.danger_counts @ w["kd"]  # (n, 2): danger of White's and Black's king
+        relu = np.maximum(d, 0.0)
+        sign = np.array([1.0, -1.0])
+        mg = data.terms @ w["tmg"] + data.psq @ w["pmg"] - (relu**2 / 4096) @ sign
+        eg = data.terms @ w["teg"] + data.psq @ w["peg"] - (relu * w["deg"][0] / 256) @ sign
+        a = data.phase
+        b = data.scale * (1 - data.phase)
+        return a * mg + b * eg, (a, b, relu)
+
+    def gradient(self, data: Traces, grad_eval, cache) -> dict:
+        """Gradient of the loss from its derivative with respect to each evaluation."""
+        import numpy as np
+
+        a, b, relu = cache
+        ga = grad_eval * a
+        gb = grad_eval * b
+        sign = np.array([1.0, -1.0])
+        g = {
+            "tmg": data.terms.T @ ga,
+            "teg": data.terms.T @ gb,
+            "pmg": data.psq.T @ ga,
+            "peg": data.psq.T @ gb,
+        }
+        # d(mg)/d(danger_c) = -sign_c * 2 relu_c / 4096; d(eg)/d(danger_c) = -sign_c * deg / 256
+        active = (relu > 0).astype(float)
+        dd = -(ga[:, None] * (2 * relu / 4096) + gb[:, None] * active * self.w["deg"][0] / 256)
+        dd = dd * sign[None, :]
+        g["kd"] = np.einsum("nc,ncj->j", dd, data.danger_counts)
+        g["deg"] = np.array([-(gb[:, None] * relu / 256 * sign[None, :]).sum()])
+        return g
+
+
+def smooth_gradient(model: Model) -> dict:
+    """Gradient of the smoothness prior: the sum of squared differences between neighbours in
+    the tables of TERMS (mobility counts, ranks), which pulls rarely seen entries towards
+    their neighbours instead of letting them take any value. (Square tables are left free:
+    neighbouring squares can differ for good reasons, such as a pawn on f2 or f3.)"""
+    import numpy as np
+
+    g = {name: np.zeros_like(v) for name, v in model.w.items()}
+    for offset, size in model.layout.values():
+        if size < 2:
+            continue
+        for name in ("tmg", "teg"):
+            w = model.w[name][offset : offset + size]
+            d = np.diff(w)
+            g[name][offset : offset + size - 1] -= 2 * d
+            g[name][offset + 1 : offset + size] += 2 * d
+    return g
+
+
+def sigmoid(x, k: float):
+    """Expected result of centipawn scores."""
+    import numpy as np
+
+    return 1.0 / (1.0 + np.power(10.0, -k * x / 400.0))
+
+
+def fit_k(scores, targets) -> float:
+    """The scaling constant K with the smallest error (golden-section search)."""
+    import numpy as np
+
+    lo, hi = 0.05, 5.0
+    for _ in range(40):
+        x1 = hi - (hi - lo) / 1.618
+        x2 = lo + (hi - lo) / 1.618
+        e1 = np.mean((targets - sigmoid(scores, x1)) ** 2)
+        e2 = np.mean((targets - sigmoid(scores, x2)) ** 2)
+        if e1 < e2:
+            hi = x2
+        else:
+            lo = x1
+    return (lo + hi) / 2
+
+
+def targets(data: Traces, result_weight: float) -> tuple:
+    """Blend of results and the reference's expected results; returns (targets, ref scale)."""
+    import numpy as np
+
+    has_ref = ~np.isnan(data.refs)
+    if not has_ref.any():
+        return data.results, None
+    refs = np.where(has_ref, data.refs, 0.0)
+    # the reference's centipawns as expected results, scaled to fit the games' results
+    k_ref = fit_k(refs[has_ref], data.results[has_ref])
+    blended = result_weight * data.results + (1 - result_weight) * sigmoid(refs, k_ref)
+    return np.where(has_ref, blended, data.results), k_ref
+
+
+def tune(
+    data: Traces,
+    epochs: int,
+    result_weight: float,
+    rate: float,
+    l2: float,
+    smooth: float,
+    holdout: float,
+) -> Model:
+    """Fit the model's weights with Adam on the mean squared error; prints progress, with
+    the error on a held-out share of the positions (not fitted) when `holdout` > 0."""
+    import numpy as np
+
+    model = Model()
+    y, k_ref = targets(data, result_weight)
+    held = np.random.default_rng(1).random(data.n) < holdout
+    train = (~held).astype(float)
+    ntrain = max(1.0, train.sum())
+    scores, _ = model.forward(data)
+    drift = scores - data.compiled
+    print(
+        f"positions {data.n} (skipped {data.skipped}); model - compiled eval: mean "
+        f"{np.mean(np.abs(drift)):.2f} cp, max {np.max(np.abs(drift)):.0f} cp"
+        + (f"; reference K {k_ref:.3f}" if k_ref else ""),
+        flush=True,
+    )
+    k = fit_k(scores, y)
+    # the error's second derivative for one position at p = 1/2 with a unit count, over N
+    curvature = 2 * (0.25 * k * math.log(10) / 400) ** 2 / ntrain
+    m = {name: np.zeros_like(v) for name, v in model.w.items()}
+    v2 = {name: np.zeros_like(v) for name, v in model.w.items()}
+    beta1, beta2 = 0.9, 0.999
+    ln10 = math.log(10)
+    for epoch in range(1, epochs + 1):
+        scores, cache = model.forward(data)
+        p = sigmoid(scores, k)
+        err = p - y
+        loss = float(np.sum(train * err**2) / ntrain)
+        grad_eval = train * 2 * err * p * (1 - p) * k * ln10 / 400 / ntrain
+        g = model.gradient(data, grad_eval, cache)
+        prior = smooth_gradient(model) if smooth else None
+        for name in model.w:
+            # priors worth `smooth` and `l2` positions (of a term's curvature at an even
+            # score): rarely seen table entries follow their neighbours, rarely seen terms
+            # stay near their current values
+            if prior is not None:
+                g[name] = g[name] + smooth * curvature * prior[name]
+            g[name] = g[name] + l2 * curvature * (model.w[name] - model.start[name])
+            m[name] = beta1 * m[name] + (1 - beta1) * g[name]
+            v2[name] = beta2 * v2[name] + (1 - beta2) * g[name] ** 2
+            mhat = m[name] / (1 - beta1**epoch)
+            vhat = v2[name] / (1 - beta2**epoch)
+            model.w[name] -= rate * mhat / (np.sqrt(vhat) + 1e-8)
+        if epoch == 1 or epoch % 100 == 0:
+            test = f" held-out {float(np.mean(err[held] ** 2)):.6f}" if held.any() else ""
+            print(f"epoch {epoch}: K {k:.3f} error {loss:.6f}{test}", flush=True)
+    return model
+
+
+def rounded(model: Model) -> tuple:
+    """The fitted weights as the tuned block's dictionaries (rounded to integers)."""
+    w = {name: [int(round(x)) for x in v] for name, v in model.w.items()}
+    values = {n: (w["pmg"][i], w["peg"][i]) for i, n in enumerate(VALUED)}
+    pst = {}
+    for k, name in enumerate(TABLES):
+        base = len(VALUED) + 64 * k
+        pst[name] = {"mg": w["pmg"][base : base + 64], "eg": w["peg"][base : base + 64]}
+    terms = {}
+    for name, (offset, size) in model.layout.items():
+        pairs = [(w["tmg"][i], w["teg"][i]) for i in range(offset, offset + size)]
+        terms[name] = pairs if isinstance(params.TERMS[name], list) else pairs[0]
+    danger = {n: w["kd"][i] for i, n in enumerate(model.danger_names)}
+    danger["danger_eg"] = w["deg"][0]
+    return values, terms, danger, pst
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -219,46 +492,68 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     p_self = sub.add_parser("selfplay", help="generate positions by self-play")
-    p_self.add_argument("--games", type=int, default=100)
-    p_self.add_argument("--nodes", type=int, default=4000)
-    p_self.add_argument("--seed", type=int, default=1)
-    p_self.add_argument("--sample", type=float, default=0.15, help="share of positions kept")
-    p_self.add_argument("--out", type=Path, required=True)
+    p_self.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    p_self.add_argument("--nodes", type=int, default=5000, help="nodes per move (default 5000)")
+    p_self.add_argument("--seed", type=int, default=1, help="random seed (openings, sampling)")
+    p_self.add_argument("--variant", default="chess", help="variant to play (default chess)")
+    p_self.add_argument("--out", type=Path, required=True, help="position file to write")
     p_ext = sub.add_parser("extract", help="positions from PGN files")
-    p_ext.add_argument("pgn", nargs="+")
+    p_ext.add_argument("pgn", nargs="+", help="PGN files (games with results)")
     p_ext.add_argument("--every", type=int, default=3, help="keep every n-th ply")
-    p_ext.add_argument("--out", type=Path, required=True)
-    p_label = sub.add_parser("label", help="label positions with a reference engine's eval")
-    p_label.add_argument("positions", type=Path)
-    p_label.add_argument("--engine", default="/usr/games/stockfish")
-    p_label.add_argument("--depth", type=int, default=8)
-    p_label.add_argument("--out", type=Path, required=True)
+    p_ext.add_argument("--out", type=Path, required=True, help="position file to write")
+    p_label = sub.add_parser("label", help="add a reference engine's static evaluation")
+    p_label.add_argument("positions", type=Path, help="position file (FEN;result)")
+    p_label.add_argument(
+        "--engine", default="/usr/games/stockfish", help="UCI engine with an `eval` command"
+    )
+    p_label.add_argument("--out", type=Path, required=True, help="labelled file to write")
     p_tune = sub.add_parser("tune", help="fit the weights to the positions")
-    p_tune.add_argument("positions", type=Path)
-    p_tune.add_argument("--weights", help="comma-separated names (default: all)")
-    p_tune.add_argument("--passes", type=int, default=3)
+    p_tune.add_argument("positions", type=Path, help="labelled position file")
+    p_tune.add_argument("--epochs", type=int, default=2000, help="Adam steps (default 2000)")
+    p_tune.add_argument("--rate", type=float, default=0.5, help="Adam step, centipawns")
+    p_tune.add_argument(
+        "--l2",
+        type=float,
+        default=0.0,
+        help="prior towards the current weights, worth this many positions",
+    )
+    p_tune.add_argument(
+        "--smooth",
+        type=float,
+        default=0.0,
+        help="prior towards smooth tables (neighbours), worth this many positions",
+    )
+    p_tune.add_argument("--holdout", type=float, default=0.1, help="share kept out of the fit")
+    p_tune.add_argument(
+        "--result-weight", type=float, default=0.25, help="share of the game result in targets"
+    )
     p_tune.add_argument("--limit", type=int, default=0, help="use at most N positions")
+    p_tune.add_argument("--write", action="store_true", help="rewrite ferz/params.py")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
-        print(f"{selfplay(args.games, args.nodes, args.out, args.seed, args.sample)} positions")
-        return 0
-    if args.command == "label":
-        print(f"{label(args.positions, args.engine, args.depth, args.out)} positions")
+        count = selfplay(args.games, args.nodes, args.out, args.seed, args.variant)
+        print(f"{count} positions")
         return 0
     if args.command == "extract":
         print(f"{extract(args.pgn, args.out, args.every)} positions")
         return 0
-    lines = args.positions.read_text().splitlines()
-    if args.limit:
-        lines = lines[: args.limit]
-    names = args.weights.split(",") if args.weights else [n for n in EVAL if n != "phase_div"]
-    unknown = [n for n in names if n not in EVAL and n not in VALUE_NAMES]
-    if unknown:
-        parser.error(f"unknown weights: {', '.join(unknown)}")
-    weights = tune(Dataset(lines), names, args.passes)
-    changed = {n: v for n, v in weights.items() if n in EVAL and v != EVAL[n]}
-    changed.update({n: weights[n] for n in VALUE_NAMES if n in names})
-    print("changed weights:", changed)
+    if args.command == "label":
+        print(f"{label(args.positions, args.engine, args.out)} positions")
+        return 0
+    started = time.time()
+    data = Traces(args.positions, args.limit)
+    print(f"traced in {time.time() - started:.0f} s", flush=True)
+    model = tune(
+        data, args.epochs, args.result_weight, args.rate, args.l2, args.smooth, args.holdout
+    )
+    values, terms, danger, pst = rounded(model)
+    import paramfile
+
+    if args.write:
+        paramfile.rewrite(values, terms, danger, pst)
+        print(f"rewrote {paramfile.PARAMS}")
+    else:
+        print(paramfile.format_block(values, terms, danger, pst))
     return 0
 
 

@@ -1,11 +1,17 @@
 """Static evaluation built from the variant's data: tapered material and piece-square tables,
-mobility, pawn structure, king safety, piece terms, drawish-endgame scaling and mop-up.
+mobility, pawn structure, threats, king safety, piece terms, drawish-endgame scaling and mop-up.
 
 Nothing here asks which variant is played. A piece's value and its square preferences come from
 its movement (`Rules.pieces[*].atoms`): a piece that moves like a knight is valued like one in
-any variant, other pieces are valued from their mobility on the empty board. Material and the
-piece-square tables are kept incrementally by the Position (`pos.mg`, `pos.eg`, `pos.phase`);
-`Evaluator.evaluate` adds the terms that depend on several pieces at once.
+any variant (and uses the knight's square table on 8 x 8 boards), other pieces are valued from
+their mobility on the empty board. Material and the piece-square tables are kept incrementally
+by the Position (`pos.mg`, `pos.eg`, `pos.phase`); `Evaluator.evaluate` adds the terms that
+depend on several pieces at once.
+
+Every term is a count times a (middlegame, endgame) weight of `ferz.params.TERMS`, added through
+`term()`, and king danger is a weighted sum of counts (`kd()`) that is then squared. With
+`tracing` set, the counts are recorded too: `trace_features` hands them to the tuner
+(tools/tune.py), which fits the weights to labelled positions.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ import cython
 from cython.cimports.ferz.core.defs import EMPTY, MAXP, WALL
 from cython.cimports.ferz.core.position import Position
 
-from ferz.params import EVAL, KNOWN_VALUES
+from ferz.params import EVAL, KING_DANGER, KNOWN_VALUES, PST, TERMS
 
 if not cython.compiled:  # the constants of evaluate.pxd, for the uncompiled fallback
     K_PIECE = 0  # roles of piece types (Evaluator.kind)
@@ -29,39 +35,67 @@ if not cython.compiled:  # the constants of evaluate.pxd, for the uncompiled fal
     SAFE_MAX = 20000  # evaluations stay far from mate scores
     ROYAL_VALUE = 20000  # exchange value of a royal piece (it is never really captured)
     PAWN_CACHE_SIZE = 16384  # pawn cache entries of 16 bytes, a power of two
+    C_OTHER = 0  # evaluation classes (CLASSES)
+    C_KNIGHT = 1
+    C_BISHOP = 2
+    C_ROOK = 3
+    C_QUEEN = 4
+    NCLASSES = 5
+    A_PAWN = 1  # attack-map bits
+    A_MINOR = 2
+    A_ROOK = 4
+    A_QUEEN = 8
+    A_KING = 16
+    CB_KNIGHT = 32  # class bits: CB_KNIGHT << (class - 1) for knight, bishop, rook, queen
 
 # Hashing of pawn structures for the pawn cache (splitmix64 finaliser constants).
 MIX1 = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 MIX2 = cython.declare(cython.ulonglong, 0xBF58476D1CE4E5B9)
 MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 
-RUNTIME_WEIGHTS = (
-    "mobility_mg", "mobility_eg", "doubled_mg", "doubled_eg", "isolated_mg", "isolated_eg",
-    "backward_mg", "backward_eg", "connected_mg", "connected_eg", "passed_mg", "passed_eg",
-    "passed_free_eg", "passed_king_dist_eg", "candidate_mg", "candidate_eg", "bishop_pair_mg",
-    "bishop_pair_eg", "rook_open_mg", "rook_open_eg", "rook_semiopen_mg", "rook_semiopen_eg",
-    "rook_seventh_mg", "rook_seventh_eg", "outpost_mg", "outpost_eg", "threat_by_pawn_mg",
-    "threat_by_pawn_eg", "shield_mg", "king_open_file_mg", "king_attack_weight",
-    "king_attack_max", "tempo", "scale_no_pawns_small", "scale_opposite_bishops", "mopup_edge",
-    "mopup_close", "mopup_base",
+# Evaluation classes in the order of C_OTHER..C_QUEEN: mobility tables and king-danger weights
+# are kept per class; "other" covers every piece whose movement is not chess-like.
+CLASSES = ("other", "knight", "bishop", "rook", "queen")
+
+# Terms whose offsets the evaluation reads (attribute o_<name>); the mobility tables of the
+# classes are read through mob_off per piece type.
+OFFSET_TERMS = (
+    "mobility_other", "doubled", "isolated", "backward", "connected", "passed", "passed_free",
+    "passed_own_king", "passed_their_king", "candidate", "bishop_pair", "rook_open",
+    "rook_semiopen", "rook_seventh", "outpost_leaper", "outpost_bishop", "minor_behind_pawn",
+    "bad_bishop", "threat_by_pawn", "threat_minor_on_rook", "threat_minor_on_queen",
+    "threat_rook_on_queen", "hanging", "hanging_pawn", "shield_near", "shield_far",
+    "king_open_file",
 )  # fmt: skip
 
+# King-danger groups with one weight per class, then single weights (KING_DANGER keys).
+DANGER_GROUPS = ("attacker", "zone", "check")
+DANGER_SINGLES = ("weak", "no_queen", "bias")
 
-# the passed-pawn weights, scaled by what promotion gains (Evaluator._scale_passed)
-PASSED_WEIGHTS = (
-    "passed_mg",
-    "passed_eg",
-    "passed_free_eg",
-    "passed_king_dist_eg",
-    "candidate_mg",
-    "candidate_eg",
-)
+# The passed-pawn terms, scaled by what promotion gains (Evaluator._scale_passed).
+PASSED_TERMS = ("passed", "passed_free", "passed_own_king", "passed_their_king", "candidate")
 
 
 def tdiv(a: cython.int, b: cython.int) -> cython.int:
     """Integer division rounding toward zero, as C does (identical compiled and uncompiled)."""
     q: cython.int = abs(a) // abs(b)
     return q if (a < 0) == (b < 0) else -q
+
+
+def term_layout(terms: dict = TERMS) -> dict[str, tuple[int, int]]:
+    """(offset, size) of every TERMS entry in the weight arrays: the tuner's feature order."""
+    out = {}
+    offset = 0
+    for name, value in terms.items():
+        size = len(value) if isinstance(value, list) else 1
+        out[name] = (offset, size)
+        offset += size
+    return out
+
+
+def danger_names() -> list[str]:
+    """KING_DANGER keys in the order of the danger weight array (danger_eg apart)."""
+    return [f"{g}_{c}" for g in DANGER_GROUPS for c in CLASSES] + list(DANGER_SINGLES)
 
 
 def _steps(piece) -> frozenset:
@@ -88,6 +122,7 @@ MOVEMENTS = {
     "rook": _rays(_ORTHO, 0),
     "queen": _rays(_ORTHO + _DIAG, 0),
 }
+KING_STEPS = _rays(_ORTHO + _DIAG, 1)
 
 
 def movement_name(piece) -> str | None:
@@ -99,6 +134,14 @@ def movement_name(piece) -> str | None:
         if steps == movement:
             return name
     return None
+
+
+def table_name(piece) -> str | None:
+    """The name in PST of a piece's square table: its movement's, or 'king' for a royal piece
+    that steps like a chess king."""
+    if piece.royal:
+        return "king" if _steps(piece) == KING_STEPS else None
+    return movement_name(piece)
 
 
 def empty_board_moves(rules, piece, file: int, rank: int, need: str = "") -> int:
@@ -131,13 +174,15 @@ def _home_squares(rules, piece) -> list[tuple[int, int]]:
     return squares or [(0, 0)]
 
 
-def piece_value(rules, index: int, weights: dict[str, int] = EVAL) -> tuple[int, int]:
+def piece_value(
+    rules, index: int, weights: dict[str, int] = EVAL, values: dict | None = None
+) -> tuple[int, int]:
     """(middlegame, endgame) value of piece type `index` (from 1): known, overridden or derived."""
     piece = rules.pieces[index - 1]
     if piece.royal:
         return 0, 0
     name = movement_name(piece)
-    mg, eg = KNOWN_VALUES[name] if name else (0, 0)
+    mg, eg = (values or KNOWN_VALUES)[name] if name else (0, 0)
     if name is None:
         # Moving and capturing count half each: a cannon, which moves as a rook but captures
         # only by a hop (nothing on the empty board), is worth less than a rook.
@@ -164,17 +209,35 @@ def _relative(rules, color: int, rank: int) -> int:
     return rank if color == 0 else rules.ranks - 1 - rank
 
 
+@cython.final
 @cython.cclass
 class Evaluator:
     """Evaluation tables and weights for one variant."""
 
-    def __init__(self, rules, weights: dict[str, int] | None = None) -> None:
+    def __init__(
+        self,
+        rules,
+        weights: dict[str, int] | None = None,
+        *,
+        terms: dict | None = None,
+        danger: dict[str, int] | None = None,
+        values: dict | None = None,
+        pst: dict | None = None,
+    ) -> None:
         w = dict(EVAL)
         if weights:
             unknown = set(weights) - set(EVAL)
             if unknown:
                 raise ValueError(f"unknown evaluation weights: {', '.join(sorted(unknown))}")
             w.update(weights)
+        t = dict(TERMS)
+        t.update(terms or {})
+        d = dict(KING_DANGER)
+        d.update(danger or {})
+        for given, known, what in ((terms, TERMS, "terms"), (danger, KING_DANGER, "danger")):
+            unknown = set(given or {}) - set(known)
+            if unknown:
+                raise ValueError(f"unknown evaluation {what}: {', '.join(sorted(unknown))}")
         self.rules = rules
         self.files = rules.files
         self.ranks = rules.ranks
@@ -184,12 +247,43 @@ class Evaluator:
         if self.nsq > MAP_SIZE:
             raise ValueError(f"board of {self.nsq} cells is larger than the evaluation supports")
         self.ntypes = len(rules.pieces)
-        for name in RUNTIME_WEIGHTS:
+        for name in (
+            "tempo", "scale_no_pawns_small", "scale_opposite_bishops", "mopup_edge",
+            "mopup_close", "mopup_base",
+        ):  # fmt: skip
             setattr(self, name, int(w[name]))
-        self._build(w)
-        self._scale_passed(rules)
+        self._weights(t, d)
+        self._build(w, t, dict(values or KNOWN_VALUES), pst if pst is not None else PST)
+        self._scale_passed(rules, values or KNOWN_VALUES)
         self.material_draws = int(self._mate_only(rules))
         self.pawn_cache = array("Q", bytes(16 * PAWN_CACHE_SIZE))
+        self.dsum = array("i", [0, 0])
+        self.tracing = 0
+        self.trace = array("i", bytes(4 * len(self.wmg)))
+        self.kd_trace = array("i", bytes(4 * 2 * self.n_danger))
+
+    def _weights(self, terms: dict, danger: dict) -> None:
+        """Weight arrays and term offsets from the TERMS and KING_DANGER layouts."""
+        layout = term_layout(terms)
+        mg, eg = [], []
+        for value in terms.values():
+            for pair in value if isinstance(value, list) else [value]:
+                mg.append(int(pair[0]))
+                eg.append(int(pair[1]))
+        self.wmg = array("i", mg)
+        self.weg = array("i", eg)
+        for name in OFFSET_TERMS:
+            setattr(self, "o_" + name, layout[name][0])
+        names = danger_names()
+        self.kdw = array("i", [int(danger[n]) for n in names])
+        self.n_danger = len(names)
+        self.d_attacker = names.index("attacker_other")
+        self.d_zone = names.index("zone_other")
+        self.d_check = names.index("check_other")
+        self.d_weak = names.index("weak")
+        self.d_no_queen = names.index("no_queen")
+        self.d_bias = names.index("bias")
+        self.danger_eg = int(danger["danger_eg"])
 
     @staticmethod
     def _mate_only(rules) -> bool:
@@ -206,12 +300,12 @@ class Evaluator:
             and not rules.blast_on_capture
         )
 
-    def _scale_passed(self, rules) -> None:
+    def _scale_passed(self, rules, values: dict) -> None:
         """Passed-pawn terms in proportion to what promotion gains against chess's queen: a
         pawn that can only become a met (makruk) or fers (shatranj) is worth little more near
         its promotion rank, and should not be kept there instead of promoting."""
         letters = {p.letter: i for i, p in enumerate(rules.pieces, start=1)}
-        chess_gain = KNOWN_VALUES["queen"][0] - KNOWN_VALUES["pawn"][0]
+        chess_gain = values["queen"][0] - values["pawn"][0]
         gain = 0
         for t, piece in enumerate(rules.pieces, start=1):
             if not piece.pawn:
@@ -224,18 +318,28 @@ class Evaluator:
         pct = max(0, min(100, round(100 * gain / chess_gain)))
         if pct == 100:
             return  # chess and stronger promotions: the weights as tuned
-        for name in PASSED_WEIGHTS:
-            setattr(self, name, tdiv(getattr(self, name) * pct, 100))
+        layout = term_layout()
+        for name in PASSED_TERMS:
+            offset, size = layout[name]
+            for i in range(offset, offset + size):
+                self.wmg[i] = tdiv(self.wmg[i] * pct, 100)
+                self.weg[i] = tdiv(self.weg[i] * pct, 100)
 
-    def _build(self, w: dict[str, int]) -> None:
-        """Compute values, piece-square tables and movement vectors from the rules."""
+    def _build(self, w: dict[str, int], terms: dict, values: dict, pst: dict) -> None:
+        """Compute values, classes, piece-square tables and movement vectors from the rules."""
         rules = self.rules
         nt = self.ntypes + 1
         nsq = self.nsq
         ncodes = 2 * nt
+        layout = term_layout(terms)
         kind = [K_PIECE] * nt
         flags = [0] * nt
         value = [0] * nt
+        cls = [C_OTHER] * nt
+        class_bit = [0] * nt
+        bucket = [0] * nt
+        mob_off = [0] * nt
+        mob_size = [0] * nt
         centre = [0] * nt
         scale = [0] * nt
         unit = [0] * nt
@@ -247,13 +351,27 @@ class Evaluator:
         for sq in rules.squares():
             sq_file[sq] = rules.file_of(sq)
             sq_rank[sq] = rules.rank_of(sq)
-        rook_value = KNOWN_VALUES["rook"][0]
+        rook_value = values["rook"][0]
+        minor_top = (values["bishop"][0] + rook_value) // 2
+        rook_top = (rook_value + values["queen"][0]) // 2
+        square_tables = rules.files == 8 and rules.ranks == 8
         for t in range(1, nt):
             piece = rules.pieces[t - 1]
-            mg, eg = piece_value(rules, t, w)
+            mg, eg = piece_value(rules, t, w, values)
             value[t] = mg if not piece.royal else ROYAL_VALUE
             kind[t] = K_ROYAL if piece.royal else K_PAWN if piece.pawn else K_PIECE
             flags[t] = self._flags(piece)
+            name = movement_name(piece)
+            if kind[t] == K_PIECE and name in CLASSES:
+                cls[t] = CLASSES.index(name)
+                class_bit[t] = CB_KNIGHT << (cls[t] - 1)
+                mob_off[t], mob_size[t] = layout["mobility_" + name]
+            if kind[t] == K_PAWN:
+                bucket[t] = A_PAWN
+            elif kind[t] == K_ROYAL:
+                bucket[t] = A_KING
+            else:
+                bucket[t] = A_MINOR if mg <= minor_top else A_ROOK if mg <= rook_top else A_QUEEN
             squares = _home_squares(rules, piece)
             moves = {s: empty_board_moves(rules, piece, *s) for s in squares}
             avg = sum(moves.values()) / len(moves)
@@ -264,16 +382,20 @@ class Evaluator:
             if kind[t] == K_PIECE:
                 phase = max(0, round(mg / w["phase_div"]))
                 phase_w[2 * t] = phase_w[2 * t + 1] = phase
+            table = pst.get(table_name(piece)) if square_tables else None
             for color in (0, 1):
                 code = 2 * t + color
                 sign = 1 if color == 0 else -1  # tables are white minus black
                 for f in range(rules.files):
                     for r in range(rules.ranks):
                         rel = _relative(rules, color, r)
-                        white_rank = rel  # the table of a white piece on the mirrored square
-                        bonus_mg, bonus_eg = self._square_bonus(
-                            piece, kind[t], moves, avg, f, white_rank, w
-                        )
+                        if table is not None:
+                            bonus_mg = table["mg"][rel * 8 + f]
+                            bonus_eg = table["eg"][rel * 8 + f]
+                        else:
+                            bonus_mg, bonus_eg = self._square_bonus(
+                                piece, kind[t], moves, avg, f, rel, w
+                            )
                         sq = rules.square(f, r)
                         pst_mg[code * nsq + sq] = sign * (mg + bonus_mg)
                         pst_eg[code * nsq + sq] = sign * (eg + bonus_eg)
@@ -284,6 +406,12 @@ class Evaluator:
         self.kind = array("i", kind)
         self.flags = array("i", flags)
         self.value = array("i", value)
+        self.cls = array("i", cls)
+        self.class_bit = array("i", class_bit)
+        self.bucket = array("i", bucket)
+        self._build_check_vectors(set(cls))
+        self.mob_off = array("i", mob_off)
+        self.mob_size = array("i", mob_size)
         self.mob_centre = array("i", centre)
         self.mob_scale = array("i", scale)
         self.attack_unit = array("i", unit)
@@ -311,7 +439,8 @@ class Evaluator:
         return flags
 
     def _square_bonus(self, piece, kind: int, moves, avg: float, f: int, rank: int, w) -> tuple:
-        """Positional (mg, eg) bonus of a white piece of this type on (file, rank)."""
+        """Positional (mg, eg) bonus of a white piece of this type on (file, rank), derived
+        from its mobility (pieces and boards without a square table in PST)."""
         rules = self.rules
         mid_f = (rules.files - 1) / 2
         mid_r = (rules.ranks - 1) / 2
@@ -362,6 +491,22 @@ class Evaluator:
         self.cap_last = array("i", cap_last)
         self.cap_vec = array("i", cap_vec or [0])
 
+    def _build_check_vectors(self, present: set[int]) -> None:
+        """Per class present in the variant, the movement walked back from a king to find the
+        squares a piece of that class would check it from (the classes move symmetrically)."""
+        stride = self.rules.stride
+        first, vec, rng = [0] * (NCLASSES + 1), [], []
+        for k in range(1, NCLASSES):
+            first[k] = len(vec)
+            if k in present:
+                for dx, dy, reach in sorted(MOVEMENTS[CLASSES[k]]):
+                    vec.append(dy * stride + dx)
+                    rng.append(reach if reach > 0 else 64)
+        first[NCLASSES] = len(vec)
+        self.cv_first = array("i", first)
+        self.cv_vec = array("i", vec or [0])
+        self.cv_range = array("i", rng or [0])
+
     def _start_phase(self, phase_w: list[int]) -> int:
         """Total phase weight of the start position (the 'full middlegame' phase)."""
         placement = self.rules.start_fen.split()[0]
@@ -389,6 +534,57 @@ class Evaluator:
         """Static evaluation of a position from the side to move's view (for tools and tests)."""
         return self.evaluate(pos)
 
+    def trace_features(self, pos: Position) -> dict:
+        """The evaluation of pos and what it is made of, for the tuner: the term counts
+        (white minus black, in TERMS order), each side's king-danger counts, the incremental
+        material and square-table part, the phase and the endgame scale (1/64ths)."""
+        for i in range(len(self.trace)):
+            self.trace[i] = 0
+        for i in range(len(self.kd_trace)):
+            self.kd_trace[i] = 0
+        self.t_scale = 64
+        self.t_mopup = 0
+        self.t_dead = 0
+        self.tracing = 1
+        score = self.evaluate(pos)
+        self.tracing = 0
+        nd = self.n_danger
+        phase = pos.phase if pos.phase < self.max_phase else self.max_phase
+        return {
+            "eval": score,  # side to move's view, tempo included, as the search sees it
+            "side": pos.side,
+            "terms": list(self.trace),
+            "danger": [list(self.kd_trace[:nd]), list(self.kd_trace[nd:])],
+            "mg": pos.mg,
+            "eg": pos.eg,
+            "phase": phase,
+            "max_phase": self.max_phase,
+            "scale": self.t_scale,
+            "mopup": self.t_mopup,
+            "dead": self.t_dead,
+        }
+
+    @cython.cfunc
+    @cython.inline
+    @cython.nogil
+    @cython.exceptval(check=False)
+    def term(self, i: cython.int, n: cython.int) -> cython.void:
+        """Add n times term i (n > 0 for White, < 0 for Black)."""
+        self.acc_mg += self.wmg[i] * n
+        self.acc_eg += self.weg[i] * n
+        if self.tracing:
+            self.trace[i] += n
+
+    @cython.cfunc
+    @cython.inline
+    @cython.nogil
+    @cython.exceptval(check=False)
+    def kd(self, c: cython.int, j: cython.int, n: cython.int) -> cython.void:
+        """Add n times danger weight j to the danger of colour c's king."""
+        self.dsum[c] += self.kdw[j] * n
+        if self.tracing:
+            self.kd_trace[c * self.n_danger + j] += n
+
     @cython.cfunc
     @cython.nogil
     @cython.exceptval(check=False)
@@ -400,22 +596,35 @@ class Evaluator:
             n += 1
         return n
 
+    @cython.cfunc
+    @cython.nogil
+    @cython.exceptval(check=False)
+    def _rank8(self, rr: cython.int) -> cython.int:
+        """A relative rank scaled to 0..7 (the index of the rank tables on any board)."""
+        if self.ranks <= 1:
+            return 0
+        rr = rr * 7 // (self.ranks - 1)
+        return rr if rr < 7 else 7
+
     def evaluate(self, pos: Position) -> cython.int:
         """Static evaluation in centipawns from the side to move's point of view."""
-        # squares attacked by a pawn / next to the royal piece of colour c: [c * MAP_SIZE + sq]
-        # (two byte maps written with plain stores: OR-ing bits into one map right after
-        # clearing it stalled on store forwarding)
-        patt = cython.declare(cython.uchar[1024])  # 2 * MAP_SIZE
+        # att[c * MAP_SIZE + sq]: A_* bits of colour c's pieces attacking sq (value buckets and
+        # classes); kzone: squares next to the royal piece of colour c (plain stores)
+        att = cython.declare(cython.ushort[1024])  # 2 * MAP_SIZE
         kzone = cython.declare(cython.uchar[1024])  # 2 * MAP_SIZE
         pmask = cython.declare(cython.int[40])  # pawn ranks per colour and file: c * 20 + f + 1
+        pcol = cython.declare(cython.int[4])  # pawns per colour and square colour
         npm = cython.declare(cython.int[2])  # non-pawn material
         npawns = cython.declare(cython.int[2])
         npieces = cython.declare(cython.int[2])
+        queens = cython.declare(cython.int[2])  # pieces in the queen bucket
         bound_sq = cython.declare(cython.int[2])  # square colour of the last colour-bound piece
         bound_mask = cython.declare(cython.int[2])  # square colours of the colour-bound pieces
         nbound = cython.declare(cython.int[2])
-        units = cython.declare(cython.int[2])  # attack units against the enemy royal
-        attackers = cython.declare(cython.int[2])
+        attackers = cython.declare(cython.int[2])  # pieces of colour c reaching the enemy zone
+        natt = cython.declare(cython.int[10])  # ... per class: c * NCLASSES + class
+        nzone = cython.declare(cython.int[10])  # zone squares hit, per colour and class
+        nchk = cython.declare(cython.int[5])
         i: cython.int
         c: cython.int
         sq: cython.int
@@ -432,6 +641,8 @@ class Evaluator:
         mob: cython.int
         za: cython.int
         steps: cython.int
+        bit: cython.int
+        ea: cython.int
         nsq: cython.int = self.nsq
         files: cython.int = self.files
         ranks: cython.int = self.ranks
@@ -443,14 +654,17 @@ class Evaluator:
         tr: cython.int
         stop: cython.int
         ksq: cython.int
+        fwd: cython.int
         score: cython.int
         phase: cython.int
         scale: cython.int
         strong: cython.int
         weak: cython.int
+        mop: cython.int
         full: cython.int = (1 << ranks) - 1
         q: cython.int
         zone: cython.int
+        d: cython.int
         pkey: cython.ulonglong = 0
         x: cython.ulonglong
         w0: cython.ulonglong
@@ -461,21 +675,29 @@ class Evaluator:
         passed: cython.uint = 0
 
         for i in range(nsq):
-            patt[i] = 0
-            patt[MAP_SIZE + i] = 0
+            att[i] = 0
+            att[MAP_SIZE + i] = 0
             kzone[i] = 0
             kzone[MAP_SIZE + i] = 0
         for i in range(40):
             pmask[i] = 0
+        for i in range(10):
+            natt[i] = 0
+            nzone[i] = 0
         for c in range(2):
+            pcol[2 * c] = 0
+            pcol[2 * c + 1] = 0
             npm[c] = 0
             npawns[c] = 0
             npieces[c] = 0
+            queens[c] = 0
             nbound[c] = 0
             bound_sq[c] = 0
             bound_mask[c] = 0
-            units[c] = 0
             attackers[c] = 0
+            self.dsum[c] = 0
+        self.acc_mg = 0
+        self.acc_eg = 0
 
         # Step 1. Pawn files and pawn attacks; material counts.
         for c in range(2):
@@ -486,20 +708,24 @@ class Evaluator:
                 if self.kind[t] == K_PAWN:
                     npawns[c] += 1
                     pmask[c * 20 + self.sq_file[sq] + 1] |= 1 << self.sq_rank[sq]
+                    pcol[2 * c + ((self.sq_file[sq] + self.sq_rank[sq]) & 1)] += 1
                     x = ((cython.cast(cython.ulonglong, p * nsq + sq) + MIX1) * MIX2) & MASK64
                     pkey ^= x ^ (x >> 31)
                     for k in range(self.cap_first[p], self.cap_last[p]):
                         to = sq + self.cap_vec[k]
                         if 0 <= to < nsq:
-                            patt[c * MAP_SIZE + to] = 1
+                            att[c * MAP_SIZE + to] |= A_PAWN
                 elif self.kind[t] == K_PIECE:
                     npm[c] += self.value[t]
                     npieces[c] += 1
+                    if self.bucket[t] == A_QUEEN:
+                        queens[c] += 1
                     if self.flags[t] & FL_COLORBOUND:
                         nbound[c] += 1
                         bound_sq[c] = (self.sq_file[sq] + self.sq_rank[sq]) & 1
                         bound_mask[c] |= 1 << bound_sq[c]
-            # Step 2. The royal piece's zone: its square and the squares next to it.
+            # Step 2. The royal piece's zone (its square and the squares next to it), which
+            # it also attacks.
             ksq = pos.royal[c]
             if ksq >= 0:
                 for f in range(-1, 2):
@@ -507,8 +733,39 @@ class Evaluator:
                         to = ksq + r * stride + f
                         if 0 <= to < nsq and pos.board[to] != WALL:
                             kzone[c * MAP_SIZE + to] = 1
+                            if to != ksq:
+                                att[c * MAP_SIZE + to] |= A_KING
 
-        # Step 3. Pieces: mobility, king attacks, threats by pawns, rooks, outposts.
+        # Step 3. Pawn structure. The terms that depend on pawns only come from the pawn cache
+        # (lockless like the TT: a torn entry fails its check); the tuner's trace computes them
+        # afresh. Passed pawns are stored as one file bit per colour (only the front pawn of a
+        # file can be passed) and get the terms that depend on other pieces in step 6.
+        if pkey != 0:
+            slot = cython.cast(cython.int, pkey & (PAWN_CACHE_SIZE - 1))
+            w1 = self.pawn_cache[2 * slot + 1]
+            w0 = self.pawn_cache[2 * slot]
+            if (w0 ^ w1) == pkey and not self.tracing:
+                pmg = cython.cast(cython.int, w1 & 0xFFFF) - 32768
+                peg = cython.cast(cython.int, (w1 >> 16) & 0xFFFF) - 32768
+                passed = cython.cast(cython.uint, w1 >> 32)
+            else:
+                passed = self._pawn_terms(pos, pmask, att)
+                pmg = self.acc_mg
+                peg = self.acc_eg
+                self.acc_mg = 0
+                self.acc_eg = 0
+                w1 = (
+                    cython.cast(cython.ulonglong, (pmg + 32768) & 0xFFFF)
+                    | (cython.cast(cython.ulonglong, (peg + 32768) & 0xFFFF) << 16)
+                    | (cython.cast(cython.ulonglong, passed) << 32)
+                )
+                self.pawn_cache[2 * slot] = pkey ^ w1
+                self.pawn_cache[2 * slot + 1] = w1
+        mg += pmg
+        eg += peg
+
+        # Step 4. Pieces: mobility, attack maps (by value bucket and class), attacks on the
+        # enemy king's zone.
         for c in range(2):
             sign = 1 if c == 0 else -1
             them = c ^ 1
@@ -521,6 +778,7 @@ class Evaluator:
                     continue
                 mob = 0
                 za = 0
+                bit = self.bucket[t] | self.class_bit[t]
                 for k in range(self.mob_first[p], self.mob_last[p]):
                     v = self.mob_vec[k]
                     to = sq
@@ -532,78 +790,95 @@ class Evaluator:
                         q = pos.board[to]
                         if q == WALL:
                             break
+                        att[c * MAP_SIZE + to] |= bit
                         za += kzone[zone + to]
                         if q == EMPTY:
-                            if not patt[zone + to]:
+                            if not (att[zone + to] & A_PAWN):
                                 mob += 1
                         else:
                             if (q & 1) != c:
                                 mob += 1
                             break
                         steps -= 1
-                mob = (mob - self.mob_centre[t]) * self.mob_scale[t]
-                mg += sign * tdiv(self.mobility_mg * mob, 100)
-                eg += sign * tdiv(self.mobility_eg * mob, 100)
+                if self.mob_size[t]:
+                    self.term(
+                        self.mob_off[t] + (mob if mob < self.mob_size[t] else self.mob_size[t] - 1),
+                        sign,
+                    )
+                else:
+                    self.term(
+                        self.o_mobility_other,
+                        sign * tdiv((mob - self.mob_centre[t]) * self.mob_scale[t], 100),
+                    )
                 if za:
                     attackers[c] += 1
-                    units[c] += za * self.attack_unit[t]
-                if patt[them * MAP_SIZE + sq]:
-                    mg -= sign * self.threat_by_pawn_mg
-                    eg -= sign * self.threat_by_pawn_eg
+                    natt[c * NCLASSES + self.cls[t]] += 1
+                    if self.cls[t] == C_OTHER:
+                        za *= self.attack_unit[t]
+                    nzone[c * NCLASSES + self.cls[t]] += za
+
+        # Step 5. Threats and piece placement: pieces attacked by pawns or lesser pieces,
+        # hanging pieces, rooks on open files and the seventh rank, outposts, bad bishops.
+        for c in range(2):
+            sign = 1 if c == 0 else -1
+            them = c ^ 1
+            fwd = stride if c == 0 else -stride
+            for i in range(pos.pcount[c]):
+                sq = pos.plist[c * MAXP + i]
+                t = pos.board[sq] >> 1
+                if self.kind[t] == K_ROYAL:
+                    continue
+                ea = att[them * MAP_SIZE + sq]
+                if self.kind[t] == K_PAWN:
+                    if ea and not att[c * MAP_SIZE + sq]:
+                        self.term(self.o_hanging_pawn, -sign)
+                    continue
+                if ea:
+                    if ea & A_PAWN:
+                        self.term(self.o_threat_by_pawn, -sign)
+                    elif self.bucket[t] == A_ROOK and ea & A_MINOR:
+                        self.term(self.o_threat_minor_on_rook, -sign)
+                    elif self.bucket[t] == A_QUEEN and ea & A_MINOR:
+                        self.term(self.o_threat_minor_on_queen, -sign)
+                    elif self.bucket[t] == A_QUEEN and ea & A_ROOK:
+                        self.term(self.o_threat_rook_on_queen, -sign)
+                    if not att[c * MAP_SIZE + sq]:
+                        self.term(self.o_hanging, -sign)
                 f = self.sq_file[sq]
                 r = self.sq_rank[sq]
                 rr = r if c == 0 else ranks - 1 - r
                 if self.flags[t] & FL_FILE_RIDER:
                     if pmask[c * 20 + f + 1] == 0:
                         if pmask[them * 20 + f + 1] == 0:
-                            mg += sign * self.rook_open_mg
-                            eg += sign * self.rook_open_eg
+                            self.term(self.o_rook_open, sign)
                         else:
-                            mg += sign * self.rook_semiopen_mg
-                            eg += sign * self.rook_semiopen_eg
+                            self.term(self.o_rook_semiopen, sign)
                     if rr == ranks - 2 and ranks >= 6:
                         ksq = pos.royal[them]
                         tr = ranks - 2 if c == 0 else 1  # the absolute rank of our "seventh"
                         if (ksq >= 0 and self.sq_rank[ksq] == (ranks - 1 if c == 0 else 0)) or (
                             self._any_rank(pmask, them, tr)
                         ):
-                            mg += sign * self.rook_seventh_mg
-                            eg += sign * self.rook_seventh_eg
-                if self.flags[t] & FL_LEAPER and rr >= ranks // 2 and patt[c * MAP_SIZE + sq]:
-                    # No enemy pawn on an adjacent file can ever attack this square.
-                    if c == 0:
-                        ahead = full & ~((2 << r) - 1)
-                    else:
-                        ahead = (1 << r) - 1
-                    if ((pmask[them * 20 + f] | pmask[them * 20 + f + 2]) & ahead) == 0:
-                        mg += sign * self.outpost_mg
-                        eg += sign * self.outpost_eg
+                            self.term(self.o_rook_seventh, sign)
+                if self.flags[t] & (FL_LEAPER | FL_COLORBOUND):
+                    q = pos.board[sq + fwd]
+                    if q > WALL and (q & 1) == c and self.kind[q >> 1] == K_PAWN:
+                        self.term(self.o_minor_behind_pawn, sign)
+                    if rr >= ranks // 2 and att[c * MAP_SIZE + sq] & A_PAWN:
+                        # No enemy pawn on an adjacent file can ever attack this square.
+                        if c == 0:
+                            ahead = full & ~((2 << r) - 1)
+                        else:
+                            ahead = (1 << r) - 1
+                        if ((pmask[them * 20 + f] | pmask[them * 20 + f + 2]) & ahead) == 0:
+                            if self.flags[t] & FL_LEAPER:
+                                self.term(self.o_outpost_leaper, sign)
+                            else:
+                                self.term(self.o_outpost_bishop, sign)
+                if self.flags[t] & FL_COLORBOUND:
+                    self.term(self.o_bad_bishop, sign * pcol[2 * c + ((f + r) & 1)])
 
-        # Step 4. Pawn structure. The terms that depend on pawns only come from the pawn cache
-        # (lockless like the TT: a torn entry fails its check); passed pawns, stored as one
-        # file bit per colour (only the front pawn of a file can be passed), then get the terms
-        # that depend on the other pieces.
-        if pkey != 0:
-            slot = cython.cast(cython.int, pkey & (PAWN_CACHE_SIZE - 1))
-            w1 = self.pawn_cache[2 * slot + 1]
-            w0 = self.pawn_cache[2 * slot]
-            if (w0 ^ w1) == pkey:
-                pmg = cython.cast(cython.int, w1 & 0xFFFF) - 32768
-                peg = cython.cast(cython.int, (w1 >> 16) & 0xFFFF) - 32768
-                passed = cython.cast(cython.uint, w1 >> 32)
-            else:
-                passed = self._pawn_terms(pos, pmask, patt)
-                pmg = self.pawn_mg
-                peg = self.pawn_eg
-                w1 = (
-                    cython.cast(cython.ulonglong, (pmg + 32768) & 0xFFFF)
-                    | (cython.cast(cython.ulonglong, (peg + 32768) & 0xFFFF) << 16)
-                    | (cython.cast(cython.ulonglong, passed) << 32)
-                )
-                self.pawn_cache[2 * slot] = pkey ^ w1
-                self.pawn_cache[2 * slot + 1] = w1
-        mg += pmg
-        eg += peg
+        # Step 6. Passed pawns: a free stop square, the kings' distances to it.
         for c in range(2):
             sign = 1 if c == 0 else -1
             them = c ^ 1
@@ -619,14 +894,18 @@ class Evaluator:
                 else:
                     rr = ranks - 1 - r
                     stop = sq - stride
-                tr = rr * 6 // (ranks - 2) if ranks > 2 else 1
+                tr = self._rank8(rr)
                 if 0 <= stop < nsq and pos.board[stop] == EMPTY:
-                    eg += sign * self.passed_free_eg * tr
+                    self.term(self.o_passed_free + tr, sign)
                 if pos.royal[0] >= 0 and pos.royal[1] >= 0 and 0 <= stop < nsq:
-                    k = self._dist(pos.royal[them], stop) - self._dist(pos.royal[c], stop)
-                    eg += sign * tdiv(self.passed_king_dist_eg * k * tr, 4)
+                    self.term(self.o_passed_own_king, sign * self._dist(pos.royal[c], stop) * tr)
+                    self.term(
+                        self.o_passed_their_king, sign * self._dist(pos.royal[them], stop) * tr
+                    )
 
-        # Step 5. King safety (middlegame only): pawn shield, open file, attackers.
+        # Step 7. King safety: pawn shield and open file, then the danger from the attackers
+        # (by class), their hits on the king's zone, their safe checks and the weak squares
+        # of the zone; the danger is squared (middlegame) once two pieces attack.
         for c in range(2):
             sign = 1 if c == 0 else -1
             them = c ^ 1
@@ -638,29 +917,76 @@ class Evaluator:
             rr = r if c == 0 else ranks - 1 - r
             if rr <= 1:
                 k = 0
+                d = 0
                 for v in range(-1, 2):
                     if 0 <= f + v < files:
+                        own = pmask[c * 20 + f + v + 1]
                         if c == 0:
-                            k += (pmask[c * 20 + f + v + 1] >> (r + 1)) & 1
-                        elif r >= 1:
-                            k += (pmask[c * 20 + f + v + 1] >> (r - 1)) & 1
-                mg += sign * self.shield_mg * k
+                            k += (own >> (r + 1)) & 1
+                            d += (own >> (r + 2)) & 1
+                        else:
+                            if r >= 1:
+                                k += (own >> (r - 1)) & 1
+                            if r >= 2:
+                                d += (own >> (r - 2)) & 1
+                self.term(self.o_shield_near, sign * k)
+                self.term(self.o_shield_far, sign * d)
                 if pmask[c * 20 + f + 1] == 0:
-                    mg += sign * self.king_open_file_mg
-            if attackers[them] >= 2:
-                k = units[them] * units[them] * self.king_attack_weight // 8
-                if k > self.king_attack_max:
-                    k = self.king_attack_max
-                mg -= sign * k
+                    self.term(self.o_king_open_file, sign)
+            if attackers[them] < 2:
+                continue
+            for k in range(NCLASSES):
+                nchk[k] = 0  # (other pieces' checks are not counted)
+                self.kd(c, self.d_attacker + k, natt[them * NCLASSES + k])
+                self.kd(c, self.d_zone + k, nzone[them * NCLASSES + k])
+            # Safe checks: squares from which a piece of a class would check (the class's
+            # movement walked back from the king), reached by such a piece, not defended.
+            for k in range(1, NCLASSES):
+                bit = CB_KNIGHT << (k - 1)
+                for i in range(self.cv_first[k], self.cv_first[k + 1]):
+                    v = self.cv_vec[i]
+                    to = ksq + v
+                    steps = self.cv_range[i]
+                    while steps > 0:
+                        q = pos.board[to]
+                        if q == WALL or (q != EMPTY and (q & 1) == them):
+                            break
+                        if (att[them * MAP_SIZE + to] & bit) and not att[c * MAP_SIZE + to]:
+                            nchk[k] += 1
+                        if q != EMPTY:
+                            break
+                        to += v
+                        steps -= 1
+            for k in range(NCLASSES):
+                self.kd(c, self.d_check + k, nchk[k])
+            d = 0
+            for v in range(-1, 2):
+                for q in range(-1, 2):
+                    to = ksq + q * stride + v
+                    if (
+                        0 <= to < nsq
+                        and kzone[c * MAP_SIZE + to]
+                        and att[them * MAP_SIZE + to]
+                        and not (att[c * MAP_SIZE + to] & ~A_KING)
+                    ):
+                        d += 1
+            self.kd(c, self.d_weak, d)
+            if queens[them] == 0:
+                self.kd(c, self.d_no_queen, 1)
+            self.kd(c, self.d_bias, 1)
+            d = self.dsum[c]
+            if d > 0:
+                mg -= sign * (d * d // 4096)
+                eg -= sign * (d * self.danger_eg // 256)
 
-        # Step 6. Pairs of colour-bound pieces on both square colours.
+        # Step 8. Pairs of colour-bound pieces on both square colours.
         for c in range(2):
-            sign = 1 if c == 0 else -1
             if nbound[c] >= 2:
-                mg += sign * self.bishop_pair_mg
-                eg += sign * self.bishop_pair_eg
+                self.term(self.o_bishop_pair, 1 if c == 0 else -1)
 
-        # Step 7. Taper, scale drawish endgames, add mop-up and tempo.
+        # Step 9. Taper, scale drawish endgames, add mop-up and tempo.
+        mg += self.acc_mg
+        eg += self.acc_eg
         phase = pos.phase
         if phase > self.max_phase:
             phase = self.max_phase
@@ -684,16 +1010,23 @@ class Evaluator:
             and bound_sq[0] != bound_sq[1]
         ):
             scale = self.scale_opposite_bishops
+        if self.tracing:
+            self.t_scale = scale
         if scale == 0 and npawns[weak] == 0:
+            if self.tracing:
+                self.t_dead = 1
             return 0  # neither side can win: a dead draw
         score = tdiv(mg * phase + tdiv(eg * scale, 64) * (self.max_phase - phase), self.max_phase)
         if pos.pcount[weak] == 1 and (
             npm[strong] >= self.rook_value
             or (self.material_draws and scale > 0 and npawns[strong] == 0 and npm[strong] > 0)
         ):
-            score += (1 if strong == 0 else -1) * self._mopup(
+            mop = (1 if strong == 0 else -1) * self._mopup(
                 pos, strong, nbound[strong], bound_sq[strong]
             )
+            score += mop
+            if self.tracing:
+                self.t_mopup = mop
         if score > SAFE_MAX:
             score = SAFE_MAX
         if score < -SAFE_MAX:
@@ -727,8 +1060,8 @@ class Evaluator:
     @cython.cfunc
     @cython.nogil
     @cython.exceptval(check=False)
-    def _pawn_terms(self, pos: Position, pmask: cython.p_int, patt: cython.p_uchar) -> cython.uint:
-        """Pawn-only terms into pawn_mg / pawn_eg (white minus black); the passed files."""
+    def _pawn_terms(self, pos: Position, pmask: cython.p_int, att: cython.p_ushort) -> cython.uint:
+        """Pawn-only terms (added through term()); returns the files of the passed pawns."""
         i: cython.int
         c: cython.int
         sq: cython.int
@@ -750,8 +1083,6 @@ class Evaluator:
         stride: cython.int = self.stride
         nsq: cython.int = self.nsq
         full: cython.int = (1 << ranks) - 1
-        mg: cython.int = 0
-        eg: cython.int = 0
         passed: cython.uint = 0
         for c in range(2):
             sign = 1 if c == 0 else -1
@@ -771,6 +1102,7 @@ class Evaluator:
                     ahead = (1 << r) - 1
                     rr = ranks - 1 - r
                     stop = sq - stride
+                tr = self._rank8(rr)
                 own = pmask[c * 20 + f + 1]
                 behind = r - 1 if c == 0 else r + 1
                 if behind < 0:
@@ -778,36 +1110,27 @@ class Evaluator:
                 opp = pmask[them * 20 + f + 1]
                 adj = pmask[c * 20 + f] | pmask[c * 20 + f + 2]
                 if own & ahead:
-                    mg += sign * self.doubled_mg
-                    eg += sign * self.doubled_eg
+                    self.term(self.o_doubled, sign)
                 if adj == 0:
-                    mg += sign * self.isolated_mg
-                    eg += sign * self.isolated_eg
+                    self.term(self.o_isolated, sign)
                 elif adj & ((1 << r) | (1 << behind)) & full:
-                    mg += sign * self.connected_mg * (1 + rr // 2)
-                    eg += sign * self.connected_eg * (1 + rr // 2)
+                    self.term(self.o_connected + tr, sign)
                 elif (
                     (adj & ~ahead & ~(1 << r)) == 0
                     and 0 <= stop < nsq
-                    and patt[them * MAP_SIZE + stop]
+                    and att[them * MAP_SIZE + stop] & A_PAWN
                 ):
                     # Only pawns ahead on the adjacent files and the stop square guarded by an
                     # enemy pawn: backward.
-                    mg += sign * self.backward_mg
-                    eg += sign * self.backward_eg
+                    self.term(self.o_backward, sign)
                 sentries = (pmask[them * 20 + f] | pmask[them * 20 + f + 2]) & ahead
-                tr = rr * 6 // (ranks - 2) if ranks > 2 else 1
                 if (opp & ahead) == 0 and (own & ahead) == 0:
                     if sentries == 0:
-                        mg += sign * (self.passed_mg * tr * tr // 4)
-                        eg += sign * (self.passed_eg * tr * tr // 4)
+                        self.term(self.o_passed + tr, sign)
                         passed |= cython.cast(cython.uint, 1) << (16 * c + f)
                     elif self._count_bits(adj & ~ahead) >= self._count_bits(sentries):
                         # Candidate: at least as many helpers beside or behind as sentries.
-                        mg += sign * self.candidate_mg * tr
-                        eg += sign * self.candidate_eg * tr
-        self.pawn_mg = mg
-        self.pawn_eg = eg
+                        self.term(self.o_candidate + tr, sign)
         return passed
 
     @cython.cfunc
