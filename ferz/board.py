@@ -14,7 +14,6 @@ from .core.defs import (
     CASTLE,
     DROP,
     EP,
-    MAXP,
     PROMO,
     encode,
     move_from,
@@ -554,7 +553,7 @@ class Board:
             return self._scored("checkmate" if check else "stalemate", value)
         if pos.counting_over():
             return Outcome("counting_rule", None)
-        if rules.sittuyin_promotion and self._promotions_only():
+        if pos.promotions_draw():
             return Outcome("promotions_only", None)
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)
@@ -579,17 +578,6 @@ class Board:
             if rules.n_fold_rule == 3 and plain and self.can_claim_threefold_repetition():
                 return Outcome("threefold_repetition", None)
         return None
-
-    def _promotions_only(self) -> bool:
-        """Sittuyin's draw: the side to move has its king and one pawn, is not in check,
-        and every legal move promotes (an optional game end in FSF; ferz ends the game)."""
-        pos, rules = self.position, self.rules
-        side = pos.side
-        mine = [pos.board[pos.plist[side * MAXP + i]] >> 1 for i in range(pos.pcount[side])]
-        if len(mine) != 2 or sum(rules.pieces[t - 1].pawn for t in mine) != 1 or pos.check():
-            return False
-        moves = pos.legal_moves()
-        return bool(moves) and all(move_kind(code) == PROMO for code in moves)
 
     def _scored(self, termination: str, value: int) -> Outcome:
         """An outcome from a value for the side to move (1 win, 0 draw, -1 loss)."""

@@ -1411,6 +1411,36 @@ class Position:
                 self.cnt_limit = 2 * limit
                 self.cnt_ply = 0 if self.counting == 2 or self.pcount[stm] > 1 else 2 * total
 
+    def promotions_only(self) -> cython.bint:
+        """Sittuyin's draw (sittuyinPromotion): the side to move has only its king and one
+        pawn, is not in check, and every legal move it has is a promotion."""
+        us: cython.int = self.side
+        pawns: cython.int = 0
+        i: cython.int
+        n: cython.int
+        m: cython.int
+        legal: cython.bint = False
+        if not self.sit_promo or self.pcount[us] != 2:
+            return False
+        for i in range(2):
+            if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
+                pawns += 1
+        if pawns != 1 or self.in_check():
+            return False
+        n = self.gen(self.scratch, 0, False)
+        for i in range(n):
+            m = self.scratch[i]
+            if self.make(m):
+                self.unmake()
+                if move_kind(m) != PROMO:
+                    return False
+                legal = True
+        return legal
+
+    def promotions_draw(self) -> bool:
+        """Python view of promotions_only (for Board.outcome)."""
+        return self.promotions_only()
+
     def counting_over(self) -> bool:
         """Whether the count (makruk, ASEAN) has run out: a draw, unless the side to move is
         mated."""

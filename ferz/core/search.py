@@ -286,10 +286,13 @@ class Search:
         return self.rule_draw() or self.pos.is_repetition()
 
     def rule_draw(self) -> cython.bint:
-        """The n-move rule, or the end of a count (makruk, ASEAN)."""
+        """The n-move rule, the end of a count (makruk, ASEAN, Cambodian), or sittuyin's lone
+        king and pawn that can only promote (tested only with two men left: cheap)."""
         if self.draw_moves and self.pos.halfmove >= self.draw_moves:
             return True
-        return self.pos.cnt_limit != 0 and self.pos.cnt_ply > self.pos.cnt_limit
+        if self.pos.cnt_limit != 0 and self.pos.cnt_ply > self.pos.cnt_limit:
+            return True
+        return self.pos.pcount[self.pos.side] == 2 and self.pos.promotions_only()
 
     def has_pieces(self, color: cython.int) -> cython.bint:
         """Whether `color` has a piece other than pawns and royals (null-move zugzwang guard)."""
