@@ -41,6 +41,8 @@ cdef class Evaluator:
     cdef public int shield_mg, king_open_file_mg, king_attack_weight, king_attack_max, tempo
     cdef public int scale_no_pawns_small, scale_opposite_bishops
     cdef public int mopup_edge, mopup_close, mopup_base
+    cdef public int blast_win, blast_threat, blast_threats
+    cdef public int blast  # captures explode (blastOnCapture)
 
     cdef int evaluate(self, Position pos) noexcept nogil
     cdef int material(self, Position pos) noexcept nogil
@@ -50,3 +52,4 @@ cdef class Evaluator:
     cdef int _any_rank(self, int* pmask, int c, int rank) noexcept nogil
     cdef int _dist(self, int a, int b) noexcept nogil
     cdef int _mopup(self, Position pos, int strong, int nbound, int bound_colour) noexcept nogil
+    cdef int _blast_threats(self, Position pos, int c) noexcept nogil
