@@ -612,31 +612,21 @@ class Board:
 
         The cycle is replayed from the start to find each move's chased pieces; a chased
         piece is followed back through the moves its side made in between."""
-        from .variants.chase import Chases, board_map
+        from .variants.chase import Chases, board_map, persistent
 
         chases = Chases(self.rules)
         pos = Position(self.rules)
         pos.set_fen(self.starting_fen)
-        chased: dict[int, set[int]] = {}
         low = max(first, 1)
+        chased: list[set[int]] = []
         for index, move in enumerate(self.move_stack, start=1):
             before = board_map(pos) if index >= low else None
             pos.push(move.code)
             if before is not None:
-                chased[index] = chases.chased(before, board_map(pos), move.code)
-        chasers = set()
-        for last in (now, now - 1):
-            mover = self._side_at(last) ^ 1
-            squares = set(chased[last])
-            index = last - 2
-            while index >= low and squares:
-                reply = self.move_stack[index].code  # the chased side's move in between
-                fr, to = move_from(reply), move_to(reply)
-                squares = {fr if s == to else s for s in squares} & chased[index]
-                index -= 2
-            if squares:
-                chasers.add(mover)
-        return chasers
+                chased.append(chases.chased(before, board_map(pos), move.code))
+        moves = [move.code for move in self.move_stack[low - 1 : now]]
+        sides = persistent(chased, moves)
+        return {self._side_at(now - offset) ^ 1 for offset in sides}
 
     def is_game_over(self, claim_draw: bool = False) -> bool:
         """Whether the game has ended."""

@@ -1757,6 +1757,16 @@ class Position:
         """Python view of perpetual (for tests)."""
         return self.perpetual()
 
+    def last_repetition_ply(self) -> int:
+        """Python view of last_repetition (the chasing rule's cycle)."""
+        return self.last_repetition()
+
+    def move_at(self, ply: int) -> int:
+        """The move made at `ply` since set_fen (0 for a null move)."""
+        if not 0 <= ply < self.ply:
+            raise IndexError(f"no move at ply {ply}")
+        return self.u_move[ply]
+
     # ------------------------------------------------------------------ Python interface
 
     def set_fen(self, fen: str) -> None:

@@ -13,6 +13,7 @@ cdef enum:
     SC_KILLER = 1 << 27
     SC_BAD = -(1 << 28)
     NO_END = 2
+    CHASE_CACHE = 4096
 
 cdef class Search:
     cdef public Position pos
@@ -23,6 +24,12 @@ cdef class Search:
     # the root move being searched (read by the engine's watcher thread for currmove)
     cdef public int root_depth, root_index, root_move
     cdef int nsq, best_promo, variant_end, fast_checks
+    # chasing rule (xiangqi): a Python judge of repetition cycles, its verdicts cached by cycle
+    cdef public object chase_judge
+    cdef public int chasing
+    cdef public long long chase_calls
+    cdef unsigned long long[::1] chase_keys
+    cdef int[::1] chase_vals
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
     cdef int[::1] quiets, root_moves, see_buf, lmr, check_hint
     # tunables, named as in ferz.params.SEARCH
@@ -39,6 +46,7 @@ cdef class Search:
     cdef void poll(self) noexcept nogil
     cdef bint is_draw(self) noexcept nogil
     cdef bint rule_draw(self) noexcept nogil
+    cdef int chase_value(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil
     cdef bint is_tactical(self, int m) noexcept nogil
