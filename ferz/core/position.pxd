@@ -113,6 +113,7 @@ cdef class Position:
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil
     cdef int count_limit(self, int c) noexcept nogil
     cdef void update_count(self, int mover, int capt, int kind) noexcept nogil
+    cdef bint pawns_left(self) noexcept nogil
     cdef int gen_leaps(self, int[::1] out, int n, int fr, int p) noexcept nogil
     cdef void close_gates(self, int p, int fr, int to, int kind) noexcept nogil
     cdef bint promotions_only(self) noexcept nogil

@@ -1355,17 +1355,12 @@ class Position:
         opponent has, for a bare king (ASEAN: 16 with a rook, 44 with a khon, 64 with a knight,
         else no count; makruk: 8 or 16 with rooks, 22 or 44 with khons, 32 with two knights,
         else 64)."""
-        t: cython.int
         o: cython.int = c ^ 1
-        pawns: cython.bint = False
-        for t in range(1, self.npc >> 1):
-            if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
-                pawns = True
         if self.pcount[o] <= 1:
             return 0
         if self.counting == 3 and self.pcount[c] > 1:
             return 63 if self.pcount[c] <= 3 else 0  # Cambodian board's honour
-        if pawns:
+        if self.pawns_left():
             return 0
         if self.pcount[c] > 1:
             return 0 if self.counting == 2 else 64  # board's honour (makruk only)
@@ -1392,16 +1387,11 @@ class Position:
         start at 0."""
         stm: cython.int = mover ^ 1
         limit: cython.int
-        t: cython.int
         total: cython.int = self.pcount[0] + self.pcount[1]
-        pawns: cython.bint = False
         if self.cnt_limit:
             self.cnt_ply += 1
         if self.counting != 2 and capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
-            for t in range(1, self.npc >> 1):
-                if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
-                    pawns = True
-            limit = 0 if pawns else self.count_limit(mover)
+            limit = 0 if self.pawns_left() else self.count_limit(mover)
             if limit:
                 self.cnt_limit = 2 * limit
                 self.cnt_ply = 2 * total - 1
@@ -1440,6 +1430,14 @@ class Position:
     def promotions_draw(self) -> bool:
         """Python view of promotions_only (for Board.outcome)."""
         return self.promotions_only()
+
+    def pawns_left(self) -> cython.bint:
+        """Whether any pawn (of either colour) stands on the board."""
+        t: cython.int
+        for t in range(1, self.npc >> 1):
+            if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
+                return True
+        return False
 
     def counting_over(self) -> bool:
         """Whether the count (makruk, ASEAN) has run out: a draw, unless the side to move is

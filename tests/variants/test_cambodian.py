@@ -1,6 +1,7 @@
 """Cambodian chess (Ouk Khmer) and Kar Ouk: the king's and met's first leaps (cambodianMoves,
-with gates in the castling field) and Cambodian counting, compared with Fairy-Stockfish
-(pyffish 0.0.90): legal moves, FENs with their count fields, and results.
+with gates in the castling field) and Cambodian counting limits, compared with Fairy-Stockfish
+(pyffish 0.0.90): legal moves, FENs with their count fields, and results. Counting playouts
+and the search's view of a count running out are in test_counting.py, with makruk's.
 
 Debian's fairy-stockfish 11.1 is an older oracle for these leaps (its met may capture with its
 jump, and a rook aimed at a king does not take the king's leap away): test_fsf_perft.py
@@ -10,12 +11,9 @@ are pyffish's (tests/variants/startpos-perft.jsonl).
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from ferz.board import Board
-from ferz.engine import Engine, Limits
 from tests.variants.oracle import pyffish
 from tests.variants.test_pyffish import play
 
@@ -97,49 +95,6 @@ def test_random_games_agree_with_fsf(name: str) -> None:
     assert sum(play(name, seed, plies=60) for seed in range(200, 206)) >= 60
 
 
-# Endgames whose random playouts pass through Cambodian counts: board's honour from three men
-# down (pawns included), pieces' honour 7/15/21/31/43/63 moves, a bare king taking the last
-# pawn, and counts given in the FEN.
-PLAYOUTS = [
-    ("cambodian", "8/8/8/4k3/8/8/8/R3K3 b - - 0 1"),
-    ("cambodian", "4k3/8/8/8/8/8/7K/R6n w - - 0 1"),
-    ("cambodian", "8/8/8/8/4p3/3K4/8/5r1k w - - 0 1"),
-    ("cambodian", "4k3/8/8/3P4/8/8/7K/R7 w - - 0 1"),
-    ("cambodian", "4k3/8/2s5/3P4/8/1n6/7K/RS5n w - - 0 1"),
-    ("cambodian", "r1s1k3/8/8/3p4/3P4/8/7K/RNS4n w - - 0 1"),
-    ("cambodian", "4k3/8/8/8/8/8/2SM3K/1RN5 b - 30 12 1"),
-    ("cambodian", "4k3/8/8/8/8/8/2SS3K/1NN5 w - 126 100 1"),
-    ("cambodian", "4k3/3p4/2p5/8/8/2P5/3PP2K/8 w - - 0 1"),
-    ("karouk", "4k3/8/2s5/3P4/8/1n6/7K/RS5n w - - 0 1"),
-]
-
-
-@pytest.mark.parametrize(("variant", "fen"), PLAYOUTS)
-def test_random_playouts_count_like_fsf(variant: str, fen: str) -> None:
-    """FEN (count fields included) and the counting draw agree with FSF after every move."""
-    sf = pyffish()
-    for seed in range(3):
-        rng = random.Random(seed)
-        board = Board(fen, variant=variant)
-        theirs = sf.get_fen(variant, fen, [])
-        for _ in range(200):
-            assert board.fen() == theirs
-            legal = sf.legal_moves(variant, theirs, [])
-            assert sorted(m.text for m in board.legal_moves) == sorted(legal), theirs
-            fields = theirs.split()
-            passed = fields[3].isdigit() and int(fields[-2]) > int(fields[3])
-            outcome = board.outcome()
-            if legal and not sf.is_immediate_game_end(variant, theirs, [])[0]:
-                assert (outcome is not None and outcome.termination == "counting_rule") == passed
-                assert not passed or sf.is_optional_game_end(variant, theirs, [])[0]
-            if not legal or passed or outcome is not None:
-                break
-            captures = [m for m in legal if board.piece_at(m[2:4]) is not None]
-            move = rng.choice(captures if captures and rng.random() < 0.3 else legal)
-            board.push_uci(move)
-            theirs = sf.get_fen(variant, theirs, [move])
-
-
 @pytest.mark.parametrize(
     ("fen", "move", "after"),
     [
@@ -158,16 +113,3 @@ def test_count_limits(fen: str, move: str, after: str) -> None:
     board.push_uci(move)
     assert board.fen() == pyffish().get_fen("cambodian", fen, [move])
     assert board.fen().endswith(after)
-
-
-def test_search_sees_the_cambodian_count_run_out() -> None:
-    """Rook against bare king is won, but not with one move left on the count."""
-    scores = {}
-    for count in (6, 29):
-        engine = Engine(variant="cambodian")
-        engine.set_position(f"8/8/8/3k4/8/8/8/R3K3 w - 30 {count} 1")
-        infos: list = []
-        engine.go(Limits(depth=6), on_info=infos.append)
-        assert engine.wait(30)
-        scores[count] = infos[-1].score_cp
-    assert scores[6] > 300 and scores[29] == 0
