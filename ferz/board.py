@@ -14,7 +14,6 @@ from .core.defs import (
     CASTLE,
     DROP,
     EP,
-    MAXP,
     PROMO,
     encode,
     move_from,
@@ -554,7 +553,7 @@ class Board:
             return self._scored("checkmate" if check else "stalemate", value)
         if pos.counting_over():
             return Outcome("counting_rule", None)
-        if rules.sittuyin_promotion and self._promotions_only():
+        if pos.promotions_draw():
             return Outcome("promotions_only", None)
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)
@@ -579,17 +578,6 @@ class Board:
             if rules.n_fold_rule == 3 and plain and self.can_claim_threefold_repetition():
                 return Outcome("threefold_repetition", None)
         return None
-
-    def _promotions_only(self) -> bool:
-        """Sittuyin's draw: the side to move has its king and one pawn, is not in check,
-        and every legal move promotes (an optional game end in FSF; ferz ends the game)."""
-        pos, rules = self.position, self.rules
-        side = pos.side
-        mine = [pos.board[pos.plist[side * MAXP + i]] >> 1 for i in range(pos.pcount[side])]
-        if len(mine) != 2 or sum(rules.pieces[t - 1].pawn for t in mine) != 1 or pos.check():
-            return False
-        moves = pos.legal_moves()
-        return bool(moves) and all(move_kind(code) == PROMO for code in moves)
 
     def _scored(self, termination: str, value: int) -> Outcome:
         """An outcome from a value for the side to move (1 win, 0 draw, -1 loss)."""
@@ -624,31 +612,21 @@ class Board:
 
         The cycle is replayed from the start to find each move's chased pieces; a chased
         piece is followed back through the moves its side made in between."""
-        from .variants.chase import Chases, board_map
+        from .variants.chase import Chases, board_map, persistent
 
         chases = Chases(self.rules)
         pos = Position(self.rules)
         pos.set_fen(self.starting_fen)
-        chased: dict[int, set[int]] = {}
         low = max(first, 1)
+        chased: list[set[int]] = []
         for index, move in enumerate(self.move_stack, start=1):
             before = board_map(pos) if index >= low else None
             pos.push(move.code)
             if before is not None:
-                chased[index] = chases.chased(before, board_map(pos), move.code)
-        chasers = set()
-        for last in (now, now - 1):
-            mover = self._side_at(last) ^ 1
-            squares = set(chased[last])
-            index = last - 2
-            while index >= low and squares:
-                reply = self.move_stack[index].code  # the chased side's move in between
-                fr, to = move_from(reply), move_to(reply)
-                squares = {fr if s == to else s for s in squares} & chased[index]
-                index -= 2
-            if squares:
-                chasers.add(mover)
-        return chasers
+                chased.append(chases.chased(before, board_map(pos), move.code))
+        moves = [move.code for move in self.move_stack[low - 1 : now]]
+        sides = persistent(chased, moves)
+        return {self._side_at(now - offset) ^ 1 for offset in sides}
 
     def is_game_over(self, claim_draw: bool = False) -> bool:
         """Whether the game has ended."""

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from . import timeman, variants
 from .board import Board, Move, rules_for
@@ -24,6 +25,7 @@ from .core.search import DEPTH_LIMIT, Search, mate_in
 from .core.tt import TT
 from .options import Option, Options
 from .params import TIME
+from .variants.chase import Chases, cycle_value
 
 HASH_MAX_MB = 4096
 THREADS_MAX = 64
@@ -403,7 +405,10 @@ class Engine:
             if i < len(self._searches):
                 self._searches[i].pos = pos
             else:
-                self._searches.append(Search(pos, self._tt, self._evaluator))
+                search = Search(pos, self._tt, self._evaluator)
+                if self._rules.chasing_rule:
+                    search.set_chase_judge(partial(cycle_value, chases=Chases(self._rules)))
+                self._searches.append(search)
             self._searches[i].stop = 0
             self._searches[i].node_limit = 0
         return self._searches

@@ -112,6 +112,12 @@ EVAL: dict[str, int] = {
     "mopup_edge": 12,
     "mopup_close": 6,
     "mopup_base": 600,
+    # explosions (blastOnCapture, atomic): a capture on a square next to a royal piece blows
+    # it up. The side to move that can make one wins at once; the side that faces one must
+    # parry it (two or more are rarely parried by one move)
+    "blast_win": 1000,
+    "blast_threat": 150,  # per square next to the mover's royal piece it faces a capture on
+    "blast_threats": 300,  # extra when there are two or more
 }
 
 # The tables keep their board layout:

@@ -70,6 +70,8 @@ cdef class Evaluator:
     cdef int[::1] dsum
     cdef public int tracing, t_phase, t_scale, t_mopup, t_dead
     cdef public int[::1] trace, kd_trace
+    cdef public int blast_win, blast_threat, blast_threats
+    cdef public int blast  # captures explode (blastOnCapture)
 
     cdef int evaluate(self, Position pos) noexcept nogil
     cdef int material(self, Position pos) noexcept nogil
@@ -82,3 +84,4 @@ cdef class Evaluator:
     cdef int _any_rank(self, int* pmask, int c, int rank) noexcept nogil
     cdef int _dist(self, int a, int b) noexcept nogil
     cdef int _mopup(self, Position pos, int strong, int nbound, int bound_colour) noexcept nogil
+    cdef int _blast_threats(self, Position pos, int c) noexcept nogil

@@ -249,13 +249,14 @@ class Evaluator:
         self.ntypes = len(rules.pieces)
         for name in (
             "tempo", "scale_no_pawns_small", "scale_opposite_bishops", "mopup_edge",
-            "mopup_close", "mopup_base",
+            "mopup_close", "mopup_base", "blast_win", "blast_threat", "blast_threats",
         ):  # fmt: skip
             setattr(self, name, int(w[name]))
         self._weights(t, d)
         self._build(w, t, dict(values or KNOWN_VALUES), pst if pst is not None else PST)
         self._scale_passed(rules, values or KNOWN_VALUES)
         self.material_draws = int(self._mate_only(rules))
+        self.blast = 1 if rules.blast_on_capture else 0
         self.pawn_cache = array("Q", bytes(16 * PAWN_CACHE_SIZE))
         self.dsum = array("i", [0, 0])
         self.tracing = 0
@@ -584,6 +585,10 @@ class Evaluator:
         self.dsum[c] += self.kdw[j] * n
         if self.tracing:
             self.kd_trace[c * self.n_danger + j] += n
+
+    def king_threats(self, pos: Position, color: int) -> int:
+        """Python view of _blast_threats: squares where a capture would blow up colour's king."""
+        return self._blast_threats(pos, color)
 
     @cython.cfunc
     @cython.nogil
@@ -1027,12 +1032,20 @@ class Evaluator:
             score += mop
             if self.tracing:
                 self.t_mopup = mop
+        if pos.side == 1:
+            score = -score
+        # Step 10. Explosions: a capture next to a royal piece blows it up. The side to move
+        # that can make one has won; one that faces one must parry it.
+        if self.blast:
+            k = self._blast_threats(pos, pos.side)
+            if self._blast_threats(pos, pos.side ^ 1):
+                score += self.blast_win
+            elif k:
+                score -= self.blast_threat * k + (self.blast_threats if k >= 2 else 0)
         if score > SAFE_MAX:
             score = SAFE_MAX
         if score < -SAFE_MAX:
             score = -SAFE_MAX
-        if pos.side == 1:
-            score = -score
         return score + self.tempo
 
     def material(self, pos: Position) -> cython.int:
@@ -1186,3 +1199,31 @@ class Evaluator:
         if sk >= 0:
             bonus += self.mopup_close * (2 * self.files - self._dist(sk, wk))
         return bonus
+
+    @cython.cfunc
+    @cython.nogil
+    @cython.exceptval(check=False)
+    def _blast_threats(self, pos: Position, c: cython.int) -> cython.int:
+        """Where captures explode: the squares next to colour c's royal piece holding c's
+        pieces that the opponent can capture with a non-royal piece (blowing the royal up),
+        leaving out those next to the opponent's own royal piece (that capture is illegal)."""
+        ksq: cython.int = pos.royal[c]
+        other: cython.int = pos.royal[c ^ 1]
+        n: cython.int = 0
+        i: cython.int
+        sq: cython.int
+        q: cython.int
+        a: cython.int
+        if ksq < 0:
+            return 0
+        for i in range(9):
+            sq = ksq + pos.blast_vec[i]
+            q = pos.board[sq]
+            if sq == ksq or q <= WALL or (q & 1) != c:
+                continue
+            if other >= 0 and self._dist(sq, other) <= 1:
+                continue
+            a = pos.probe_attacker(sq, c ^ 1, True)
+            if a >= 0 and self.kind[pos.board[a] >> 1] != K_ROYAL:
+                n += 1
+        return n

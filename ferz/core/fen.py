@@ -31,6 +31,9 @@ class Setup:
     # far; FSF writes them in the e.p. and halfmove fields while a count runs (`b - 32 6 1`)
     count_limit: int = 0
     count_ply: int = 0
+    # cambodianMoves: gates as (colour, file) on the colour's castling rank (Fairy-Stockfish's
+    # gating letters in the castling field, `DEde`): an unmoved king or met there may leap
+    gates: list[tuple[int, int]] = field(default_factory=list)
 
 
 def _piece_code(rules: Rules, token: str) -> int:
@@ -130,6 +133,9 @@ def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
     """Read KQkq, X-FEN or Shredder-FEN castling rights as rook squares."""
     if text == "-":
         return
+    if rules.cambodian_moves:
+        _parse_gates(rules, text, setup)
+        return
     if not rules.castling:
         raise ValueError(f"castling: {rules.name} has no castling, expected '-'")
     rook_type = rules.piece_index(rules.castling_rook)
@@ -168,6 +174,18 @@ def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
         if same_side:
             raise ValueError(f"castling: two rights on the same side for {char!r}")
         setup.castling.append(sq)
+
+
+def _parse_gates(rules: Rules, text: str, setup: Setup) -> None:
+    """Read gating letters (a file each, upper case for White) as gates."""
+    files = FILES[: rules.files]
+    for char in text:
+        if char.lower() not in files:
+            raise ValueError(f"castling: {char!r} is not a gate file of {rules.name}")
+        gate = (0 if char.isupper() else 1, files.index(char.lower()))
+        if gate in setup.gates:
+            raise ValueError(f"castling: gate {char!r} given twice")
+        setup.gates.append(gate)
 
 
 def _parse_ep(rules: Rules, text: str, setup: Setup) -> None:
@@ -358,7 +376,7 @@ def render(rules: Rules, setup: Setup) -> str:
             if count
         )
         placement += f"[{pocket}]"
-    castling = _format_castling(rules, setup) or "-"
+    castling = (_format_castling(rules, setup) + _format_gates(setup)) or "-"
     ep = rules.square_name(setup.ep) if setup.ep else "-"
     halfmove = setup.halfmove
     if setup.count_limit:
@@ -397,3 +415,10 @@ def _format_castling(rules: Rules, setup: Setup) -> str:
             letter = FILES[file].upper() if outer else ("K" if kingside else "Q")
             out.append(letter if color == 0 else letter.lower())
     return "".join(out)
+
+
+def _format_gates(setup: Setup) -> str:
+    """Gating letters: White's gate files in upper case, then Black's (as FSF writes them)."""
+    return "".join(
+        FILES[file].upper() if color == 0 else FILES[file] for color, file in sorted(setup.gates)
+    )

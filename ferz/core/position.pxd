@@ -67,6 +67,11 @@ cdef class Position:
     cdef int[::1] u_inchk
     cdef int counting, cnt_rook, cnt_khon, cnt_knight
     cdef int[::1] u_count
+    # cambodianMoves: gates still open, bit 16 * colour + file (see Rules.cambodian_moves);
+    # gate_bit[colour * nsq + sq] is the bit of a square on that colour's gate rank, else 0
+    cdef public long long gates
+    cdef int camb, camb_fers, camb_rook
+    cdef long long[::1] u_gates, gate_bit
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
@@ -112,3 +117,7 @@ cdef class Position:
     cdef bint stands(self, int sq, int color, int cond) noexcept nogil
     cdef int count_limit(self, int c) noexcept nogil
     cdef void update_count(self, int mover, int capt, int kind) noexcept nogil
+    cdef bint pawns_left(self) noexcept nogil
+    cdef int gen_leaps(self, int[::1] out, int n, int fr, int p) noexcept nogil
+    cdef void close_gates(self, int p, int fr, int to, int kind) noexcept nogil
+    cdef bint promotions_only(self) noexcept nogil

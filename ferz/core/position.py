@@ -436,7 +436,7 @@ class Position:
         self.flag_buf = _ints(64)
         self.flag_move = 1 if rules.flag_move else 0
         self.check_count = 1 if rules.check_counting else 0
-        self.counting = {"none": 0, "makruk": 1, "asean": 2}[rules.counting_rule]
+        self.counting = {"none": 0, "makruk": 1, "asean": 2, "cambodian": 3}[rules.counting_rule]
         self.perp = 1 if rules.perpetual_check_illegal else 0
         self.u_inchk = _ints(MAXPLY + 1)
         self.cnt_limit = self.cnt_ply = 0
@@ -445,6 +445,7 @@ class Position:
         self.cnt_rook = types.get("rook", -1)
         self.cnt_khon = types.get("khon", types.get("silver", -1))
         self.cnt_knight = types.get("knight", -1)
+        self._compile_gates(rules, types)
         self.no_checking = 0 if rules.checking else 1
         self.checks_left = _ints(2)
         self.u_checks = _ints(MAXPLY)
@@ -469,7 +470,23 @@ class Position:
             self.after_rules = 1  # a sittuyin promotion may not give check
         # rules that is_pseudo_legal cannot judge from one piece's moves
         self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
-        self.full_gen |= self.sit_promo
+        self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
+
+    def _compile_gates(self, rules: Rules, types: dict) -> None:
+        """cambodianMoves: the gate bit of each square on a colour's gate (castling) rank, and
+        the piece types with a part in it (the met is the `fers`, the rook takes the leap)."""
+        nsq = self.nsq
+        self.camb = 1 if rules.cambodian_moves else 0
+        self.camb_fers = types.get("fers", -1)
+        self.camb_rook = types.get("rook", -1)
+        self.gates = 0
+        self.u_gates = array("q", [0]) * MAXPLY
+        self.gate_bit = array("q", [0]) * (2 * nsq)
+        if self.camb:
+            for color in (0, 1):
+                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+                for file in range(rules.files):
+                    self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -824,7 +841,61 @@ class Position:
                     if self.region[p * nsq + to]:
                         n = self.add(out, n, fr, to, p, GEN_ALL)
                 break
+        if self.gates and mode != GEN_CAPTURES and self.gates & self.gate_bit[us * nsq + fr]:
+            n = self.gen_leaps(out, n, fr, p)
         return n
+
+    def gen_leaps(
+        self, out: cython.int[::1], n: cython.int, fr: cython.int, p: cython.int
+    ) -> cython.int:
+        """cambodianMoves from a gate square: the king's leap to either square a knight's
+        move away on the next rank (not out of check), the met's jump two squares ahead;
+        both only onto empty squares."""
+        us: cython.int = p & 1
+        fwd: cython.int = self.stride if us == 0 else -self.stride
+        to: cython.int
+        dx: cython.int
+        check: cython.bint
+        if self.is_royal[p >> 1]:
+            if us == self.side and self.u_chk_key[self.ply] == self.key:
+                check = self.u_chk[self.ply] != 0
+            else:
+                check = self.attacked(fr, us ^ 1)
+            if check:
+                return n
+            for dx in range(-2, 3, 4):
+                to = fr + fwd + dx
+                if self.board[to] == EMPTY and self.region[p * self.nsq + to]:
+                    n = self.add(out, n, fr, to, p, GEN_ALL)
+        elif (p >> 1) == self.camb_fers:
+            to = fr + 2 * fwd
+            if self.board[to] == EMPTY and self.region[p * self.nsq + to]:
+                n = self.add(out, n, fr, to, p, GEN_ALL)
+        return n
+
+    def close_gates(
+        self, p: cython.int, fr: cython.int, to: cython.int, kind: cython.int
+    ) -> cython.void:
+        """After a move of piece p: a piece leaving its gate (or castling with its rook) and a
+        move onto an enemy gate close those gates, and a rook move onto the file or rank of the
+        enemy king standing on its gate takes the king's leap away (as Fairy-Stockfish)."""
+        us: cython.int = p & 1
+        them: cython.int = us ^ 1
+        nsq: cython.int = self.nsq
+        k: cython.int = self.royal[them]
+        if kind != DROP:
+            self.gates &= ~self.gate_bit[us * nsq + fr]
+        if kind == CASTLE:
+            self.gates &= ~self.gate_bit[us * nsq + to]
+        else:
+            self.gates &= ~self.gate_bit[them * nsq + to]
+        if (
+            (p >> 1) == self.camb_rook
+            and k >= 0
+            and self.gates & self.gate_bit[them * nsq + k]
+            and (self.sq_file[k] == self.sq_file[to] or self.sq_rank[k] == self.sq_rank[to])
+        ):
+            self.gates &= ~self.gate_bit[them * nsq + k]
 
     def note_check(self, check: cython.bint) -> cython.void:
         """Record whether the side to move is in check here (make's legality fast path
@@ -1182,6 +1253,8 @@ class Position:
         if self.counting:
             self.u_count[2 * ply] = self.cnt_limit
             self.u_count[2 * ply + 1] = self.cnt_ply
+        if self.camb:
+            self.u_gates[ply] = self.gates
         if self.ep:
             key ^= self.z_ep[self.ep]
             self.ep = 0
@@ -1262,6 +1335,8 @@ class Position:
             if rights != self.castling:
                 key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
                 self.castling = rights
+        if self.gates:
+            self.close_gates(p, fr, to, kind)  # gates are not hashed, as in Fairy-Stockfish
         if capt and self.blast:
             key = self.explode(to, ply, key)
         self.side = them
@@ -1315,43 +1390,50 @@ class Position:
 
     def count_limit(self, c: cython.int) -> cython.int:
         """Counting: the limit in moves when colour c counts now, or 0 for none. No count
-        while a pawn stands or c's opponent has only its king; makruk's board's honour (64)
-        while c has more than its king; pieces' honour by what the opponent has, for a bare
-        king (ASEAN: 16 with a rook, 44 with a khon, 64 with a knight, else no count)."""
-        t: cython.int
+        while c's opponent has only its king. Makruk: none while a pawn stands; board's honour
+        (64) while c has more than its king. Cambodian: none while c has more than three men;
+        board's honour (63) while it has two or three (pawns too); then, with no pawn on the
+        board, pieces' honour one move shorter than makruk's. Pieces' honour by what the
+        opponent has, for a bare king (ASEAN: 16 with a rook, 44 with a khon, 64 with a knight,
+        else no count; makruk: 8 or 16 with rooks, 22 or 44 with khons, 32 with two knights,
+        else 64)."""
         o: cython.int = c ^ 1
-        for t in range(1, self.npc >> 1):
-            if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
-                return 0
         if self.pcount[o] <= 1:
+            return 0
+        if self.counting == 3 and self.pcount[c] > 1:
+            return 63 if self.pcount[c] <= 3 else 0  # Cambodian board's honour
+        if self.pawns_left():
             return 0
         if self.pcount[c] > 1:
             return 0 if self.counting == 2 else 64  # board's honour (makruk only)
         rooks: cython.int = self.count[2 * self.cnt_rook + o] if self.cnt_rook > 0 else 0
         khons: cython.int = self.count[2 * self.cnt_khon + o] if self.cnt_khon > 0 else 0
         knights: cython.int = self.count[2 * self.cnt_knight + o] if self.cnt_knight > 0 else 0
+        # cambodian limits are one move shorter than makruk's
+        short: cython.int = 1 if self.counting == 3 else 0
         if self.counting == 2:
             return 16 if rooks else 44 if khons else 64 if knights else 0
         if rooks:
-            return 8 if rooks > 1 else 16
+            return (8 if rooks > 1 else 16) - short
         if khons > 1:
-            return 22
+            return 22 - short
         if knights > 1:
-            return 32
-        return 44 if khons else 64
+            return 32 - short
+        return (44 if khons else 64) - short
 
     def update_count(self, mover: cython.int, capt: cython.int, kind: cython.int) -> cython.void:
         """Counting after a move of `mover` (capt: the piece taken, or 0). A running count goes
         on; a count starts when none runs and the side to move may count, and starts again
-        when a capture or promotion leaves that side a bare king. In makruk a bare king that
-        takes the last pawn starts its own count at once; ASEAN counts always start at 0."""
+        when a capture or promotion leaves that side a bare king. In makruk and Cambodian a
+        bare king that takes the last pawn starts its own count at once; ASEAN counts always
+        start at 0."""
         stm: cython.int = mover ^ 1
         limit: cython.int
         total: cython.int = self.pcount[0] + self.pcount[1]
         if self.cnt_limit:
             self.cnt_ply += 1
-        if self.counting == 1 and capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
-            limit = self.count_limit(mover)
+        if self.counting != 2 and capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
+            limit = 0 if self.pawns_left() else self.count_limit(mover)
             if limit:
                 self.cnt_limit = 2 * limit
                 self.cnt_ply = 2 * total - 1
@@ -1360,6 +1442,44 @@ class Position:
             if limit:
                 self.cnt_limit = 2 * limit
                 self.cnt_ply = 0 if self.counting == 2 or self.pcount[stm] > 1 else 2 * total
+
+    def promotions_only(self) -> cython.bint:
+        """Sittuyin's draw (sittuyinPromotion): the side to move has only its king and one
+        pawn, is not in check, and every legal move it has is a promotion."""
+        us: cython.int = self.side
+        pawns: cython.int = 0
+        i: cython.int
+        n: cython.int
+        m: cython.int
+        legal: cython.bint = False
+        if not self.sit_promo or self.pcount[us] != 2:
+            return False
+        for i in range(2):
+            if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
+                pawns += 1
+        if pawns != 1 or self.in_check():
+            return False
+        n = self.gen(self.scratch, 0, False)
+        for i in range(n):
+            m = self.scratch[i]
+            if self.make(m):
+                self.unmake()
+                if move_kind(m) != PROMO:
+                    return False
+                legal = True
+        return legal
+
+    def promotions_draw(self) -> bool:
+        """Python view of promotions_only (for Board.outcome)."""
+        return self.promotions_only()
+
+    def pawns_left(self) -> cython.bint:
+        """Whether any pawn (of either colour) stands on the board."""
+        t: cython.int
+        for t in range(1, self.npc >> 1):
+            if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
+                return True
+        return False
 
     def counting_over(self) -> bool:
         """Whether the count (makruk, ASEAN) has run out: a draw, unless the side to move is
@@ -1511,6 +1631,8 @@ class Position:
         if self.counting:
             self.cnt_limit = self.u_count[2 * ply]
             self.cnt_ply = self.u_count[2 * ply + 1]
+        if self.camb:
+            self.gates = self.u_gates[ply]
         self.key = self.u_key[ply]
         self.mg = self.u_mg[ply]
         self.eg = self.u_eg[ply]
@@ -1675,6 +1797,16 @@ class Position:
         """Python view of perpetual (for tests)."""
         return self.perpetual()
 
+    def last_repetition_ply(self) -> int:
+        """Python view of last_repetition (the chasing rule's cycle)."""
+        return self.last_repetition()
+
+    def move_at(self, ply: int) -> int:
+        """The move made at `ply` since set_fen (0 for a null move)."""
+        if not 0 <= ply < self.ply:
+            raise IndexError(f"no move at ply {ply}")
+        return self.u_move[ply]
+
     # ------------------------------------------------------------------ Python interface
 
     def set_fen(self, fen: str) -> None:
@@ -1740,6 +1872,9 @@ class Position:
         self.checks_left[0], self.checks_left[1] = checks
         self.cnt_limit = setup.count_limit if self.counting else 0
         self.cnt_ply = setup.count_ply if self.counting else 0
+        self.gates = 0
+        for color, file in setup.gates:
+            self.gates |= 1 << (16 * color + file)
         self.refresh()
         self.u_inchk[0] = 1 if self.perp and self.in_check() else 0
 
@@ -1799,6 +1934,7 @@ class Position:
             pieces, self.side, rooks, self.ep, self.halfmove, self.fullmove_number(), hand, checks
         )
         setup.count_limit, setup.count_ply = self.cnt_limit, self.cnt_ply
+        setup.gates = [(g >> 4, g & 15) for g in range(32) if self.gates >> g & 1]
         return setup
 
     def fullmove_number(self) -> int:

@@ -113,8 +113,15 @@ class Rules:
     must_capture: bool = False  # mustCapture: a capture must be made if one is possible
     check_counting: bool = False  # checkCounting: giving the n-th check wins (3check; FEN `3+3`)
     # countingRule: "makruk" = Thai counting (board's and pieces' honour), "asean" = pieces'
-    # honour only, limits by the rook, khon (silver) and knight counts; "none" = no counting
+    # honour only, "cambodian" = Ouk Khmer's (board's honour from three men down, pieces'
+    # honour one move shorter than makruk's); limits by the rook, khon (silver) and knight
+    # counts; "none" = no counting
     counting_rule: str = "none"
+    # cambodianMoves (with gating): while on its gate square (the castling field's file
+    # letters, `DEde`) the king may leap like a knight to the next rank unless in check, and a
+    # `fers` (the met) may jump two squares straight ahead; a rook move onto the enemy king's
+    # file or rank takes its leap away
+    cambodian_moves: bool = False
     checking: bool = True  # checking: false = no move may give check (racing kings)
     flag_move: bool = False  # flagMove: the other side gets one more move to reach its flag
     # doubleStepRegionBlack when it does not mirror White's (horde): Black's ranks seen from

@@ -26,6 +26,7 @@ cdef enum:
     ST_GEN_ALL = 7
     ST_ALL = 8
     ST_DONE = 9
+    CHASE_CACHE = 4096
 
 cdef class Search:
     cdef public Position pos
@@ -36,6 +37,12 @@ cdef class Search:
     # the root move being searched (read by the engine's watcher thread for currmove)
     cdef public int root_depth, root_index, root_move
     cdef int nsq, best_promo, variant_end, fast_checks
+    # chasing rule (xiangqi): a Python judge of repetition cycles, its verdicts cached by cycle
+    cdef public object chase_judge
+    cdef public int chasing
+    cdef public long long chase_calls
+    cdef unsigned long long[::1] chase_keys
+    cdef int[::1] chase_vals
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
     # continuation and capture history (see __init__): playing-square index of each cell,
     # the (piece, target) row of the move made at each ply, the captures tried at each ply
@@ -62,6 +69,7 @@ cdef class Search:
     cdef void poll(self) noexcept nogil
     cdef bint is_draw(self) noexcept nogil
     cdef bint rule_draw(self) noexcept nogil
+    cdef int chase_value(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil
     cdef bint is_tactical(self, int m) noexcept nogil

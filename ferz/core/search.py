@@ -72,11 +72,15 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     ST_GEN_ALL = 7
     ST_ALL = 8
     ST_DONE = 9
+    CHASE_CACHE = 4096
     from ferz.core.evaluate import K_PIECE
     from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
 
 
 DEPTH_LIMIT = 124  # the deepest iteration (MAXDEPTH - 4 leaves room for the extensions)
+# hashing a repetition cycle's keys for the chase cache (masked: plain Python ints do not wrap)
+CYCLE_MIX = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
+MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 
 Line = namedtuple("Line", "score bound pv")  # bound: "lower", "upper" or None (exact)
 Iteration = namedtuple("Iteration", "depth seldepth lines nodes")
@@ -174,8 +178,19 @@ class Search:
         self.node_limit = 0
         self.stop = 0
         self.stopped = 0
+        self.chase_judge = None
+        self.chasing = 0
+        self.chase_calls = 0
+        self.chase_keys = array("Q", bytes(8 * CHASE_CACHE))
+        self.chase_vals = _ints(CHASE_CACHE)
 
     # ------------------------------------------------------------------ Python interface
+
+    def set_chase_judge(self, judge) -> None:
+        """Judge repetitions in the tree by the chasing rule: judge(position) gives +1, 0 or -1
+        for the side to move (ferz.variants.chase.cycle_value); None: repetitions are draws."""
+        self.chase_judge = judge
+        self.chasing = 0 if judge is None else 1
 
     def clear(self) -> None:
         """Forget histories, killers and counter moves (a new game)."""
@@ -338,10 +353,41 @@ class Search:
         return self.rule_draw() or self.pos.is_repetition()
 
     def rule_draw(self) -> cython.bint:
-        """The n-move rule, or the end of a count (makruk, ASEAN)."""
+        """The n-move rule, the end of a count (makruk, ASEAN, Cambodian), or sittuyin's lone
+        king and pawn that can only promote (tested only with two men left: cheap)."""
         if self.draw_moves and self.pos.halfmove >= self.draw_moves:
             return True
-        return self.pos.cnt_limit != 0 and self.pos.cnt_ply > self.pos.cnt_limit
+        if self.pos.cnt_limit != 0 and self.pos.cnt_ply > self.pos.cnt_limit:
+            return True
+        return self.pos.pcount[self.pos.side] == 2 and self.pos.promotions_only()
+
+    def chase_value(self) -> cython.int:
+        """The chasing rule at a repetition: +1 or -1 for the side to move when one side alone
+        chased through the cycle, else 0. The judge is Python (run with the GIL, 0.6 ms); its
+        verdicts are cached by the keys of the cycle's positions, which fix its moves."""
+        first: cython.int = self.pos.last_repetition()
+        j: cython.int
+        slot: cython.int
+        r: cython.int = 0
+        sig: cython.ulonglong = self.pos.key
+        if first < 0:
+            return 0
+        if first > 0:
+            first -= 1  # the move into the first occurrence counts too
+        for j in range(first, self.pos.ply):
+            sig = ((sig ^ self.pos.u_key[j]) * CYCLE_MIX) & MASK64
+        slot = cython.cast(cython.int, sig & cython.cast(cython.ulonglong, CHASE_CACHE - 1))
+        if self.chase_keys[slot] == sig:
+            return self.chase_vals[slot]
+        with cython.gil:
+            try:
+                r = self.chase_judge(self.pos)
+            except Exception:  # a judge that fails leaves the repetition a draw
+                r = 0
+            self.chase_calls += 1
+        self.chase_keys[slot] = sig
+        self.chase_vals[slot] = r
+        return r
 
     def has_pieces(self, color: cython.int) -> cython.bint:
         """Whether `color` has a piece other than pawns and royals (null-move zugzwang guard)."""
@@ -798,6 +844,10 @@ class Search:
         if self.is_draw():
             if self.pos.perp:
                 r = self.pos.perpetual()
+                if r != 0:
+                    return (MATE - ply) * r
+            if self.chasing and self.pos.is_repetition():
+                r = self.chase_value()  # a lone chaser through the cycle loses (xiangqi)
                 if r != 0:
                     return (MATE - ply) * r
             return 0

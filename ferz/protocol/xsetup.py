@@ -113,6 +113,11 @@ def piece_betza(rules: Any, piece: Any, defined: str) -> str:
         start = king_file(rules)
         if piece.letter == rules.castling_king and start is not None:
             betza += f"O{abs(rules.castling_kingside_file - start)}"
+    if rules.cambodian_moves:  # the first leaps, as Fairy-Stockfish describes them to XBoard
+        if piece.royal:
+            betza += "ismN"
+        elif piece.name == "fers":
+            betza += "ifmD"
     return xboard_betza(betza)
 
 

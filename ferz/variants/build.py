@@ -80,13 +80,11 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "enclosingDrop": ("none",),
     "dropOppositeColoredBishop": ("false",),
     "dropPromoted": ("false",),
-    "gating": ("false",),
     "arrowGating": ("false",),
     "duckGating": ("false",),
     "staticGating": ("false",),
     "pastGating": ("false",),
     "seirawanGating": ("false",),
-    "cambodianMoves": ("false",),
     "diagonalLines": ("-",),
     "pass": ("false",),
     "passOnStalemate": ("false",),
@@ -105,7 +103,7 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "connectHorizontal": ("true",),
     "connectDiagonal": ("true",),
     "materialCounting": ("none",),
-    "countingRule": ("none", "makruk", "asean"),
+    "countingRule": ("none", "makruk", "asean", "cambodian"),
 }
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
@@ -187,6 +185,8 @@ RULE_KEYS = {
     "mustDrop",
     "sittuyinRookDrop",
     "sittuyinPromotion",
+    "gating",
+    "cambodianMoves",
     "pieceValueMg",
     "pieceValueEg",
     "description",
@@ -560,6 +560,28 @@ def _atomic(c: _Context) -> bool:
     return True
 
 
+def _cambodian(c: _Context) -> bool:
+    """cambodianMoves, accepted only with gating = true (the gates are the castling field's
+    letters, as in Fairy-Stockfish) and without castling or drops, which would give the gates
+    other meanings; the leaping pieces are the royal king and the `fers` (met)."""
+    r = c.r
+    moves = r.boolean("cambodianMoves", False)
+    gating = r.boolean("gating", False)
+    if gating and not moves:
+        raise r.error("gating", "ferz supports gating only for cambodianMoves")
+    if not moves:
+        return False
+    if not gating:
+        raise r.error("cambodianMoves", "cambodianMoves needs gating = true (FSF's gates)")
+    if r.boolean("castling", True):
+        raise r.error("cambodianMoves", "ferz supports cambodianMoves only with castling = false")
+    if r.boolean("pieceDrops", False):
+        raise r.error("cambodianMoves", "ferz supports cambodianMoves only without drops")
+    if not c.royal:
+        raise r.error("cambodianMoves", "cambodianMoves needs a king (its leap)")
+    return True
+
+
 def _double_steps(c: _Context) -> tuple[frozenset[int], frozenset[int] | None]:
     """Ranks of the double-step regions: White's, and Black's seen from Black when they do not
     mirror White's (horde: White's pawns double-step from the first rank too)."""
@@ -836,6 +858,7 @@ def build(
             **_drops(c),
             **_endings(c),
             blast_on_capture=blast,
+            cambodian_moves=_cambodian(c),
         )
     except DefinitionError:
         raise

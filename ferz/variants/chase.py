@@ -327,6 +327,54 @@ class Chases:
         return out
 
 
+def persistent(chased: list[set[int]], moves: list[int]) -> set[int]:
+    """Of the two sides of a repetition cycle, those that chased one piece through every one
+    of their moves: 0 for the side that made the last move, 1 for the other. `chased[k]`
+    holds the squares moves[k] chased; a chased piece is followed back through the chased
+    side's moves in between."""
+    out = set()
+    for side, last in ((0, len(moves) - 1), (1, len(moves) - 2)):
+        if last < 0:
+            continue
+        squares = set(chased[last])
+        index = last - 2
+        while index >= 0 and squares:
+            reply = moves[index + 1]  # the chased side's move in between
+            fr, to = move_from(reply), move_to(reply)
+            squares = {fr if s == to else s for s in squares} & chased[index]
+            index -= 2
+        if squares:
+            out.add(side)
+    return out
+
+
+def cycle_value(position, chases: Chases) -> int:
+    """For a core Position that repeats an earlier one since the last irreversible move: +1
+    if only the opponent chased through the cycle (the side to move wins), -1 if only the
+    side to move did, 0 otherwise (FSF's chasing rule as its search applies it). The cycle's
+    moves and the move into its first position are taken back and replayed; the position is
+    left as it was."""
+    first = position.last_repetition_ply()
+    if first < 0:
+        return 0
+    if first >= 1 and position.move_at(first - 1) != 0:
+        first -= 1  # the move into the first occurrence counts too
+    boards, moves = [board_map(position)], []
+    while position.ply > first:
+        moves.append(position.move_at(position.ply - 1))
+        position.pop()
+        boards.append(board_map(position))
+    boards.reverse()
+    moves.reverse()
+    for move in moves:
+        position.push(move)
+    chased = [chases.chased(boards[k], boards[k + 1], m) for k, m in enumerate(moves)]
+    who = persistent(chased, moves)
+    if len(who) != 1:
+        return 0
+    return 1 if who == {0} else -1
+
+
 def board_map(position) -> dict[int, tuple[int, int]]:
     """The pieces of a core Position as {square: (type, colour)}."""
     cells = position.board

@@ -93,6 +93,15 @@ def test_minishogi_uses_the_shogi_parent_with_promoted_slots() -> None:
     assert not any(x.startswith(("piece H", "piece D")) for x in lines)  # never on the board
 
 
+def test_cambodian_pieces_carry_their_first_leaps() -> None:
+    """The king's and the met's first leaps, as Fairy-Stockfish describes them to XBoard (its
+    met may also capture by the jump there; ferz's, as pyffish 0.0.90's, may not)."""
+    for name in ("cambodian", "karouk"):
+        pieces = lines_for(name)[1:]
+        assert "piece K& KismN" in pieces and "piece M& FifmD" in pieces
+    assert "piece K& K" in lines_for("ai-wok")[1:]  # no leaps without cambodianMoves
+
+
 def test_variants_xboard_knows_get_no_setup() -> None:
     for name in ("grand", "shogi", "xiangqi", "capablanca", "crazyhouse", "makruk"):
         assert name in XBOARD_KNOWS and lines_for(name) == []

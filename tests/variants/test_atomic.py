@@ -89,3 +89,107 @@ def test_blast_needs_pseudo_royal_extinction() -> None:
             "[x:chess]\nblastOnCapture = true\nextinctionPseudoRoyal = true\n"
             "extinctionValue = loss\nextinctionPieceTypes = q\n"
         )
+
+
+# ---------------------------------------------------------------- search and evaluation
+
+
+def _search(fen: str):
+    """A core position of `fen` with an installed evaluation, its Search and its Board."""
+    from ferz.core.evaluate import Evaluator
+    from ferz.core.position import Position
+    from ferz.core.search import Search
+    from ferz.core.tt import TT
+
+    rules = variants.get("atomic")
+    ev = Evaluator(rules)
+    pos = Position(rules)
+    ev.install(pos)
+    pos.set_fen(fen)
+    return Search(pos, TT(1), ev), ev, pos, Board(fen, variant="atomic")
+
+
+def _value(ev, board: Board, letter: str) -> int:
+    """The evaluation's value of a piece letter."""
+    return ev.value[board.rules.piece_index(letter)]
+
+
+@pytest.mark.parametrize(
+    ("fen", "move", "gain", "loss"),
+    [
+        # no recapture can follow: the capturer dies with its victim (a queen for a pawn)
+        ("4k3/8/8/3p4/8/8/8/3QK3 w - - 0 1", "d1d5", "p", "Q"),
+        # the blast takes the rook next to the victim and the capturer's own bishop
+        ("4k3/8/8/2nr4/1B1P4/8/8/4K3 w - - 0 1", "d4c5", "nr", "PB"),
+        # pawns next to the target survive
+        ("4k3/8/8/1ppn4/2P5/8/8/4K3 w - - 0 1", "c4d5", "n", "P"),
+        # a quiet move where the opponent's cheapest capture would blow up more of ours
+        ("4k3/6p1/8/7N/8/8/8/4K3 w - - 0 1", "h5f6", "p", "N"),
+        ("4k3/8/8/8/8/4p3/2B5/3N1K2 w - - 0 1", "c2d3", "", ""),  # no capture: nothing lost
+    ],
+)
+def test_exchange_value_is_the_blast(fen: str, move: str, gain: str, loss: str) -> None:
+    """SEE where captures explode: what the blast removes on both sides, no recaptures; a quiet
+    move loses what the opponent's best capture of the moved piece would win."""
+    search, ev, _, board = _search(fen)
+    expected = sum(_value(ev, board, x) for x in gain) - sum(_value(ev, board, x) for x in loss)
+    value = search.see_value(board.parse_uci(move).code)
+    assert value == (expected if board.piece_at(move[2:4]) else -max(-expected, 0))
+
+
+def test_exchange_value_of_blowing_up_a_king() -> None:
+    search, ev, _, board = _search("r1bqkbnr/pppppppp/2n5/4N3/8/8/PPPPPPPP/RNBQKB1R w KQkq - 0 1")
+    royal = _value(ev, board, "k")  # evaluate.ROYAL_VALUE
+    assert search.see_value(board.parse_uci("e5f7").code) > royal // 2  # f7 touches e8
+    assert search.see_value(board.parse_uci("e5c6").code) == 0  # a knight for a knight
+    # a quiet move next to the own king onto a square the opponent can capture on loses it all
+    search, _, _, board = _search("4k3/8/8/2n5/8/8/8/3RK3 b - - 0 1")
+    assert search.see_value(board.parse_uci("c5d7").code) < -royal // 2
+    search, _, _, board = _search("4k3/8/8/2n5/8/8/8/4K3 b - - 0 1")
+    assert search.see_value(board.parse_uci("c5d7").code) == 0
+
+
+@pytest.mark.parametrize(
+    ("fen", "white", "black"),
+    [
+        # the knight next to White's king is attacked by the rook: capturing it blows up e1
+        ("4k3/8/8/8/8/8/r3N3/4K3 b - - 0 1", 1, 0),
+        ("4k3/8/8/8/8/8/r7/4K1N1 b - - 0 1", 0, 0),
+        # not when the capture would blow up Black's own king too, nor by the king itself
+        ("8/8/8/8/8/3k4/r3N3/4K3 b - - 0 1", 0, 0),
+        ("8/8/8/8/8/8/3kN3/4K3 b - - 0 1", 0, 0),
+        # two of White's men next to its king under attack, one of Black's
+        ("4k3/R4b2/8/4r3/7q/8/4NB2/4K3 b - - 0 1", 2, 1),
+    ],
+)
+def test_evaluation_counts_the_captures_that_blow_up_a_king(fen: str, white: int, black: int):
+    _, ev, pos, _ = _search(fen)
+    assert (ev.king_threats(pos, 0), ev.king_threats(pos, 1)) == (white, black)
+
+
+def test_evaluation_scores_a_king_that_can_be_blown_up() -> None:
+    """The side to move that can blow up the enemy king is winning; the side that faces such a
+    capture is worse off than without it."""
+    from ferz.params import EVAL
+
+    _, ev, pos, _ = _search("4k3/8/8/8/8/8/r3N3/4K3 b - - 0 1")
+    assert ev.eval(pos) >= EVAL["blast_win"]
+    _, ev, threatened, _ = _search("4k3/8/8/8/8/8/r3N3/4K3 w - - 0 1")
+    _, ev, safe, _ = _search("4k3/8/8/8/8/8/r7/4K1N1 w - - 0 1")
+    assert ev.eval(threatened) + EVAL["blast_threat"] // 2 < ev.eval(safe)
+
+
+# A win in two moves from the suite of docs/variants.md, found exhaustively: after Qh5 no reply
+# stops a capture next to Black's king. Before SEE knew explosions, depth 3 chose another move.
+WIN_IN_TWO = ("r1bqkbnr/1ppppp1p/p7/8/8/4P3/PPPP1KPP/RNBQ2NR w kq - 0 5", ("d1h5",))
+
+
+def test_search_finds_an_explosion_win_in_two() -> None:
+    from ferz.engine import Engine, Limits
+
+    engine = Engine(variant="atomic")
+    engine.set_position(WIN_IN_TWO[0])
+    best: list = []
+    engine.go(Limits(depth=3), on_bestmove=lambda move, _ponder: best.append(move))
+    assert engine.wait(30)
+    assert best[0] in WIN_IN_TWO[1]

@@ -14,7 +14,7 @@ import pytest
 from ferz import variants
 from ferz.board import Board
 from ferz.variants import ending
-from ferz.variants.chase import Chases, board_map
+from ferz.variants.chase import Chases, board_map, cycle_value
 from ferz.variants.ini import DefinitionError
 from tests.variants.oracle import pyffish
 
@@ -201,3 +201,45 @@ def test_random_cycles_agree_with_fsf() -> None:
 def test_many_random_cycles_agree_with_fsf() -> None:
     total, chased = _differential(seed=12, positions=1500)
     assert total >= 300 and chased >= 60
+
+
+def test_the_search_judges_a_cycle_as_the_game_does() -> None:
+    """In the tree a position that repeats once is judged over the one cycle back to it (as
+    FSF's search does); on known cases and random cycles that equals the game's verdict after
+    the threefold repetition."""
+    rng = random.Random(11)
+    chases = Chases(variants.get("xiangqi"))
+    cases = [(fen, cycle.split()) for fen, cycle, _ in CASES]
+    for _ in range(120):
+        board = _random_position(rng)
+        cases += [(board.fen(), cycle) for cycle in _cycles(board, chases, rng, 3)]
+    lone = 0
+    for fen, cycle in cases:
+        tree = cycle_value(_play(fen, cycle).position, chases)
+        assert tree == _value(_play(fen, cycle * 2)), (fen, cycle)
+        lone += tree != 0
+    assert len(cases) >= 30 and lone >= 10
+
+
+def test_search_avoids_a_losing_chase() -> None:
+    """White's rook chased the knight at each move; going back to i8 would repeat the start by
+    a chase at every move, which loses. The search scores that as lost and plays otherwise."""
+    from ferz.engine import Engine, Limits
+
+    fen, cycle, _ = CASES[0]
+    results = {}
+    for searchmoves in (("i6i8",), ()):
+        engine = Engine(variant="xiangqi")
+        engine.set_position(fen, cycle.split()[:3])
+        infos: list = []
+        best: list = []
+        engine.go(
+            Limits(depth=4, searchmoves=searchmoves),
+            on_info=infos.append,
+            on_bestmove=lambda move, _ponder, out=best: out.append(move),
+        )
+        assert engine.wait(30)
+        last = [info for info in infos if info.depth][-1]
+        results[searchmoves] = (best[0], last.score_cp, last.score_mate)
+    assert results["i6i8",][2] is not None and results["i6i8",][2] <= 0  # mated: a loss
+    assert results[()][0] != "i6i8" and results[()][2] is None

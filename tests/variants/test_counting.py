@@ -1,5 +1,5 @@
-"""Counting rules of makruk (board's and pieces' honour) and ASEAN chess (pieces' honour;
-asean, sittuyin), compared with Fairy-Stockfish.
+"""Counting rules of makruk (board's and pieces' honour), ASEAN chess (pieces' honour; asean,
+sittuyin) and Cambodian chess (cambodian, karouk), compared with Fairy-Stockfish.
 
 The count is kept in FSF's FEN form: while it runs, the e.p. field holds the limit in plies
 and the halfmove field the count (`4k3/8/8/8/8/7K/8/R7 b - 32 6 1`). When the count passes
@@ -51,6 +51,17 @@ PLAYOUTS = [
     ("asean", "r1b1k3/8/8/3p4/3P4/8/7K/RNQ4n w - - 0 1"),
     ("sittuyin", "4k3/8/2s5/3P4/8/1n6/7K/RS5n[] w - - 0 1"),
     ("sittuyin", "4k3/8/8/8/8/8/2SF3K/1RN5[] b - 32 12 1"),
+    # Cambodian: board's honour from three men down (pawns too), pieces' honour 7 to 63 moves
+    ("cambodian", "8/8/8/4k3/8/8/8/R3K3 b - - 0 1"),
+    ("cambodian", "4k3/8/8/8/8/8/7K/R6n w - - 0 1"),
+    ("cambodian", "8/8/8/8/4p3/3K4/8/5r1k w - - 0 1"),
+    ("cambodian", "4k3/8/8/3P4/8/8/7K/R7 w - - 0 1"),
+    ("cambodian", "4k3/8/2s5/3P4/8/1n6/7K/RS5n w - - 0 1"),
+    ("cambodian", "r1s1k3/8/8/3p4/3P4/8/7K/RNS4n w - - 0 1"),
+    ("cambodian", "4k3/8/8/8/8/8/2SM3K/1RN5 b - 30 12 1"),
+    ("cambodian", "4k3/8/8/8/8/8/2SS3K/1NN5 w - 126 100 1"),
+    ("cambodian", "4k3/3p4/2p5/8/8/2P5/3PP2K/8 w - - 0 1"),
+    ("karouk", "4k3/8/2s5/3P4/8/1n6/7K/RS5n w - - 0 1"),
 ]
 
 # ASEAN counting (asean: khon `b`, met `q`): only a bare king counts, from 0
@@ -132,7 +143,8 @@ def test_asean_counts_only_a_bare_king(pieces: str, limit: str) -> None:
 
 @pytest.mark.parametrize(("variant", "fen"), PLAYOUTS)
 def test_random_playouts_count_like_fsf(variant: str, fen: str) -> None:
-    """FEN (count fields included) and the counting draw agree with FSF after every move.
+    """FEN (count fields included), legal moves and the counting draw agree with FSF after
+    every move, until a count runs out or the game ends otherwise (Kar Ouk: the first check).
 
     FSF is stepped from its own FEN (which carries the count), one move at a time."""
     sf = pyffish()
@@ -143,13 +155,15 @@ def test_random_playouts_count_like_fsf(variant: str, fen: str) -> None:
         for _ in range(200):
             assert board.fen() == theirs
             legal = sf.legal_moves(variant, theirs, [])
-            limit, count = theirs.split()[3:5]
-            passed = limit.isdigit() and int(count) > int(limit)
+            fields = theirs.split()  # the count: limit in the e.p. field, plies in the halfmove
+            passed = fields[3].isdigit() and int(fields[-2]) > int(fields[3])
             outcome = board.outcome()
-            if legal:
+            ended = sf.is_immediate_game_end(variant, theirs, [])[0]
+            if legal and not ended:
+                assert sorted(m.text for m in board.legal_moves) == sorted(legal), theirs
                 assert (outcome is not None and outcome.termination == "counting_rule") == passed
                 assert not passed or sf.is_optional_game_end(variant, theirs, [])[0]
-            if not legal or passed:
+            if not legal or passed or ended:
                 break
             captures = [m for m in legal if board.piece_at(m[2:4]) is not None]
             move = rng.choice(captures if captures and rng.random() < 0.3 else legal)
@@ -157,17 +171,18 @@ def test_random_playouts_count_like_fsf(variant: str, fen: str) -> None:
             theirs = sf.get_fen(variant, theirs, [move])
 
 
-def test_search_sees_the_count_run_out() -> None:
+@pytest.mark.parametrize(("variant", "limit"), [("makruk", 32), ("cambodian", 30)])
+def test_search_sees_the_count_run_out(variant: str, limit: int) -> None:
     """Rook against bare king is won, but not with one move left on the count: a draw."""
     scores = {}
-    for count in (6, 31):
-        engine = Engine(variant="makruk")
-        engine.set_position(f"8/8/8/3k4/8/8/8/R3K3 w - 32 {count} 1")
+    for count in (6, limit - 1):
+        engine = Engine(variant=variant)
+        engine.set_position(f"8/8/8/3k4/8/8/8/R3K3 w - {limit} {count} 1")
         infos: list = []
         engine.go(Limits(depth=6), on_info=infos.append)
         assert engine.wait(30)
         scores[count] = infos[-1].score_cp
-    assert scores[6] > 300 and scores[31] == 0
+    assert scores[6] > 300 and scores[limit - 1] == 0
 
 
 def _sittuyin_king_and_pawn(rng: random.Random) -> str:

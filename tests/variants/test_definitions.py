@@ -254,9 +254,25 @@ def test_refuses_inconsistent_start_fen() -> None:
 def test_refuses_unsupported_rules_but_accepts_defaults() -> None:
     variants.parse_text("[ok:chess]\nmustCapture = false\ncountingRule = none\n")
     bad("[x:chess]\nmustCapture = true\n", 2, "only without a royal piece")
-    bad("[x:chess]\ngating = true\n", 2, "not supported by ferz")
+    bad("[x:chess]\ngating = true\n", 2, "only for cambodianMoves")
+    bad("[x:chess]\npass = true\n", 2, "not supported by ferz")
     bad("[x:chess]\nmustDrop = true\n", 2, "needs pieceDrops")
     bad("[x:chess]\nblastOnCapture = true\n", 2, "only with extinctionPseudoRoyal")
+
+
+def test_cambodian_moves_need_their_setting() -> None:
+    """cambodianMoves come with gating (the gates of the castling field), a king, and
+    neither castling nor drops; refusals name the line."""
+    bad("[x:makruk]\ncambodianMoves = true\n", 2, "needs gating = true")
+    bad("[x:chess]\ngating = true\ncambodianMoves = true\n", 3, "castling = false")
+    bad("[x:cambodian]\npieceDrops = true\nstartFen = 8/8/8/8/8/8/8/4K2k[] w - - 0 1\n", 1, "drops")
+    bad("[x:cambodian]\ncountingRule = thai\n", 2, "not supported by ferz")
+    bad("[x:cambodian]\nstartFen = 4k3/8/8/8/8/8/8/4K3 w KQ - 0 1\n", 2, "not a gate file")
+    rules = variants.parse_text(
+        "[ouk:makruk]\ngating = true\ncambodianMoves = true\ncountingRule = cambodian\n"
+        "startFen = rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w DEde - 0 1\n"
+    )["ouk"]
+    assert rules.cambodian_moves and rules.counting_rule == "cambodian"
 
 
 @pytest.mark.parametrize(

@@ -108,3 +108,28 @@ def test_promotion_in_place_captures_nothing() -> None:
     board = Board(fen, variant="sittuyin")
     in_place, step = (search.see_value(board.parse_uci(u).code) for u in ("c6c6f", "c6b5f"))
     assert in_place == step > 0
+
+
+def test_search_sees_the_promotions_only_draw() -> None:
+    """Black, far ahead, must not leave White a lone king and pawn that can only promote: that
+    position is a draw (FSF's optional game end, which ferz applies), and the search says so."""
+    from ferz.engine import Engine, Limits
+
+    fen = "K7/2k5/2P5/1ns5/6n1/8/8/6r1[] b - - 1 41"
+    assert pyffish().is_optional_game_end("sittuyin", fen, ["g1g2"])[0]
+    scores, best = {}, {}
+    for moves in (("g1g2",), ()):
+        engine = Engine(variant="sittuyin")
+        engine.set_position(fen)
+        infos: list = []
+        engine.go(
+            Limits(depth=4, searchmoves=moves),
+            on_info=infos.append,
+            on_bestmove=lambda move, _ponder, key=moves: best.__setitem__(key, move),
+        )
+        assert engine.wait(30)
+        scores[moves] = (infos[-1].score_cp, infos[-1].score_mate)
+    assert scores["g1g2",] == (0, None)
+    cp, mate = scores[()]
+    assert (mate is not None and mate > 0) or cp > 300
+    assert best[()] != "g1g2"
