@@ -110,7 +110,8 @@ EVAL: dict[str, int] = {
     "scale_opposite_bishops": 40,
     # mop-up: drive the lone king to the edge (or the right corner) and bring ours close
     "mopup_edge": 12,
-    "mopup_close": 6,
+    "mopup_close": 10,
+    "mopup_corner": 40,  # per step from the long diagonal of the wrong corners (bishop + knight)
     "mopup_base": 600,
     # explosions (blastOnCapture, atomic): a capture on a square next to a royal piece blows
     # it up. The side to move that can make one wins at once; the side that faces one must

@@ -64,7 +64,7 @@ cdef class Evaluator:
     # offsets of the king-danger weights in kdw
     cdef public int d_attacker, d_zone, d_check, d_weak, d_no_queen, d_bias, n_danger
     cdef public int scale_no_pawns_small, scale_opposite_bishops
-    cdef public int mopup_edge, mopup_close, mopup_base
+    cdef public int mopup_edge, mopup_close, mopup_corner, mopup_base
     # accumulators of one evaluation, and the tuner's trace (counts per term, per side danger)
     cdef int acc_mg, acc_eg
     cdef int[::1] dsum

@@ -249,7 +249,8 @@ class Evaluator:
         self.ntypes = len(rules.pieces)
         for name in (
             "tempo", "scale_no_pawns_small", "scale_opposite_bishops", "mopup_edge",
-            "mopup_close", "mopup_base", "blast_win", "blast_threat", "blast_threats",
+            "mopup_close", "mopup_corner", "mopup_base", "blast_win", "blast_threat",
+            "blast_threats",
         ):  # fmt: skip
             setattr(self, name, int(w[name]))
         self._weights(t, d)
@@ -1021,11 +1022,24 @@ class Evaluator:
             if self.tracing:
                 self.t_dead = 1
             return 0  # neither side can win: a dead draw
-        score = tdiv(mg * phase + tdiv(eg * scale, 64) * (self.max_phase - phase), self.max_phase)
+        mop = 0
         if pos.pcount[weak] == 1 and (
             npm[strong] >= self.rook_value
             or (self.material_draws and scale > 0 and npawns[strong] == 0 and npm[strong] > 0)
         ):
+            # Against a bare king only material and the mop-up count: the square tables and
+            # terms, fitted to positions with material on both sides, would pull the kings
+            # and pieces elsewhere (and a pawn promotes once the mop-up has done its work).
+            mop = 1
+            mg = 0
+            eg = 0
+            for c in range(2):
+                for i in range(pos.pcount[c]):
+                    p = pos.board[pos.plist[c * MAXP + i]]
+                    mg += self.pst_mg[p * nsq]
+                    eg += self.pst_eg[p * nsq]
+        score = tdiv(mg * phase + tdiv(eg * scale, 64) * (self.max_phase - phase), self.max_phase)
+        if mop:
             mop = (1 if strong == 0 else -1) * self._mopup(
                 pos, strong, nbound[strong], bound_sq[strong]
             )
@@ -1181,21 +1195,17 @@ class Evaluator:
         f: cython.int = self.sq_file[wk]
         r: cython.int = self.sq_rank[wk]
         edge: cython.int = (abs(2 * f - (self.files - 1)) + abs(2 * r - (self.ranks - 1))) // 2
+        corner: cython.int = 0
         if nbound == 1 and self.files == self.ranks:
             # One colour-bound piece (bishop and knight): only its corners can be mated in.
             # Keep the push to the edge (a wrong corner is still better than the centre) and
-            # add the nearness to a right corner, which grows along the edges towards it.
-            d1: cython.int = f if f > r else r  # distance to (0, 0)
-            d2: cython.int
-            fo: cython.int = self.files - 1 - f
-            ro: cython.int = self.ranks - 1 - r
-            if bound_colour == 0:  # corners a1 / h8 have colour 0
-                d2 = fo if fo > ro else ro
+            # add the distance from the long diagonal of the other colour, which grows along
+            # every edge from the wrong corners to the right ones.
+            if bound_colour == 0:  # the corners a1 and h8 have colour 0
+                corner = abs(self.files - 1 - f - r)
             else:
-                d1 = f if f > ro else ro
-                d2 = fo if fo > r else r
-            edge += 2 * (self.files - 1 - (d1 if d1 < d2 else d2))
-        bonus: cython.int = self.mopup_base + self.mopup_edge * edge
+                corner = abs(f - r)
+        bonus: cython.int = self.mopup_base + self.mopup_edge * edge + self.mopup_corner * corner
         if sk >= 0:
             bonus += self.mopup_close * (2 * self.files - self._dist(sk, wk))
         return bonus
