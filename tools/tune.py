@@ -354,6 +354,21 @@ class Model:
         return g
 
 
+def mirror_index():
+    """Each square-table feature's left-right mirror (a1 <-> h1); piece values map to
+    themselves. Averaging gradients over the pairs keeps the tables symmetric, which halves
+    the unknowns and the noise, at the price of what is not symmetric in chess (kings castle
+    short more often: on 161 421 positions the held-out error was 0.01474 symmetric and
+    0.01424 free)."""
+    import numpy as np
+
+    index = list(range(len(VALUED)))
+    for k in range(len(TABLES)):
+        base = len(VALUED) + 64 * k
+        index += [base + (sq & ~7) + 7 - (sq & 7) for sq in range(64)]
+    return np.array(index)
+
+
 def smooth_gradient(model: Model) -> dict:
     """Gradient of the smoothness prior: the sum of squared differences between neighbours in
     the tables of TERMS (mobility counts, ranks), which pulls rarely seen entries towards
@@ -419,12 +434,17 @@ def tune(
     l2: float,
     smooth: float,
     holdout: float,
+    symmetric: bool = False,
 ) -> Model:
     """Fit the model's weights with Adam on the mean squared error; prints progress, with
     the error on a held-out share of the positions (not fitted) when `holdout` > 0."""
     import numpy as np
 
     model = Model()
+    mirror = mirror_index() if symmetric else None
+    if mirror is not None:  # start from symmetric tables
+        for name in ("pmg", "peg"):
+            model.w[name] = (model.w[name] + model.w[name][mirror]) / 2
     y, k_ref = targets(data, result_weight)
     held = np.random.default_rng(1).random(data.n) < holdout
     train = (~held).astype(float)
@@ -452,6 +472,9 @@ def tune(
         grad_eval = train * 2 * err * p * (1 - p) * k * ln10 / 400 / ntrain
         g = model.gradient(data, grad_eval, cache)
         prior = smooth_gradient(model) if smooth else None
+        if mirror is not None:
+            for name in ("pmg", "peg"):
+                g[name] = (g[name] + g[name][mirror]) / 2
         for name in model.w:
             # priors worth `smooth` and `l2` positions (of a term's curvature at an even
             # score): rarely seen table entries follow their neighbours, rarely seen terms
@@ -528,6 +551,11 @@ def main(argv: list[str] | None = None) -> int:
         "--result-weight", type=float, default=0.25, help="share of the game result in targets"
     )
     p_tune.add_argument("--limit", type=int, default=0, help="use at most N positions")
+    p_tune.add_argument(
+        "--symmetric",
+        action="store_true",
+        help="keep square tables left-right symmetric (fewer unknowns, for little data)",
+    )
     p_tune.add_argument("--write", action="store_true", help="rewrite ferz/params.py")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
@@ -544,7 +572,14 @@ def main(argv: list[str] | None = None) -> int:
     data = Traces(args.positions, args.limit)
     print(f"traced in {time.time() - started:.0f} s", flush=True)
     model = tune(
-        data, args.epochs, args.result_weight, args.rate, args.l2, args.smooth, args.holdout
+        data,
+        args.epochs,
+        args.result_weight,
+        args.rate,
+        args.l2,
+        args.smooth,
+        args.holdout,
+        args.symmetric,
     )
     values, terms, danger, pst = rounded(model)
     import paramfile
