@@ -78,6 +78,7 @@ cdef class Search:
     cdef int drop_quiets(self, int i, int end) noexcept nogil
     cdef void pick_init(self, int ply, int ttm, bint staged) noexcept nogil
     cdef void pick_skip_quiets(self, int ply) noexcept nogil
+    cdef void gen_list(self, int ply, int base, int ttm, bint captures) noexcept nogil
     cdef int next_move(self, int ply) noexcept nogil
     cdef void update_pv(self, int ply, int m) noexcept nogil
     cdef void update_history(self, int ply, int m, int depth, int nquiets, int ncapts) noexcept nogil

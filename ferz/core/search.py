@@ -591,6 +591,18 @@ class Search:
         if self.mp_stage[ply] == ST_ALL:
             self.mp_end[ply] = self.drop_quiets(self.mp_cur[ply], self.mp_end[ply])
 
+    @cython.cfunc
+    @cython.nogil
+    @cython.exceptval(check=False)
+    def gen_list(
+        self, ply: cython.int, base: cython.int, ttm: cython.int, captures: cython.bint
+    ) -> cython.void:
+        """Generate and score the captures (or every move) of ply's list from base."""
+        end: cython.int = self.pos.gen(self.moves, base, captures)
+        self.score_moves(base, end - base, ply, ttm, captures)
+        self.mp_cur[ply] = base
+        self.mp_end[ply] = end
+
     def next_move(self, ply: cython.int) -> cython.int:
         """The next move to search at `ply` (0 when there is none), its ordering score in
         mp_score: the TT move, good captures by MVV-LVA (losing ones by SEE wait), killers and
@@ -609,10 +621,7 @@ class Search:
                     self.mp_score[ply] = SC_TT
                     return ttm
             elif stage == ST_GEN_CAPTURES:
-                end = self.pos.gen(self.moves, base, True)
-                self.score_moves(base, end - base, ply, ttm, True)
-                self.mp_cur[ply] = base
-                self.mp_end[ply] = end
+                self.gen_list(ply, base, ttm, True)
                 self.mp_stage[ply] = ST_CAPTURES
             elif stage == ST_CAPTURES:
                 i = self.mp_cur[ply]
@@ -696,10 +705,7 @@ class Search:
                 self.mp_score[ply] = self.scores[i]
                 return m
             elif stage == ST_GEN_ALL:
-                end = self.pos.gen(self.moves, base, False)
-                self.score_moves(base, end - base, ply, ttm, False)
-                self.mp_cur[ply] = base
-                self.mp_end[ply] = end
+                self.gen_list(ply, base, ttm, False)
                 self.mp_stage[ply] = ST_ALL
             elif stage == ST_ALL:
                 i = self.mp_cur[ply]
