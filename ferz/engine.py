@@ -465,7 +465,7 @@ class Engine:
                 last = iteration
                 self._report(iteration, searches, on_info)
                 line = iteration.lines[0]
-                scale = stability.scale(line.pv[0], line.score, iteration.depth)
+                scale = stability.scale(line.pv[0] if line.pv else 0, line.score, iteration.depth)
                 if self._should_stop(iteration, limits, main.nroot, scale):
                     break
         finally:
