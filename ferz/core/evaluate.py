@@ -1136,7 +1136,9 @@ class Evaluator:
                     behind = r
                 opp = pmask[them * 20 + f + 1]
                 adj = pmask[c * 20 + f] | pmask[c * 20 + f + 2]
-                if own & ahead:
+                # Doubled: counted once per file, at its rearmost pawn (horde's files of four
+                # pawns would otherwise outweigh its whole army).
+                if own & ahead and not (own & ~ahead & ~(1 << r) & full):
                     self.term(self.o_doubled, sign)
                 if adj == 0:
                     self.term(self.o_isolated, sign)
