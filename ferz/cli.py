@@ -13,6 +13,12 @@ With no command, ferz speaks UCI (or xboard/CECP if the first line it reads is `
 so a chess GUI can run it as it is."""
 
 
+ENVIRONMENT = """environment:
+  FERZ_PARAMS=name=value,...  change search, time or evaluation numbers of ferz/params.py
+                              for this run (docs/engine.md); an unknown name is an error
+  FERZ_PURE=1                 run the core as plain Python (slow, same results)"""
+
+
 def _add_variant(parser: argparse.ArgumentParser) -> None:
     """The --variant option shared by every command that starts a game."""
     parser.add_argument("--variant", default="chess", help="variant to play (default: chess)")
@@ -21,7 +27,10 @@ def _add_variant(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(
-        prog="ferz", description=DESCRIPTION, formatter_class=argparse.RawTextHelpFormatter
+        prog="ferz",
+        description=DESCRIPTION,
+        epilog=ENVIRONMENT,
+        formatter_class=argparse.RawTextHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"ferz {_version()}")
     parser.add_argument(
