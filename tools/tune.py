@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from ferz import params  # noqa: E402
 from ferz.board import Board  # noqa: E402
+from ferz.core.defs import MAXP  # noqa: E402
 from ferz.core.evaluate import (  # noqa: E402
     Evaluator,
     danger_names,
@@ -243,7 +244,7 @@ class Traces:
                 for c in (0, 1):
                     sign = 1 if c == 0 else -1
                     for i in range(pos.pcount[c]):
-                        sq = pos.plist[c * 64 + i]
+                        sq = pos.plist[c * MAXP + i]
                         t = pos.board[sq] >> 1
                         if t not in tables:
                             base += sign  # (not modelled: a piece without a square table)
