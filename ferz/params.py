@@ -37,7 +37,7 @@ SEARCH: dict[str, int] = {
     # late move pruning: quiets after (base + depth^2) / div moves are skipped
     "lmp_max_depth": 8,
     "lmp_base": 3,
-    # late move reductions: r = (base + ln(depth) * ln(moves) * 100 / div) / 100
+    # late move reductions in plies: base / 100 + ln(depth) * ln(moves) / (div / 100)
     "lmr_min_depth": 3,
     "lmr_base": 75,
     "lmr_div": 225,

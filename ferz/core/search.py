@@ -165,7 +165,8 @@ class Search:
         lmr = _ints(64 * 64)
         for d in range(1, 64):
             for n in range(1, 64):
-                r = self.lmr_base + math.log(d) * math.log(n) * 100 / self.lmr_div
+                # in hundredths of a ply: base / 100 + ln(d) * ln(n) / (div / 100)
+                r = self.lmr_base + math.log(d) * math.log(n) * 10000 / self.lmr_div
                 lmr[d * 64 + n] = int(r // 100)
         self.lmr = lmr
         self.nroot = 0
@@ -324,6 +325,10 @@ class Search:
     def see_value(self, m: int) -> int:
         """Static exchange value of move m in the current position (for tools and tests)."""
         return see(self.pos, self.ev, m, self.see_buf)
+
+    def reduction(self, depth: int, moves: int) -> int:
+        """The base late-move reduction in plies at `depth` for the `moves`-th move (tests)."""
+        return self.lmr[min(depth, 63) * 64 + min(moves, 63)]
 
     def _pv_list(self, best: int) -> list[int]:
         """The principal variation at the root, starting with `best`."""

@@ -167,3 +167,20 @@ def test_uncompiled_search_gives_the_same_node_count():
     )
     assert pure.returncode == 0, pure.stderr[-2000:]
     assert int(pure.stdout.split()[-1]) == bench.run(5, bench.POSITIONS[:6:2])[0]
+
+
+def test_late_move_reductions_grow_with_depth_and_move_number():
+    """The base reduction is 0.75 + ln(depth) * ln(moves) / 2.25 plies, rounded down: none for
+    the first moves at low depth, several plies for late moves deep in the tree."""
+    rules = get("chess")
+    pos = Position(rules)
+    ev = Evaluator(rules)
+    ev.install(pos)
+    search = Search(pos, TT(1), ev)
+    assert search.reduction(1, 1) == 0
+    assert search.reduction(3, 4) == 1
+    assert search.reduction(10, 20) == 3
+    for d in range(1, 40):
+        for n in range(1, 40):
+            assert search.reduction(d, n) <= search.reduction(d + 1, n)
+            assert search.reduction(d, n) <= search.reduction(d, n + 1)
