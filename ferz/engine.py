@@ -32,12 +32,15 @@ THREADS_MAX = 64
 MULTIPV_MAX = 256
 ELO_MIN = 1000
 ELO_MAX = 2200  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
-# Calibration points (10+0.1 s games against Stockfish 15.1 with UCI_LimitStrength): skill 5
-# scored 19% (8 games) against UCI_Elo 1500 (about 1250), full strength 20% (10 games) against
-# UCI_Elo 2400 (about 2150). Skill levels in between are interpolated: Elo = 1250 + 60 * (skill
-# - 5). The error bars are wide (about +-200 Elo).
-ELO_AT_SKILL_5 = 1250
-ELO_PER_SKILL = 60
+# Calibration (ferz d84c577, 10+0.1 s games against Stockfish 15.1 with UCI_LimitStrength, 30
+# games a point, ../shared/data/openings.epd): skill 5 scored 41.7 % against UCI_Elo 1500 (about
+# 1440), skill 10 81.7 % against 1800 (about 2060), skill 15 48.3 % against 2100 (about 2090),
+# full strength 21.7 % against 2400 over 46 games (about 2180). Weighted least squares over
+# the four: Elo = 654 + 522 * ln(skill) (each point within 2.1 standard errors; a straight
+# line misses skill 10 by 2.8). Skill levels below 5 (UCI_Elo under about 1500) are an
+# extrapolation of that curve. Error bars are 110-190 Elo a point.
+ELO_AT_SKILL_1 = 654
+ELO_PER_LN_SKILL = 522
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
 LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor
@@ -100,14 +103,15 @@ def wdl_of(score_cp: int) -> tuple[int, int, int]:
     return w, 1000 - w - loss, loss
 
 
-def skill_of(options: Options) -> int | None:
-    """The effective skill level 0..19 when strength is limited, else None (full strength)."""
+def skill_of(options: Options) -> float | None:
+    """The effective skill level (0 to under 20; fractional for UCI_Elo) when strength is
+    limited, else None (full strength)."""
     if options.get("UCI_LimitStrength"):
         elo = int(options.get("UCI_Elo"))
-        skill = 5 + round((elo - ELO_AT_SKILL_5) / ELO_PER_SKILL)
-        return max(0, skill) if skill < 20 else None
+        skill = math.exp((elo - ELO_AT_SKILL_1) / ELO_PER_LN_SKILL)
+        return skill if skill < 20 else None
     level = int(options.get("Skill Level"))
-    return level if level < 20 else None
+    return float(level) if level < 20 else None
 
 
 class Engine:
@@ -449,7 +453,7 @@ class Engine:
         multipv = int(self.options.get("MultiPV"))
         if skill is not None:
             multipv = max(multipv, 4)
-            depth = min(depth, 1 + skill // 2 + skill // 4)
+            depth = min(depth, 1 + int(skill / 2) + int(skill / 4))
             main.node_limit = self._skill_nodes(skill)
         if limits.nodes:
             main.node_limit = (
@@ -610,11 +614,11 @@ class Engine:
     # ------------------------------------------------------------------ strength limits
 
     @staticmethod
-    def _skill_nodes(skill: int) -> int:
+    def _skill_nodes(skill: float) -> int:
         """Node budget per move for a skill level (grows geometrically with the level)."""
         return int(400 * 1.55**skill)
 
-    def _skill_pick(self, lines, skill: int) -> int:
+    def _skill_pick(self, lines, skill: float) -> int:
         """Choose among the best lines: a random push that grows as the skill falls.
 
         Each line's score gets a push proportional to its distance from the best score and a
@@ -623,7 +627,7 @@ class Engine:
         """
         top = lines[0].score
         spread = min(top - lines[-1].score, 100)
-        weakness = 120 - 5 * skill
+        weakness = round(120 - 5 * skill)
         choice = lines[0].pv[0]
         chosen = -(10**9)
         for line in lines:

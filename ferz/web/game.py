@@ -7,10 +7,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..engine import ELO_MAX, ELO_MIN  # the range the engine's UCI_Elo accepts
 from . import boards
 from .store import Record
 
-ELO_MIN, ELO_MAX = 1350, 2850
 COLORS = ("white", "black")
 
 

@@ -241,11 +241,24 @@ def test_unknown_game_ids(tmp_path):
             assert closed.value.code == 4404
 
 
+def test_elo_range_is_the_engines():
+    """Every Elo the new-game form offers is one the real engine's UCI_Elo accepts."""
+    from ferz.engine import Engine
+    from ferz.web.game import ELO_MAX, ELO_MIN
+
+    engine = Engine()
+    for elo in (ELO_MIN, ELO_MAX):
+        engine.set_option("UCI_Elo", elo)  # raises ValueError outside the option's range
+    option = engine.options["UCI_Elo"]
+    assert (option.min, option.max) == (ELO_MIN, ELO_MAX)
+
+
 @pytest.mark.parametrize(
     "body, expected",
     [
         ({"color": "green", "movetime_ms": 100}, "color"),
         ({"elo": 99, "movetime_ms": 100}, "elo"),
+        ({"elo": 2850, "movetime_ms": 100}, "elo"),
         ({"elo": True, "movetime_ms": 100}, "elo"),
         ({"movetime_ms": 100, "depth": 3}, "exactly one"),
         ({}, "exactly one"),

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 
 from ferz.board import Board
-from ferz.engine import Info, Limits
+from ferz.engine import ELO_MAX, ELO_MIN, Info, Limits
 from ferz.options import Option, Options
 
 
@@ -37,7 +37,7 @@ class StandIn:
             [
                 Option("MultiPV", "spin", 1, 1, 500),
                 Option("UCI_LimitStrength", "check", False),
-                Option("UCI_Elo", "spin", 1350, 1350, 2850),
+                Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX),
             ]
         )
         self.board = Board(variant=variant)
