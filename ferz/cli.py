@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_variant(perft)
 
     bench = sub.add_parser("bench", help="search a fixed set of positions (the search's signature)")
-    bench.add_argument("depth", type=int, nargs="?", default=None)
+    bench.add_argument("depth", type=int, nargs="?", default=None, help="search depth (default 10)")
 
     epd = sub.add_parser("epd", help="run a test suite of EPD positions (bm/am)")
     epd.add_argument("file")
