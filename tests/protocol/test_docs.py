@@ -37,3 +37,13 @@ def test_every_option_is_in_the_table_with_its_type_default_and_range() -> None:
 def test_hidden_xboard_options_exist() -> None:
     names = {o.name.lower() for o in Engine().options}
     assert names >= HIDDEN
+
+
+def test_play_help_gives_the_elo_range_of_the_engine() -> None:
+    """`ferz play --elo` states the range UCI_Elo accepts (the help does not import the engine)."""
+    from ferz.cli import build_parser
+    from ferz.engine import ELO_MAX, ELO_MIN
+
+    play = build_parser()._subparsers._group_actions[0].choices["play"]
+    elo = next(a for a in play._actions if a.dest == "elo")
+    assert f"({ELO_MIN}-{ELO_MAX})" in elo.help
