@@ -78,7 +78,13 @@ class TT:
             raise ValueError(f"hash size must be at least 1 MB, got {size_mb}")
         entries = size_mb * 1024 * 1024 // ENTRY_BYTES
         self.nbuckets = max(1, entries // TT_BUCKET)
-        self.table = array("Q", bytes(self.nbuckets * TT_BUCKET * ENTRY_BYTES))
+        words = self.nbuckets * TT_BUCKET * 2
+        # A bucket is one 64-byte cache line only if the table starts on a line: the array's
+        # buffer is merely 16-byte aligned, so the table is a view that starts on the first
+        # line boundary in it (one memory access per probe instead of two).
+        raw = array("Q", bytes((words + 8) * 8))
+        skip = (-raw.buffer_info()[0] % 64) // 8
+        self.table = memoryview(raw)[skip : skip + words]
         self.size_mb = size_mb
 
     def clear(self) -> None:
