@@ -32,15 +32,15 @@ THREADS_MAX = 64
 MULTIPV_MAX = 256
 ELO_MIN = 1000
 ELO_MAX = 2200  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
-# Calibration (ferz d84c577, 10+0.1 s games against Stockfish 15.1 with UCI_LimitStrength, 30
-# games a point, ../shared/data/openings.epd): skill 5 scored 41.7 % against UCI_Elo 1500 (about
-# 1440), skill 10 81.7 % against 1800 (about 2060), skill 15 48.3 % against 2100 (about 2090),
-# full strength 21.7 % against 2400 over 46 games (about 2180). Weighted least squares over
-# the four: Elo = 654 + 522 * ln(skill) (each point within 2.1 standard errors; a straight
-# line misses skill 10 by 2.8). Skill levels below 5 (UCI_Elo under about 1500) are an
-# extrapolation of that curve. Error bars are 110-190 Elo a point.
-ELO_AT_SKILL_1 = 654
-ELO_PER_LN_SKILL = 522
+# Calibration (ferz d84c577, 10+0.1 s games against Stockfish 15.1 with UCI_LimitStrength,
+# ../shared/data/openings.epd): skill 5 scored 41.7 % against UCI_Elo 1500 (about 1440), skill
+# 10 81.7 % against 1800 (about 2060), skill 15 48.3 % against 2100 (about 2090), 30 games
+# each; full strength 24.2 % against 2400 over 200 games (about 2200). Weighted least squares
+# over the four: Elo = 670 + 514 * ln(skill) (each point within 2.1 standard errors; a
+# straight line misses skill 10 by 2.9). Skill levels below 5 (UCI_Elo under about 1500) are
+# an extrapolation of that curve. Error bars are 40-190 Elo a point.
+ELO_AT_SKILL_1 = 670
+ELO_PER_LN_SKILL = 514
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
 LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor

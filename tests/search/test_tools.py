@@ -77,6 +77,8 @@ def test_epd_fixed_nodes_is_deterministic(tmp_path, capsys):
         epd.main(str(suite), nodes=0)
 
 
+# (python-chess warns when the engine that refuses to start leaves its child watcher)
+@pytest.mark.filterwarnings("ignore:A loop is being detached:RuntimeWarning")
 def test_nodematch_plays_pairs_and_sums_them_up(tmp_path, capsys):
     """tools/nodematch.py: two engines at a node budget, a line per pair with its statistics;
     FERZ_PARAMS reaches engine A (an unknown name makes it refuse to start)."""
