@@ -34,7 +34,7 @@ SEARCH: dict[str, int] = {
     "futility_max_depth": 7,
     "futility_base": 80,
     "futility_per_depth": 90,
-    # late move pruning: quiets after (base + depth^2) / div moves are skipped
+    # late move pruning: quiets after (base + depth^2) / (2 - improving) moves are skipped
     "lmp_max_depth": 8,
     "lmp_base": 3,
     # late move reductions in plies: base / 100 + ln(depth) * ln(moves) / (div / 100)
