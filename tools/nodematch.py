@@ -30,6 +30,9 @@ from pathlib import Path
 import chess
 import chess.engine
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from vmatch import elo_from_score  # noqa: E402 (the Elo of a score, as the variant matches)
+
 OPENINGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "openings.epd"
 
 
@@ -72,12 +75,6 @@ def play(white, black, fen: str, nodes: int) -> float:
     return 0.5 if outcome is None or outcome.winner is None else float(outcome.winner)
 
 
-def elo(p: float) -> float:
-    """Elo difference of an expected score."""
-    p = min(max(p, 1e-3), 1 - 1e-3)
-    return -400 * math.log10(1 / p - 1)
-
-
 def summary(pairs: list[float]) -> str:
     """Pentanomial statistics of the pair scores (0, 0.25, ..., 1)."""
     n = len(pairs)
@@ -86,7 +83,8 @@ def summary(pairs: list[float]) -> str:
     half = 1.96 * math.sqrt(var / n) if n > 1 else 0.5
     counts = [sum(1 for p in pairs if round(p * 4) == k) for k in range(5)]
     return (
-        f"score {mean:.3f} elo {elo(mean):+.1f} [{elo(mean - half):+.1f}, {elo(mean + half):+.1f}]"
+        f"score {mean:.3f} elo {elo_from_score(mean):+.1f}"
+        f" [{elo_from_score(mean - half):+.1f}, {elo_from_score(mean + half):+.1f}]"
         f" pairs {counts}"
     )
 

@@ -90,7 +90,7 @@ def test_nodematch_plays_pairs_and_sums_them_up(tmp_path, capsys):
     spec = importlib.util.spec_from_file_location("nodematch", path)
     tool = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(tool)
-    assert tool.elo(0.5) == 0 and tool.elo(0.75) > 190
+    assert tool.elo_from_score(0.5) == 0 and tool.elo_from_score(0.75) > 190
     assert "[" in tool.summary([0.5, 0.75, 1.0])
     openings = tmp_path / "o.epd"
     openings.write_text("4k3/8/8/8/8/8/4P3/4K2R w K - bm O-O;\n")
