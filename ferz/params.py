@@ -68,7 +68,7 @@ SEARCH: dict[str, int] = {
 # ---------------------------------------------------------------------------------------------
 TIME: dict[str, int] = {
     "move_overhead": 50,  # default of the Move Overhead option (Python and busy machines)
-    "moves_to_go": 30,  # assumed remaining moves in sudden death
+    "moves_to_go": 20,  # assumed remaining moves in sudden death (30: -30 Elo at 4+0.04)
     "optimum_percent": 100,  # soft limit = (time / mtg + inc * 3/4) * percent / 100
     "maximum_percent": 500,  # hard limit = soft limit * percent / 100, capped by the clock
     "maximum_share": 40,  # the hard limit never exceeds this share (%) of the clock
