@@ -59,6 +59,10 @@ SEARCH: dict[str, int] = {
     # stands `margin * depth` above every other move's (searched at half depth) gets a ply
     "se_min_depth": 8,
     "se_margin": 2,
+    # correction history: the static eval moves by what searches found for the same pawn
+    # structure, up to corr_limit / corr_div centipawns
+    "corr_limit": 1024,
+    "corr_div": 32,
     # how often (in nodes) the search polls the stop flag and node limit
     "poll_mask": 1023,
 }

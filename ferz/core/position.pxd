@@ -9,6 +9,7 @@ cdef class Position:
     cdef public int files, ranks, stride, nsq, npc, side, halfmove, fullmove, ep, castling
     cdef public int ply, game_ply, mg, eg, phase, flying
     cdef public unsigned long long key
+    cdef public unsigned long long pkey  # the pawns alone (correction history of the search)
     # board and piece bookkeeping
     cdef public int[::1] board, plist, pidx, pcount, royal, count, hand
     # movement atoms per piece code, and attack probes per attacking colour
@@ -76,6 +77,7 @@ cdef class Position:
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
     cdef void shift(self, int fr, int to) noexcept nogil
+    cdef unsigned long long pawn_hash(self, int p, int sq) noexcept nogil
     cdef int emit(self, int[::1] out, int n, int m) noexcept nogil
     cdef int only_captures(self, int[::1] out, int first, int n) noexcept nogil
     cdef int add(self, int[::1] out, int n, int fr, int to, int p, int mode) noexcept nogil

@@ -127,6 +127,7 @@ class Position:
         self.ply = self.game_ply = self.mg = self.eg = self.phase = 0
         self.fullmove = 1
         self.key = 0
+        self.pkey = 0
 
     # ------------------------------------------------------------------ compiling the rules
 
@@ -506,9 +507,10 @@ class Position:
     # ------------------------------------------------------------------ piece bookkeeping
 
     def put(self, p: cython.int, sq: cython.int) -> cython.void:
-        """Place piece p on an empty square (board, piece list, counts; no hashing)."""
+        """Place piece p on an empty square (board, piece list, counts, pawn key)."""
         c: cython.int = p & 1
         i: cython.int = self.pcount[c]
+        self.pkey ^= self.pawn_hash(p, sq)
         self.board[sq] = p
         self.plist[c * MAXP + i] = sq
         self.pidx[sq] = i
@@ -518,12 +520,13 @@ class Position:
             self.royal[c] = sq
 
     def lift(self, sq: cython.int) -> cython.void:
-        """Remove the piece on sq (board, piece list, counts; no hashing)."""
+        """Remove the piece on sq (board, piece list, counts, pawn key)."""
         p: cython.int = self.board[sq]
         c: cython.int = p & 1
         i: cython.int = self.pidx[sq]
         last: cython.int = self.pcount[c] - 1
         moved: cython.int = self.plist[c * MAXP + last]
+        self.pkey ^= self.pawn_hash(p, sq)
         self.plist[c * MAXP + i] = moved
         self.pidx[moved] = i
         self.pcount[c] = last
@@ -532,10 +535,15 @@ class Position:
         if self.royal[c] == sq:
             self.royal[c] = -1
 
+    def pawn_hash(self, p: cython.int, sq: cython.int) -> cython.ulonglong:
+        """The pawn key's share of piece p on sq: 0 unless p is a pawn."""
+        return self.z_piece[p * self.nsq + sq] if self.is_pawn[p >> 1] else 0
+
     def shift(self, fr: cython.int, to: cython.int) -> cython.void:
-        """Move the piece on fr to the empty square to (no hashing)."""
+        """Move the piece on fr to the empty square to (pawn key; the full key is the caller's)."""
         p: cython.int = self.board[fr]
         i: cython.int = self.pidx[fr]
+        self.pkey ^= self.pawn_hash(p, fr) ^ self.pawn_hash(p, to)
         self.board[fr] = EMPTY  # first: fr == to (a sittuyin promotion in place) keeps p
         self.board[to] = p
         self.plist[(p & 1) * MAXP + i] = to
@@ -1316,6 +1324,7 @@ class Position:
             if kind == PROMO:
                 q = 2 * move_promo(m) + us
                 self.board[to] = q
+                self.pkey ^= self.pawn_hash(p, to) ^ self.pawn_hash(q, to)
                 self.count[p] -= 1
                 self.count[q] += 1
                 key ^= self.z_piece[p * nsq + to] ^ self.z_piece[q * nsq + to]
@@ -1614,6 +1623,7 @@ class Position:
             if kind == PROMO:
                 q = self.board[to]
                 self.board[to] = p
+                self.pkey ^= self.pawn_hash(p, to) ^ self.pawn_hash(q, to)
                 self.count[q] -= 1
                 self.count[p] += 1
             self.shift(to, fr)
@@ -1850,6 +1860,7 @@ class Position:
         """Fill the arrays from a Setup (already validated) and hash from scratch."""
         for sq in self.rules.squares():
             self.board[sq] = EMPTY
+        self.pkey = 0
         for c in (0, 1):
             self.pcount[c] = 0
             self.royal[c] = -1

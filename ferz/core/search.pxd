@@ -27,6 +27,7 @@ cdef enum:
     ST_ALL = 8
     ST_DONE = 9
     CHASE_CACHE = 4096
+    CORR_SIZE = 16384  # correction-history cells per side (a power of two)
 
 cdef class Search:
     cdef public Position pos
@@ -49,6 +50,10 @@ cdef class Search:
     cdef int nplay, npc, crows, cont_size, ntypes1
     cdef int[::1] sq_idx, cont, ctx, capt_hist, capts, excluded
     cdef int[::1] quiets, root_moves, see_buf, lmr, check_hint
+    # correction history: how far the search's results stood from the static evaluation, per
+    # side to move and pawn structure (in 1/corr_div centipawns)
+    cdef int[::1] corr
+    cdef public int corr_on
     # move picker state per ply: stage, TT move, staged or whole list, quiets skipped, killer
     # index, counter move, cursor and end of the captures (or whole list), start of the bad
     # captures, cursor and end of the quiets, score of the move returned
@@ -61,7 +66,7 @@ cdef class Search:
     cdef public int futility_per_depth, lmp_max_depth, lmp_base, lmr_min_depth, lmr_base, lmr_div
     cdef public int lmr_history_div, see_quiet_margin, see_capture_margin, see_max_depth
     cdef public int iir_min_depth, delta_margin, lazy_margin, history_bonus_max, history_max, poll_mask
-    cdef public int se_min_depth, se_margin
+    cdef public int se_min_depth, se_margin, corr_limit, corr_div
 
     cdef int root(self, int alpha, int beta, int depth, int first) noexcept nogil
     cdef int search(self, int alpha, int beta, int depth, int ply, bint cutnode) noexcept nogil
@@ -88,3 +93,6 @@ cdef class Search:
     cdef int quiet_history(self, int ply, int m) noexcept nogil
     cdef int capture_index(self, int m) noexcept nogil
     cdef void bonus_quiet(self, int ply, int m, int bonus) noexcept nogil
+    cdef int corr_index(self) noexcept nogil
+    cdef int corrected(self, int raw) noexcept nogil
+    cdef void update_correction(self, int diff, int depth) noexcept nogil

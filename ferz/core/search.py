@@ -5,10 +5,11 @@ protocol reader answering `stop` and `isready`, helper search threads) run while
 It stops when another thread sets `stop`, or at the node limit; it never prints: `iterate`
 yields one Iteration per completed depth and the caller reports it.
 
-Node recipe (`search`): draw and mate-distance checks, transposition table, static eval,
-reverse futility, razoring, null move (verified at high depth), internal iterative reduction,
-then the moves in order (TT move, good captures, killers, counter move, quiets by history, bad
-captures) with futility, late-move and SEE pruning, check extension and late move reductions.
+Node recipe (`search`): draw and mate-distance checks, transposition table, static eval
+(corrected by the pawn structure's correction history), reverse futility, razoring, null move
+(verified at high depth), internal iterative reduction, then the moves in order (TT move, good
+captures, killers, counter move, quiets by history, bad captures) with futility, late-move and
+SEE pruning, check extension and late move reductions.
 """
 
 from __future__ import annotations
@@ -73,6 +74,7 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     ST_ALL = 8
     ST_DONE = 9
     CHASE_CACHE = 4096
+    CORR_SIZE = 16384
     from ferz.core.evaluate import K_PIECE
     from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
 
@@ -156,6 +158,11 @@ class Search:
         self.quiets = _ints(MAXDEPTH * MAXQUIETS)
         self.root_moves = _ints(MAXMOVES)
         self.see_buf = _ints(MAXMOVES)
+        self.corr = _ints(2 * CORR_SIZE)
+        # Without pawns the pawn key is 0: one cell for every position would act as a drifting
+        # bias (it cost KBNK conversions), so pawnless positions and variants without pawns
+        # (xiangqi, shogi) are left uncorrected.
+        self.corr_on = 1 if any(piece.pawn for piece in rules.pieces) else 0
         # move picker state per ply (next_move)
         for name in (
             "mp_stage", "mp_ttm", "mp_staged", "mp_skip", "mp_kidx", "mp_cm", "mp_cur",
@@ -198,6 +205,7 @@ class Search:
         self._zero(self.history)
         self._zero(self.cont)
         self._zero(self.capt_hist)
+        self._zero(self.corr)
         for i in range(len(self.counter)):
             self.counter[i] = 0
         for i in range(len(self.killers)):
@@ -330,6 +338,11 @@ class Search:
         """The base late-move reduction in plies at `depth` for the `moves`-th move (tests)."""
         return self.lmr[min(depth, 63) * 64 + min(moves, 63)]
 
+    def correction(self) -> int:
+        """The correction (centipawns) this thread adds to the current position's static
+        evaluation, learnt from its searches (tests and debugging)."""
+        return self.corrected(0)
+
     def _pv_list(self, best: int) -> list[int]:
         """The principal variation at the root, starting with `best`."""
         n = self.pv_len[0]
@@ -430,6 +443,40 @@ class Search:
         h: cython.int = table[idx]
         mag: cython.int = bonus if bonus >= 0 else -bonus
         table[idx] = h + bonus - tdiv(h * mag, self.history_max)
+
+    def corr_index(self) -> cython.int:
+        """The correction-history cell of the side to move's pawn structure, or -1 for none
+        (no pawns on the board, or none in the variant)."""
+        if not self.corr_on or self.pos.pkey == 0:
+            return -1
+        return self.pos.side * CORR_SIZE + cython.cast(cython.int, self.pos.pkey & (CORR_SIZE - 1))
+
+    def corrected(self, raw: cython.int) -> cython.int:
+        """A static evaluation plus the correction learnt for this pawn structure."""
+        i: cython.int = self.corr_index()
+        if i < 0:
+            return raw
+        v: cython.int = raw + tdiv(self.corr[i], self.corr_div)
+        if v >= MATE_BOUND:
+            return MATE_BOUND - 1
+        if v <= -MATE_BOUND:
+            return -MATE_BOUND + 1
+        return v
+
+    def update_correction(self, diff: cython.int, depth: cython.int) -> cython.void:
+        """Move this pawn structure's correction towards a search result `diff` centipawns
+        from the static eval, the more the deeper the search (with gravity, in corr_limit)."""
+        i: cython.int = self.corr_index()
+        if i < 0:
+            return
+        cap: cython.int = self.corr_limit // 4
+        bonus: cython.int = diff * depth // 8
+        h: cython.int = self.corr[i]
+        if bonus > cap:
+            bonus = cap
+        elif bonus < -cap:
+            bonus = -cap
+        self.corr[i] = h + bonus - tdiv(h * (bonus if bonus >= 0 else -bonus), self.corr_limit)
 
     def move_row(self, m: cython.int) -> cython.int:
         """(piece code, target) of a move before it is played: its continuation-history row
@@ -830,6 +877,7 @@ class Search:
         ttb: cython.int = 0
         tthit: cython.bint = False
         static: cython.int
+        raw: cython.int
         improving: cython.bint = False
         score: cython.int
         best: cython.int = -INF
@@ -911,14 +959,17 @@ class Search:
                 ):
                     return tts
 
-        # Step 4. Static evaluation, refined by the TT score when its bound allows.
+        # Step 4. Static evaluation (the TT keeps it uncorrected), corrected by what searches
+        # found for this pawn structure, refined by the TT score when its bound allows.
         if in_check:
+            raw = VALUE_NONE
             static = VALUE_NONE
         else:
             if tthit and tt_eval(meta) != VALUE_NONE:
-                static = tt_eval(meta)
+                raw = tt_eval(meta)
             else:
-                static = self.ev.evaluate(self.pos)
+                raw = self.ev.evaluate(self.pos)
+            static = self.corrected(raw)
         self.evals[ply] = static
         if not in_check and ply >= 2 and self.evals[ply - 2] != VALUE_NONE:
             improving = static > self.evals[ply - 2]
@@ -1148,7 +1199,10 @@ class Search:
                 return 0
             return (MATE - ply) * self.stalemate_score
 
-        # Step 17. Store the result (not that of a search without the singular move).
+        # Step 17. Store the result (not that of a search without the singular move), and
+        # teach the correction history how far it stood from the static eval: only where the
+        # bound says on which side the truth lies, and not after a capture (material, not
+        # structure, made the difference).
         if excl == 0:
             if best >= beta:
                 r = BOUND_LOWER
@@ -1156,7 +1210,15 @@ class Search:
                 r = BOUND_EXACT
             else:
                 r = BOUND_UPPER
-            self.tt.store(self.pos.key, ply, bestmove, best, static, depth, r)
+            self.tt.store(self.pos.key, ply, bestmove, best, raw, depth, r)
+            if (
+                not in_check
+                and (bestmove == 0 or not self.is_tactical(bestmove))
+                and -MATE_BOUND < best < MATE_BOUND
+                and not (r == BOUND_LOWER and best <= static)
+                and not (r == BOUND_UPPER and best >= static)
+            ):
+                self.update_correction(best - static, depth)
         return best
 
     def qsearch(
@@ -1176,6 +1238,7 @@ class Search:
         tts: cython.int
         ttb: cython.int
         static: cython.int = VALUE_NONE
+        raw: cython.int = VALUE_NONE
         best: cython.int
         bestmove: cython.int = 0
         base: cython.int
@@ -1219,20 +1282,21 @@ class Search:
                     or (ttb == BOUND_UPPER and tts <= alpha)
                 ):
                     return tts
-                static = tt_eval(meta)
+                raw = tt_eval(meta)
 
         # Stand pat: the side to move may decline every capture (not when in check).
         if in_check:
             best = -MATE + ply
-            static = VALUE_NONE
+            raw = VALUE_NONE
         else:
-            if static == VALUE_NONE:
+            if raw == VALUE_NONE:
                 # Lazy evaluation: far above beta on material alone, the full eval cannot
                 # bring the score back below it.
                 static = self.ev.material(self.pos)
                 if static - self.lazy_margin >= beta:
                     return static
-                static = self.ev.evaluate(self.pos)
+                raw = self.ev.evaluate(self.pos)
+            static = self.corrected(raw)
             best = static
             if best >= beta:
                 return best
@@ -1295,5 +1359,5 @@ class Search:
             i = BOUND_EXACT
         else:
             i = BOUND_UPPER
-        self.tt.store(self.pos.key, ply, bestmove, best, static, 0, i)
+        self.tt.store(self.pos.key, ply, bestmove, best, raw, 0, i)
         return best

@@ -184,3 +184,27 @@ def test_late_move_reductions_grow_with_depth_and_move_number():
         for n in range(1, 40):
             assert search.reduction(d, n) <= search.reduction(d + 1, n)
             assert search.reduction(d, n) <= search.reduction(d, n + 1)
+
+
+def test_correction_history_learns_per_pawn_structure():
+    """Searching a position teaches its pawn structure a correction of the static eval
+    (bounded), a new game forgets it, and pawnless positions are never corrected."""
+    pos, ev = _position("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8")
+    search = Search(pos, TT(4), ev)
+    assert search.correction() == 0
+    search.set_root()
+    search.node_limit = 60_000
+    for _ in search.iterate(30, 1):
+        pass
+    learnt = search.correction()
+    assert learnt != 0
+    assert abs(learnt) <= search.corr_limit // search.corr_div
+    search.clear()
+    assert search.correction() == 0
+    bare, ev2 = _position("4k3/8/8/8/8/8/2N5/R3K3 w - - 0 1")
+    search2 = Search(bare, TT(4), ev2)
+    search2.set_root()
+    search2.node_limit = 20_000
+    for _ in search2.iterate(30, 1):
+        pass
+    assert search2.correction() == 0
