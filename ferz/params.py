@@ -57,7 +57,7 @@ SEARCH: dict[str, int] = {
     "history_max": 16384,
     # singular extension: a TT move at least this deep (TT depth >= depth - 3) whose score
     # stands `margin * depth` above every other move's (searched at half depth) gets a ply
-    "se_min_depth": 8,
+    "se_min_depth": 6,
     "se_margin": 2,
     # correction history: the static eval moves by what searches found for the same pawn
     # structure, up to corr_limit / corr_div centipawns
