@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+from .core import nnue
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.search import Search
@@ -65,7 +66,7 @@ POSITIONS = (
 def run(depth: int = DEFAULT_DEPTH, positions=POSITIONS) -> tuple[int, float]:
     """Search every position to `depth`; returns (total nodes, seconds)."""
     rules = get("chess")
-    evaluator = Evaluator(rules)
+    evaluator = Evaluator(rules, net=nnue.bundled(rules))
     tt = TT(HASH_MB)
     total = 0
     elapsed = 0.0

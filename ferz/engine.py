@@ -19,6 +19,7 @@ from functools import partial
 from . import timeman, variants
 from .board import Board, Move, rules_for
 from .book import Book
+from .core import nnue
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.search import DEPTH_LIMIT, Search, mate_in
@@ -119,7 +120,8 @@ class Engine:
 
     def __init__(self, variant: str = "chess") -> None:
         self._rules = rules_for(variant)
-        self._evaluator = Evaluator(self._rules)
+        self._net: nnue.Network | None = None  # EvalFile's network, when one is set
+        self._evaluator = Evaluator(self._rules, net=nnue.bundled(self._rules))
         self._tt = TT(16)
         self._searches: list[Search] = []
         self._board = Board(variant=self._rules.name)
@@ -198,6 +200,20 @@ class Engine:
                     on_change=self._set_book,
                 ),
                 Option(
+                    "Use NNUE",
+                    "check",
+                    True,
+                    help="evaluate with the neural network where the variant has one",
+                    on_change=lambda value: self._set_evaluator(bool(value), self._net),
+                ),
+                Option(
+                    "EvalFile",
+                    "string",
+                    "",
+                    help="network file (.nnue); empty: the one shipped for the variant",
+                    on_change=self._set_eval_file,
+                ),
+                Option(
                     "VariantPath",
                     "string",
                     "",
@@ -225,10 +241,37 @@ class Engine:
         """Switch the variant; the board goes to its start position."""
         rules = rules_for(str(value))
         self._rules = rules
-        self._evaluator = Evaluator(rules)
+        net = self._network_for(rules, bool(self.options.get("Use NNUE")))
+        self._evaluator = Evaluator(rules, net=net)
         self._searches = []
         self._board = Board(rules=rules, chess960=bool(self.options.get("UCI_Chess960")))
         self._tt.clear()
+
+    def _set_eval_file(self, value) -> None:
+        """Evaluate with a network file (empty: the shipped ones); ValueError for a bad one."""
+        path = str(value or "").strip()
+        net = nnue.read(path) if path else None  # NetworkError (a ValueError) says why
+        self._set_evaluator(bool(self.options.get("Use NNUE")), net)
+
+    def _set_evaluator(self, use_net: bool, net: nnue.Network | None) -> None:
+        """Rebuild the evaluation: the given network where it fits the variant, else the
+        shipped one, or the hand-made evaluation (use_net off, or no network fits)."""
+        self._net = net
+        self._evaluator = Evaluator(self._rules, net=self._network_for(self._rules, use_net))
+        self._searches = []
+
+    def _network_for(self, rules, use_net: bool) -> nnue.Network | None:
+        """The network to evaluate a variant with, or None."""
+        if not use_net:
+            return None
+        if self._net is not None and self._net.fits(rules):
+            return self._net
+        return nnue.bundled(rules)
+
+    @property
+    def network(self) -> nnue.Network | None:
+        """The network the evaluation uses, or None (the hand-made evaluation)."""
+        return self._evaluator.net
 
     def _set_variant_path(self, value) -> None:
         """Load user variants (all or nothing) and offer them as UCI_Variant choices."""

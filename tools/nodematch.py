@@ -8,7 +8,8 @@ search's shape or of the evaluation (not of speed, which it cannot see) on a bus
 machine, next to a time-control match. Each pair plays one opening of --openings (random,
 seeded) twice with colours swapped, both engines at the same budget, jittered per pair
 (0.8-1.25x) so that an opening drawn twice gives different games. --params-a/-b set the
-FERZ_PARAMS environment variable of that engine (ferz's parameter overrides).
+FERZ_PARAMS environment variable of that engine (ferz's parameter overrides), --option-a/-b
+NAME=VALUE (repeatable) its UCI options (`--option-a "Use NNUE=false"`).
 
 Games end by the rules (checkmate, stalemate, insufficient material, threefold repetition,
 fifty moves, claimed), by adjudication (both engines' last 8 scores beyond +-900 cp; after move
@@ -36,14 +37,20 @@ from vmatch import elo_from_score  # noqa: E402 (the Elo of a score, as the vari
 OPENINGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "openings.epd"
 
 
-def start(command: str, params: str, hash_mb: int) -> chess.engine.SimpleEngine:
-    """Launch one engine with its FERZ_PARAMS."""
+def start(
+    command: str, params: str, hash_mb: int, options: list[str] | None = None
+) -> chess.engine.SimpleEngine:
+    """Launch one engine with its FERZ_PARAMS and UCI options (NAME=VALUE)."""
     env = dict(os.environ)
     if params:
         env["FERZ_PARAMS"] = params
     try:
         engine = chess.engine.SimpleEngine.popen_uci(shlex.split(command), env=env)
-        engine.configure({"Hash": hash_mb})
+        settings: dict[str, str | int] = {"Hash": hash_mb}
+        for option in options or []:
+            name, _, value = option.partition("=")
+            settings[name] = value
+        engine.configure(settings)
     except (chess.engine.EngineError, asyncio.CancelledError, TimeoutError, OSError) as error:
         # (an engine that exits at once can surface as a cancelled handshake)
         message = f"{command!r} did not start (FERZ_PARAMS={params!r}): {error!r}"
@@ -96,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--engine-b", required=True)
     ap.add_argument("--params-a", default="", help="FERZ_PARAMS for engine A")
     ap.add_argument("--params-b", default="", help="FERZ_PARAMS for engine B")
+    ap.add_argument("--option-a", action="append", default=[], help="NAME=VALUE for engine A")
+    ap.add_argument("--option-b", action="append", default=[], help="NAME=VALUE for engine B")
     ap.add_argument("--nodes", type=int, default=20000)
     ap.add_argument("--pairs", type=int, default=100)
     ap.add_argument("--hash", type=int, default=16, help="MB")
@@ -108,9 +117,9 @@ def main(argv: list[str] | None = None) -> int:
         if len(fields) >= 4:
             fens.append(" ".join(fields[:4]) + " 0 1")
     rng = random.Random(args.seed)
-    a = start(args.engine_a, args.params_a, args.hash)
+    a = start(args.engine_a, args.params_a, args.hash, args.option_a)
     try:
-        b = start(args.engine_b, args.params_b, args.hash)
+        b = start(args.engine_b, args.params_b, args.hash, args.option_b)
     except RuntimeError:
         a.quit()
         raise

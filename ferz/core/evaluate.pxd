@@ -1,6 +1,7 @@
 # C-level interface of the evaluation (implementation in evaluate.py).
 cimport cython
 from ferz.core.position cimport Position
+from ferz.core.nnue cimport Network
 
 cdef enum:
     K_PIECE = 0
@@ -72,6 +73,9 @@ cdef class Evaluator:
     cdef public int[::1] trace, kd_trace
     cdef public int blast_win, blast_threat, blast_threats
     cdef public int blast  # captures explode (blastOnCapture)
+    # the neural evaluation (core/nnue.py), used where a position keeps its accumulators
+    cdef public Network net
+    cdef public int nn_on
 
     cdef int evaluate(self, Position pos) noexcept nogil
     cdef int material(self, Position pos) noexcept nogil

@@ -20,6 +20,7 @@ from array import array
 
 import cython
 from cython.cimports.ferz.core.defs import EMPTY, MAXP, WALL
+from cython.cimports.ferz.core.nnue import Network, forward
 from cython.cimports.ferz.core.position import Position
 
 from ferz.params import EVAL, KING_DANGER, KNOWN_VALUES, PST, TERMS
@@ -223,6 +224,7 @@ class Evaluator:
         danger: dict[str, int] | None = None,
         values: dict | None = None,
         pst: dict | None = None,
+        net: Network | None = None,
     ) -> None:
         w = dict(EVAL)
         if weights:
@@ -263,6 +265,10 @@ class Evaluator:
         self.tracing = 0
         self.trace = array("i", bytes(4 * len(self.wmg)))
         self.kd_trace = array("i", bytes(4 * 2 * self.n_danger))
+        if net is not None and not net.fits(rules):
+            raise ValueError(f"network {net.name} was not trained for {rules.name}")
+        self.net = net
+        self.nn_on = 1 if net is not None else 0
 
     def _weights(self, terms: dict, danger: dict) -> None:
         """Weight arrays and term offsets from the TERMS and KING_DANGER layouts."""
@@ -528,9 +534,11 @@ class Evaluator:
             self.pawn_cache[i] = 0
 
     def install(self, pos: Position) -> None:
-        """Give a position this evaluation's material and piece-square tables."""
+        """Give a position this evaluation's material and piece-square tables, and the
+        accumulators of its network (or none)."""
         pos.set_tables(self.pst_mg, self.pst_eg, self.phase_w)
         pos.lvalue = array("i", [self.value[p >> 1] for p in range(pos.npc)])  # for SEE
+        pos.set_net(self.net)
 
     def eval(self, pos: Position) -> int:
         """Static evaluation of a position from the side to move's view (for tools and tests)."""
@@ -679,6 +687,16 @@ class Evaluator:
         pmg: cython.int = 0
         peg: cython.int = 0
         passed: cython.uint = 0
+
+        # Step 0. The network, where the position keeps its accumulators (not against a bare
+        # king: material and the mop-up below drive it to the mate).
+        if self.nn_on and pos.nn and not self.tracing and pos.pcount[0] > 1 and pos.pcount[1] > 1:
+            score = forward(pos, self.net)
+            if score > SAFE_MAX:
+                return SAFE_MAX
+            if score < -SAFE_MAX:
+                return -SAFE_MAX
+            return score
 
         for i in range(nsq):
             att[i] = 0

@@ -73,10 +73,21 @@ cdef class Position:
     cdef public long long gates
     cdef int camb, camb_fers, camb_rook
     cdef long long[::1] u_gates, gate_bit
+    # neural evaluation (core/nnue.py): the network's hidden weights and biases, the offset of
+    # each (piece code, square) row from both views, and the accumulators (White's view, then
+    # Black's), kept by put, lift and shift while `nn` is set
+    cdef public object net
+    cdef public int nn, nn_h, nn_max
+    cdef short[::1] nn_w, nn_b
+    cdef public short[::1] acc
+    cdef int[::1] nn_row
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
     cdef void shift(self, int fr, int to) noexcept nogil
+    cdef void nn_add(self, int p, int sq) noexcept nogil
+    cdef void nn_sub(self, int p, int sq) noexcept nogil
+    cdef void nn_move(self, int p, int fr, int to) noexcept nogil
     cdef unsigned long long pawn_hash(self, int p, int sq) noexcept nogil
     cdef int emit(self, int[::1] out, int n, int m) noexcept nogil
     cdef int only_captures(self, int[::1] out, int first, int n) noexcept nogil

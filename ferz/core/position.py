@@ -128,6 +128,10 @@ class Position:
         self.fullmove = 1
         self.key = 0
         self.pkey = 0
+        self.net = None
+        self.nn = self.nn_h = self.nn_max = 0
+        self.nn_w = self.nn_b = self.acc = array("h", [0])
+        self.nn_row = _ints(1)
 
     # ------------------------------------------------------------------ compiling the rules
 
@@ -518,6 +522,8 @@ class Position:
         self.count[p] += 1
         if self.is_royal[p >> 1]:
             self.royal[c] = sq
+        if self.nn:
+            self.nn_add(p, sq)
 
     def lift(self, sq: cython.int) -> cython.void:
         """Remove the piece on sq (board, piece list, counts, pawn key)."""
@@ -534,6 +540,8 @@ class Position:
         self.count[p] -= 1
         if self.royal[c] == sq:
             self.royal[c] = -1
+        if self.nn:
+            self.nn_sub(p, sq)
 
     def pawn_hash(self, p: cython.int, sq: cython.int) -> cython.ulonglong:
         """The pawn key's share of piece p on sq: 0 unless p is a pawn."""
@@ -550,6 +558,51 @@ class Position:
         self.pidx[to] = i
         if self.royal[p & 1] == fr:
             self.royal[p & 1] = to
+        if self.nn and fr != to:
+            self.nn_move(p, fr, to)
+
+    # The accumulators: each view's hidden units are the bias plus the weight rows of the
+    # pieces on the board, updated as pieces come and go (two rows per view and move).
+
+    def nn_add(self, p: cython.int, sq: cython.int) -> cython.void:
+        """Add piece p on sq to both views' hidden units."""
+        # (Py_ssize_t offsets: with int ones, -fwrapv keeps gcc from vectorising the loops)
+        h: cython.Py_ssize_t = self.nn_h
+        i: cython.Py_ssize_t
+        k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
+        w: cython.Py_ssize_t = self.nn_row[k]
+        b: cython.Py_ssize_t = self.nn_row[k + 1]
+        for i in range(h):
+            self.acc[i] += self.nn_w[w + i]
+        for i in range(h):
+            self.acc[h + i] += self.nn_w[b + i]
+
+    def nn_sub(self, p: cython.int, sq: cython.int) -> cython.void:
+        """Take piece p on sq out of both views' hidden units."""
+        h: cython.Py_ssize_t = self.nn_h
+        i: cython.Py_ssize_t
+        k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
+        w: cython.Py_ssize_t = self.nn_row[k]
+        b: cython.Py_ssize_t = self.nn_row[k + 1]
+        for i in range(h):
+            self.acc[i] -= self.nn_w[w + i]
+        for i in range(h):
+            self.acc[h + i] -= self.nn_w[b + i]
+
+    def nn_move(self, p: cython.int, fr: cython.int, to: cython.int) -> cython.void:
+        """Move piece p from fr to `to` in both views' hidden units."""
+        h: cython.Py_ssize_t = self.nn_h
+        i: cython.Py_ssize_t
+        k: cython.Py_ssize_t = 2 * (p * self.nsq + fr)
+        j: cython.Py_ssize_t = 2 * (p * self.nsq + to)
+        w0: cython.Py_ssize_t = self.nn_row[k]
+        w1: cython.Py_ssize_t = self.nn_row[j]
+        b0: cython.Py_ssize_t = self.nn_row[k + 1]
+        b1: cython.Py_ssize_t = self.nn_row[j + 1]
+        for i in range(h):
+            self.acc[i] += self.nn_w[w1 + i] - self.nn_w[w0 + i]
+        for i in range(h):
+            self.acc[h + i] += self.nn_w[b1 + i] - self.nn_w[b0 + i]
 
     # ------------------------------------------------------------------ move generation
 
@@ -1324,6 +1377,9 @@ class Position:
             if kind == PROMO:
                 q = 2 * move_promo(m) + us
                 self.board[to] = q
+                if self.nn:
+                    self.nn_sub(p, to)
+                    self.nn_add(q, to)
                 self.pkey ^= self.pawn_hash(p, to) ^ self.pawn_hash(q, to)
                 self.count[p] -= 1
                 self.count[q] += 1
@@ -1623,6 +1679,9 @@ class Position:
             if kind == PROMO:
                 q = self.board[to]
                 self.board[to] = p
+                if self.nn:
+                    self.nn_sub(q, to)
+                    self.nn_add(p, to)
                 self.pkey ^= self.pawn_hash(p, to) ^ self.pawn_hash(q, to)
                 self.count[q] -= 1
                 self.count[p] += 1
@@ -1858,6 +1917,7 @@ class Position:
 
     def _load(self, setup: fenlib.Setup) -> None:
         """Fill the arrays from a Setup (already validated) and hash from scratch."""
+        self.nn = 0  # (refresh computes the accumulators once the pieces stand)
         for sq in self.rules.squares():
             self.board[sq] = EMPTY
         self.pkey = 0
@@ -1934,6 +1994,40 @@ class Position:
             key ^= self.z_checks[self.checks_left[0]]
             key ^= self.z_checks[MAX_CHECKS + self.checks_left[1]]
         self.key, self.mg, self.eg, self.phase = key, mg, eg, phase
+        self.nn_refresh()
+
+    def set_net(self, net) -> None:
+        """Keep the accumulators of a network (core.nnue.Network, fitted to these rules), or
+        of none (None): the evaluation then uses the network where `nn` is set."""
+        if net is not None and not net.fits(self.rules):
+            raise ValueError(f"network {net.name} was not trained for {self.rules.name}")
+        self.net = net
+        self.nn = 0
+        if net is not None:
+            self.nn_h = net.hidden
+            self.nn_w = net.ft_w
+            self.nn_b = net.ft_b
+            self.nn_max = net.max_pieces
+            self.nn_row = net.rows(self.rules)
+            self.acc = array("h", bytes(4 * net.hidden))
+        self.nn_refresh()
+
+    def nn_refresh(self) -> None:
+        """Compute the accumulators from scratch. More pieces than the network's int16 units
+        can hold (a FEN no game reaches) switch it off for this position and the moves from it
+        (moves never add pieces where a network applies: no drops)."""
+        self.nn = 0
+        if self.net is None or self.pcount[0] + self.pcount[1] > self.nn_max:
+            return
+        h = self.nn_h
+        for i in range(h):
+            self.acc[i] = self.nn_b[i]
+            self.acc[h + i] = self.nn_b[i]
+        self.nn = 1
+        for c in (0, 1):
+            for i in range(self.pcount[c]):
+                sq = self.plist[c * MAXP + i]
+                self.nn_add(self.board[sq], sq)
 
     def setup(self) -> fenlib.Setup:
         """The current position as a plain Setup."""
@@ -2037,5 +2131,6 @@ class Position:
         other = Position(self.rules)
         other.set_tables(array("i", self.pst_mg), array("i", self.pst_eg), array("i", self.phase_w))
         other.lvalue = array("i", self.lvalue)
+        other.set_net(self.net)
         other._load(self.setup())
         return other

@@ -47,7 +47,7 @@ cdef class Search:
     cdef int[::1] moves, scores, pv, pv_len, killers, history, counter, cur_move, evals
     # continuation and capture history (see __init__): playing-square index of each cell,
     # the (piece, target) row of the move made at each ply, the captures tried at each ply
-    cdef int nplay, npc, crows, cont_size, ntypes1
+    cdef int nplay, npc, crows, cont_size, ntypes1, hist_from
     cdef int[::1] sq_idx, cont, ctx, capt_hist, capts, excluded
     cdef int[::1] quiets, root_moves, see_buf, lmr, check_hint
     # correction history: how far the search's results stood from the static evaluation, per
@@ -89,6 +89,7 @@ cdef class Search:
     cdef void update_history(self, int ply, int m, int depth, int nquiets, int ncapts) noexcept nogil
     cdef void gravity(self, int[::1] table, int idx, int bonus) noexcept nogil
     cdef int move_row(self, int m) noexcept nogil
+    cdef int hist_index(self, int m) noexcept nogil
     cdef int cont_index(self, int ply, int col) noexcept nogil
     cdef int quiet_history(self, int ply, int m) noexcept nogil
     cdef int capture_index(self, int m) noexcept nogil

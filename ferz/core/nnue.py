@@ -1,0 +1,312 @@
+"""The neural evaluation (NNUE): a network file, its binding to a variant, its forward pass.
+
+A network sees a position twice, from each side: one input per (own or enemy piece type,
+square seen from that side), 2 x types x squares in all. Each view feeds a hidden layer of
+`hidden` units, kept incrementally by the Position as pieces come and go (its accumulator:
+the layer's bias plus the weight rows of the pieces on the board). The evaluation clips both
+views' units to [0, 1], the side to move's first, and takes their dot product with the
+weights of one output, chosen by the number of pieces on the board (`buckets` outputs, a new
+one every `bucket_div` pieces), as a score in centipawns.
+
+Integers throughout, as in every NNUE engine: the hidden weights and biases are scaled by QA
+(255) into int16, the output weights by QB (64), the output bias by QA * QB; the dot product
+of the clipped units (0..QA) with the output weights, plus the bias, times `scale`, divided by
+QA * QB, is the score. The file is `FERZNNUE`, a format version, a JSON header (layout, the
+rules signature of the variants it was trained for, provenance), the little-endian arrays and
+a CRC-32 of everything before it (format in docs/engine.md).
+
+A network applies to a variant whose rules signature (`signature`) is the one it was trained
+with: the board, the pieces' movements and roles and every rule that changes the game, but
+not the start position or the castling setup, so chess and Chess960 share one network and
+nothing asks for a variant's name. tools/nnue.py trains networks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import sys
+import zlib
+from array import array
+from pathlib import Path
+
+import cython
+from cython.cimports.ferz.core.position import Position
+
+MAGIC = b"FERZNNUE"
+VERSION = 1
+QA = cython.declare(cython.int, 255)
+QB = cython.declare(cython.int, 64)
+NETS = Path(__file__).resolve().parent.parent / "nets"  # the networks shipped with ferz
+
+# Rules fields that do not change what a position is worth: names, texts, the start position
+# and where castling pieces start and land.
+_UNSIGNED = {
+    "name",
+    "start_fen",
+    "chess960",
+    "description",
+    "extra",
+    "castling",
+    "castling_rank",
+    "castling_king_file",
+    "castling_kingside_file",
+    "castling_queenside_file",
+    "castling_rook",
+    "castling_king",
+}
+
+
+class NetworkError(ValueError):
+    """A network file that cannot be used: unreadable, corrupt, or for other rules."""
+
+
+ARRAYS = ("hidden weights", "hidden biases", "output weights", "output biases")
+LIMITS = {
+    "hidden": 4096,
+    "buckets": 64,
+    "bucket_div": 1024,
+    "scale": 100000,
+    "files": 16,
+    "ranks": 16,
+    "types": 62,
+}
+
+
+def shape(header: dict) -> tuple[int, int, int, int]:
+    """The sizes of the four arrays a header describes; NetworkError for a bad header."""
+    if not isinstance(header, dict):
+        raise NetworkError("bad header (not an object)")
+    for what, top in LIMITS.items():
+        value = header.get(what)
+        if type(value) is not int:
+            raise NetworkError(f"bad header ({what}: {value!r} is not an integer)")
+        if not 1 <= value <= top:
+            raise NetworkError(f"{what} {value} is outside 1..{top}")
+    h, b = header["hidden"], header["buckets"]
+    nfeat = 2 * header["types"] * header["files"] * header["ranks"]
+    return nfeat * h, h, b * 2 * h, b
+
+
+def _canonical(value):
+    """A value with its sets sorted, so that its text is the same in every run."""
+    if isinstance(value, frozenset | set):
+        return sorted(_canonical(v) for v in value)
+    if isinstance(value, tuple | list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in sorted(value.items())}
+    if dataclasses.is_dataclass(value):
+        return {
+            f.name: _canonical(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name not in ("name", "value_mg", "value_eg")
+        }
+    return value
+
+
+def signature(rules) -> str:
+    """A digest of everything in a variant's rules that a network's knowledge depends on."""
+    data = {
+        f.name: _canonical(getattr(rules, f.name))
+        for f in dataclasses.fields(rules)
+        if f.name not in _UNSIGNED
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@cython.cclass
+class Network:
+    """A quantised network: its header and weight arrays (read-only once loaded)."""
+
+    def __init__(self, header: dict, ft_w: array, ft_b: array, out_w: array, out_b: array):
+        sizes = shape(header)
+        self.header = header
+        self.hidden = int(header["hidden"])
+        self.buckets = int(header["buckets"])
+        self.bucket_div = int(header["bucket_div"])
+        self.scale = int(header["scale"])
+        self.files = int(header["files"])
+        self.ranks = int(header["ranks"])
+        self.ntypes = int(header["types"])
+        self.nfeatures = 2 * self.ntypes * self.files * self.ranks
+        for what, values, size in zip(ARRAYS, (ft_w, ft_b, out_w, out_b), sizes, strict=True):
+            if len(values) != size:
+                raise NetworkError(f"{what}: {len(values)} values, the header implies {size}")
+        self.ft_w = ft_w
+        self.ft_b = ft_b
+        self.out_w = out_w
+        self.out_b = out_b
+        self.max_pieces = self._max_pieces()
+        for b in range(self.buckets):
+            row = out_w[b * 2 * self.hidden : (b + 1) * 2 * self.hidden]
+            if QA * sum(abs(x) for x in row) + abs(out_b[b]) >= 2**31:
+                raise NetworkError(f"output {b}: weights too large for 32-bit sums")
+
+    def _max_pieces(self) -> int:
+        """How many pieces may stand on the board before a hidden unit could leave int16: the
+        bias plus that many of the largest weights of each unit must stay within 32767."""
+        h = self.hidden
+        worst = [0] * h
+        for f in range(self.nfeatures):
+            row = self.ft_w[f * h : (f + 1) * h]
+            for i in range(h):
+                if abs(row[i]) > worst[i]:
+                    worst[i] = abs(row[i])
+        room = min((32767 - abs(self.ft_b[i])) // worst[i] if worst[i] else 10**6 for i in range(h))
+        return max(0, room)
+
+    @property
+    def signature(self) -> str:
+        """The rules signature the network was trained for."""
+        return str(self.header.get("signature", ""))
+
+    @property
+    def name(self) -> str:
+        """A short name: the file's stem and the network's shape."""
+        return f"{self.header.get('name', '?')} ({self.hidden}x2, {self.buckets} outputs)"
+
+    def fits(self, rules) -> bool:
+        """Whether the network was trained for these rules."""
+        return (
+            self.signature == signature(rules)
+            and self.files == rules.files
+            and self.ranks == rules.ranks
+            and self.ntypes == len(rules.pieces)
+        )
+
+    def rows(self, rules) -> array:
+        """Offsets into the hidden weights of each (piece code, mailbox square), from White's
+        view then Black's: rows[2 * (p * nsq + sq) + view] (features() times `hidden`)."""
+        return array("i", [f * self.hidden if f >= 0 else -1 for f in features(rules)])
+
+
+def features(rules) -> array:
+    """The input of each (piece code p, mailbox square sq) from White's view and Black's, at
+    [2 * (p * nsq + sq) + view], -1 off the board: own pieces first, then the enemy's; by
+    type, then by square seen from that side (rank by rank, a1 = 0 for White, a8 for Black)."""
+    nsq = rules.nsq
+    ntypes = len(rules.pieces)
+    area = rules.files * rules.ranks
+    out = array("i", [-1]) * (2 * (2 * ntypes + 2) * nsq)
+    for sq in rules.squares():
+        f, r = rules.file_of(sq), rules.rank_of(sq)
+        for t in range(1, ntypes + 1):
+            for colour in (0, 1):
+                p = 2 * t + colour
+                for view in (0, 1):
+                    rank = r if view == 0 else rules.ranks - 1 - r
+                    own = 0 if colour == view else ntypes * area
+                    out[2 * (p * nsq + sq) + view] = own + (t - 1) * area + rank * rules.files + f
+    return out
+
+
+def read(path: str | Path) -> Network:
+    """Load a network file; NetworkError says what is wrong with a bad one."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise NetworkError(f"{path}: {error.strerror or error}") from error
+    end = len(data) - 4  # (no negative indices: the module is compiled without wraparound)
+    if end < 16 or data[:8] != MAGIC:
+        raise NetworkError(f"{path}: not a ferz network file")
+    if zlib.crc32(data[:end]) != int.from_bytes(data[end:], "little"):
+        raise NetworkError(f"{path}: checksum mismatch (the file is damaged or truncated)")
+    version = int.from_bytes(data[8:12], "little")
+    if version != VERSION:
+        raise NetworkError(f"{path}: format version {version}, this ferz reads {VERSION}")
+    size = int.from_bytes(data[12:16], "little")
+    try:
+        header = json.loads(data[16 : 16 + size].decode())
+        sizes = shape(header)
+    except NetworkError as error:
+        raise NetworkError(f"{path}: {error}") from error
+    except ValueError as error:  # (JSON and UTF-8 errors are ValueErrors)
+        raise NetworkError(f"{path}: bad header ({error})") from error
+    arrays = []
+    at = 16 + size
+    for code, count in zip("hhhi", sizes, strict=True):
+        values = array(code)
+        stop = at + count * values.itemsize
+        if stop > end:
+            raise NetworkError(f"{path}: truncated weights")
+        values.frombytes(data[at:stop])
+        if sys.byteorder != "little":
+            values.byteswap()
+        arrays.append(values)
+        at = stop
+    if at != end:
+        raise NetworkError(f"{path}: {end - at} bytes after the weights")
+    header.setdefault("name", path.stem)
+    try:
+        return Network(header, *arrays)
+    except NetworkError as error:
+        raise NetworkError(f"{path}: {error}") from error
+
+
+def write(path: str | Path, header: dict, ft_w, ft_b, out_w, out_b) -> None:
+    """Write a network file (the arrays as int16, int16, int16, int32 sequences)."""
+    body = bytearray(MAGIC)
+    body += VERSION.to_bytes(4, "little")
+    text = json.dumps(header, sort_keys=True).encode()
+    body += len(text).to_bytes(4, "little") + text
+    for code, values in (("h", ft_w), ("h", ft_b), ("h", out_w), ("i", out_b)):
+        packed = array(code, values)
+        if sys.byteorder != "little":
+            packed.byteswap()
+        body += packed.tobytes()
+    body += zlib.crc32(bytes(body)).to_bytes(4, "little")
+    Path(path).write_bytes(bytes(body))
+
+
+_bundled: dict[str, Network | None] = {}
+
+
+def bundled(rules) -> Network | None:
+    """The network shipped with ferz for these rules (ferz/nets/*.nnue), or None."""
+    key = signature(rules)
+    if key not in _bundled:
+        _bundled[key] = None
+        for path in sorted(NETS.glob("*.nnue")):
+            net = read(path)
+            if net.fits(rules):
+                _bundled[key] = net
+                break
+    return _bundled[key]
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def forward(pos: Position, net: Network) -> cython.int:
+    """The network's score of pos from the side to move's view (centipawns)."""
+    # (Py_ssize_t offsets: with int ones, -fwrapv keeps gcc from vectorising the loops)
+    h: cython.Py_ssize_t = net.hidden
+    us: cython.Py_ssize_t = pos.side * h
+    them: cython.Py_ssize_t = (pos.side ^ 1) * h
+    b: cython.int = (pos.pcount[0] + pos.pcount[1] - 2) // net.bucket_div
+    if b >= net.buckets:
+        b = net.buckets - 1
+    if b < 0:
+        b = 0
+    w: cython.Py_ssize_t = b * 2 * h
+    total: cython.int = 0  # (no overflow: Network checks the largest sum when it loads)
+    i: cython.Py_ssize_t
+    v: cython.short  # (short times short into an int sum: gcc makes it pmaddwd)
+    out: cython.longlong
+    for i in range(h):
+        v = pos.acc[us + i]
+        v = 0 if v < 0 else (QA if v > QA else v)
+        total += v * net.out_w[w + i]
+    for i in range(h):
+        v = pos.acc[them + i]
+        v = 0 if v < 0 else (QA if v > QA else v)
+        total += v * net.out_w[w + h + i]
+    out = cython.cast(cython.longlong, total + net.out_b[b]) * net.scale
+    # truncated toward zero, compiled (C division) and uncompiled alike
+    if out >= 0:
+        return cython.cast(cython.int, out // (QA * QB))
+    return -cython.cast(cython.int, (-out) // (QA * QB))

@@ -1,0 +1,255 @@
+"""The neural evaluation: network files, accumulators kept by make/unmake, the engine's use."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from ferz.core import nnue
+from ferz.core.evaluate import Evaluator
+from ferz.core.position import Position
+from ferz.engine import Engine
+from ferz.variants import get
+from tests.pure_core import run_pure
+
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+PROMOTIONS = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1"
+EN_PASSANT = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3"
+
+
+def random_net(path: Path, variant: str = "chess", hidden: int = 32, seed: int = 1, **over):
+    """Write a network of random weights for a variant; returns its path."""
+    rules = get(variant)
+    rng = random.Random(seed)
+    nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
+    buckets = over.pop("buckets", 4)
+    weights = over.pop("weights", 300)
+    header = {
+        "hidden": hidden,
+        "buckets": buckets,
+        "bucket_div": 8,
+        "scale": 400,
+        "files": rules.files,
+        "ranks": rules.ranks,
+        "types": len(rules.pieces),
+        "signature": nnue.signature(rules),
+    }
+    header.update(over)
+    nnue.write(
+        path,
+        header,
+        [rng.randint(-weights, weights) for _ in range(nfeat * hidden)],
+        [rng.randint(-100, 100) for _ in range(hidden)],
+        [rng.randint(-100, 100) for _ in range(buckets * 2 * hidden)],
+        [rng.randint(-2000, 2000) for _ in range(buckets)],
+    )
+    return path
+
+
+@pytest.fixture(scope="module")
+def net(tmp_path_factory) -> nnue.Network:
+    """A random chess network."""
+    return nnue.read(random_net(tmp_path_factory.mktemp("nets") / "random.nnue"))
+
+
+def fresh(pos: Position) -> list[int]:
+    """The accumulators of the same position computed from scratch."""
+    return list(pos.copy().acc)
+
+
+def test_accumulators_follow_make_and_unmake(net):
+    """Through random games (castling, en passant, promotions, captures) the incrementally
+    kept hidden units equal those computed from scratch, and unmaking restores them."""
+    rules = get("chess")
+    pos = Position(rules)
+    Evaluator(rules, net=net).install(pos)
+    rng = random.Random(3)
+    for start in (rules.start_fen, KIWIPETE, PROMOTIONS, EN_PASSANT):
+        pos.set_fen(start)
+        before = list(pos.acc)
+        assert before == fresh(pos)
+        played = 0
+        for _ in range(80):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.push(rng.choice(moves))
+            played += 1
+            assert list(pos.acc) == fresh(pos), pos.fen()
+        for _ in range(played):
+            pos.pop()
+        assert list(pos.acc) == before
+        pos.push_null()
+        assert list(pos.acc) == before  # a null move moves no piece
+        pos.pop_null()
+
+
+def test_evaluation_is_colour_symmetric(net):
+    """A position and its colour-flipped mirror get the same score for the side to move."""
+    rules = get("chess")
+    ev = Evaluator(rules, net=net)
+    pos = Position(rules)
+    ev.install(pos)
+    for fen in (rules.start_fen, KIWIPETE, "8/2k5/3p4/8/4P3/8/5K2/8 w - - 0 1"):
+        board, side, *_ = fen.split()
+        flipped = "/".join(reversed(board.swapcase().split("/")))
+        pos.set_fen(fen)
+        score = ev.eval(pos)
+        pos.set_fen(f"{flipped} {'b' if side == 'w' else 'w'} - - 0 1")
+        assert ev.eval(pos) == score
+
+
+def test_network_scores_are_used_and_bare_kings_keep_the_mop_up(net):
+    """With a network the score is the network's, except against a bare king, where the
+    hand-made material and mop-up evaluation drives the mate."""
+    rules = get("chess")
+    hand = Evaluator(rules)
+    neural = Evaluator(rules, net=net)
+    a, b = Position(rules), Position(rules)
+    hand.install(a)
+    neural.install(b)
+    a.set_fen(KIWIPETE)
+    b.set_fen(KIWIPETE)
+    assert b.nn and not a.nn
+    assert hand.eval(a) != neural.eval(b)
+    for pos in (a, b):
+        pos.set_fen("8/8/2k5/8/8/8/8/3QK3 w - - 0 1")
+    assert hand.eval(a) == neural.eval(b)
+
+
+def test_compiled_and_uncompiled_scores_agree(tmp_path):
+    """The uncompiled core computes the same integers (the bench's node counts rely on it)."""
+    path = random_net(tmp_path / "random.nnue", hidden=16)
+    fens = [KIWIPETE, PROMOTIONS, EN_PASSANT, get("chess").start_fen]
+    script = """
+import json, sys, cython
+from ferz.core import nnue
+from ferz.core.evaluate import Evaluator
+from ferz.core.position import Position
+from ferz.variants import get
+path, fens = json.load(sys.stdin)
+rules = get("chess")
+ev = Evaluator(rules, net=nnue.read(path))
+pos = Position(rules)
+ev.install(pos)
+out = []
+for fen in fens:
+    pos.set_fen(fen)
+    out.append([ev.eval(pos), list(pos.acc)])
+    for m in pos.legal_moves()[:6]:
+        pos.push(m)
+        out.append([ev.eval(pos), list(pos.acc)])
+        pos.pop()
+print(json.dumps({"compiled": cython.compiled, "results": out}))
+"""
+    net = nnue.read(path)
+    rules = get("chess")
+    ev = Evaluator(rules, net=net)
+    pos = Position(rules)
+    ev.install(pos)
+    expected = []
+    for fen in fens:
+        pos.set_fen(fen)
+        expected.append([ev.eval(pos), list(pos.acc)])
+        for m in pos.legal_moves()[:6]:
+            pos.push(m)
+            expected.append([ev.eval(pos), list(pos.acc)])
+            pos.pop()
+    assert run_pure(script, [str(path), fens]) == expected
+
+
+def test_rules_signature_decides_where_a_network_applies(net):
+    """Chess, Chess960 and chess without castling share the rules a network learnt; games
+    with other goals, drops, boards or pieces do not."""
+    for variant in ("chess", "chess960", "nocastle"):
+        assert net.fits(get(variant)), variant
+    for variant in ("crazyhouse", "atomic", "3check", "antichess", "shatranj", "capablanca"):
+        assert not net.fits(get(variant)), variant
+    with pytest.raises(ValueError, match="not trained for"):
+        Evaluator(get("atomic"), net=net)
+
+
+def test_too_many_pieces_for_int16_switch_the_network_off(tmp_path):
+    """Weights that could overflow the int16 units with the position's pieces are never summed:
+    the hand-made evaluation takes over for that position."""
+    net = nnue.read(random_net(tmp_path / "big.nnue", weights=3000))
+    assert 2 <= net.max_pieces < 32
+    rules = get("chess")
+    pos = Position(rules)
+    Evaluator(rules, net=net).install(pos)
+    pos.set_fen(rules.start_fen)  # 32 pieces
+    assert not pos.nn
+    pos.set_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
+    assert pos.nn
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda data: b"XXXXXXXX" + data[8:], "not a ferz network"),
+        (lambda data: data[:100], "checksum"),
+        (lambda data: data[:40] + bytes([data[40] ^ 1]) + data[41:], "checksum"),
+        (lambda data: b"", "not a ferz network"),
+    ],
+)
+def test_damaged_files_are_refused_with_a_reason(tmp_path, damage, message):
+    """Wrong magic, truncation, a flipped bit or an empty file: a NetworkError saying which."""
+    path = random_net(tmp_path / "net.nnue", hidden=8)
+    path.write_bytes(damage(path.read_bytes()))
+    with pytest.raises(nnue.NetworkError, match=message):
+        nnue.read(path)
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"hidden": 5000}, "hidden"),
+        ({"buckets": 0}, "buckets"),
+        ({"types": "six"}, "bad header"),
+        ({"files": 9}, "truncated"),
+        ({"scale": 0}, "scale"),
+    ],
+)
+def test_inconsistent_headers_are_refused(tmp_path, override, message):
+    """A header that does not match its arrays, or is out of range, is refused."""
+    path = random_net(tmp_path / "net.nnue", hidden=8)
+    good = nnue.read(path)
+    header = dict(good.header, **override)
+    bad = tmp_path / "bad.nnue"
+    nnue.write(bad, header, good.ft_w, good.ft_b, good.out_w, good.out_b)
+    with pytest.raises(nnue.NetworkError, match=message):
+        nnue.read(bad)
+    with pytest.raises(nnue.NetworkError, match="No such file"):
+        nnue.read(tmp_path / "missing.nnue")
+
+
+def test_engine_options_choose_the_evaluation(tmp_path):
+    """EvalFile loads a network (a bad one is refused and changes nothing), Use NNUE false
+    evaluates by hand, and a variant the network does not fit falls back to another."""
+    engine = Engine()
+    shipped = engine.network
+    path = random_net(tmp_path / "mine.nnue")
+    engine.set_option("EvalFile", str(path))
+    mine = engine.network
+    assert mine is not None and mine is not shipped
+    assert mine.header["signature"] == nnue.signature(get("chess"))
+    with pytest.raises(ValueError, match="not a ferz network"):
+        engine.set_option("EvalFile", __file__)
+    assert engine.network is mine and engine.options.get("EvalFile") == str(path)
+    engine.set_position(KIWIPETE)
+    with_net = engine.evaluate()
+    engine.set_option("Use NNUE", False)
+    assert engine.network is None
+    hand = Evaluator(get("chess"))
+    pos = Position(get("chess"))
+    hand.install(pos)
+    pos.set_fen(KIWIPETE)
+    assert engine.evaluate() == hand.eval(pos) != with_net
+    engine.set_option("Use NNUE", True)
+    assert engine.network is mine
+    engine.set_option("UCI_Variant", "atomic")
+    assert engine.network is None or engine.network.fits(get("atomic"))
+    engine.set_option("UCI_Variant", "chess")
+    assert engine.network is mine

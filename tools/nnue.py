@@ -1,0 +1,564 @@
+"""Train ferz's neural evaluation (NNUE): generate positions, train a network, write it.
+
+  python3 tools/nnue.py gen --games 5000 --nodes 1500 --out data.txt [--seed 1]
+  python3 tools/nnue.py train data.txt [more.txt ...] --out ferz/nets/chess.nnue [--hidden 256]
+  python3 tools/nnue.py check ferz/nets/chess.nnue data.txt
+
+`gen` has Stockfish play itself from randomised openings (the shared openings and random
+plies from the start position) at a node budget per move, and keeps every quiet position
+(not in check, best move neither a capture nor a promotion, score within +-3000 cp) with
+Stockfish's search score and the game's result: `FEN;result;score` lines, White's view, the
+format of tools/tune.py. Scores of a search are far less noisy than game results and cost
+nothing extra: the games are played anyway.
+
+`train` (PyTorch: `pip install -e '.[train]'`) fits the network of ferz/core/nnue.py, two
+perspectives of piece-square features into one hidden layer, clipped, into one output chosen
+by the number of pieces on the board, to a blend of the scores and the results, then writes it
+quantised in ferz's network format (see docs/engine.md). `check` loads a written network in the
+compiled core and compares its evaluations with the float model's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import time
+import zlib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+OPENINGS = ROOT.parent / "shared" / "data" / "openings.epd"
+STOCKFISH = "/usr/games/stockfish"
+
+
+# ------------------------------------------------------------------------------ positions
+
+
+class Referee:
+    """A UCI engine over a pipe, asked for a best move and its score at a node budget."""
+
+    def __init__(self, command: str, hash_mb: int = 16) -> None:
+        self.proc = subprocess.Popen(
+            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
+        self.send(f"uci\nsetoption name Hash value {hash_mb}\nsetoption name Threads value 1")
+        self.wait("uciok")
+
+    def send(self, text: str) -> None:
+        """Write lines to the engine."""
+        assert self.proc.stdin
+        self.proc.stdin.write(text + "\n")
+
+    def wait(self, word: str) -> str:
+        """Read until a line that starts with word; return that line."""
+        assert self.proc.stdout
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the engine exited")
+            if line.startswith(word):
+                return line
+
+    def new_game(self) -> None:
+        """Forget the previous game (hash, histories)."""
+        self.send("ucinewgame\nisready")
+        self.wait("readyok")
+
+    def best(self, fen: str, moves: list[str], nodes: int) -> tuple[str, int | None]:
+        """Best move and score (side to move's cp; mates as +-32000) after fen and moves."""
+        tail = f" moves {' '.join(moves)}" if moves else ""
+        self.send(f"position fen {fen}{tail}\ngo nodes {nodes}")
+        score = None
+        assert self.proc.stdout
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the engine exited")
+            if line.startswith("info") and " score " in line and " lowerbound" not in line:
+                words = line.split()
+                i = words.index("score")
+                if words[i + 1] == "cp":
+                    score = int(words[i + 2])
+                elif words[i + 1] == "mate":
+                    score = 32000 if int(words[i + 2]) > 0 else -32000
+            elif line.startswith("bestmove"):
+                return line.split()[1], score
+
+    def close(self) -> None:
+        """Quit the engine."""
+        self.send("quit")
+        self.proc.wait(timeout=10)
+
+
+def opening(rng: random.Random, openings: list[str]):
+    """A randomised start: a shared opening plus 0-4 random plies, or 6-11 random plies from
+    the initial position (python-chess board), or None if the random plies ended the game."""
+    import chess
+
+    if openings and rng.random() < 0.5:
+        board = chess.Board(" ".join(rng.choice(openings).split()[:4]) + " 0 1")
+        plies = rng.randint(0, 4)
+    else:
+        board = chess.Board()
+        plies = rng.randint(6, 11)
+    for _ in range(plies):
+        moves = list(board.legal_moves)
+        if not moves:
+            return None
+        board.push(rng.choice(moves))
+    return None if board.is_game_over() else board
+
+
+def play_game(
+    ref: Referee, rng: random.Random, nodes: int, openings: list[str], blunders: float = 0.0
+) -> list[str]:
+    """One self-play game; returns its `FEN;result;score` lines (White's view). With
+    probability `blunders` a move is a random one instead of the engine's (the positions a
+    search meets are often lopsided: the network must know those too)."""
+    import chess
+
+    board = opening(rng, openings)
+    if board is None:
+        return []
+    ref.new_game()
+    start = board.fen()
+    moves: list[str] = []
+    kept: list[tuple[str, int]] = []
+    decisive = 0
+    result = 0.5
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            result = {True: 1.0, False: 0.0, None: 0.5}[outcome.winner]
+            break
+        if len(moves) > 400:
+            break
+        budget = nodes + rng.randint(0, nodes // 4)
+        uci, score = ref.best(start, moves, budget)
+        if score is None or uci == "(none)":
+            break
+        if not moves and abs(score) > 600:
+            return []  # the random plies left a lost position: not a game worth learning from
+        white = score if board.turn == chess.WHITE else -score
+        move = chess.Move.from_uci(uci)
+        quiet = not board.is_check() and not board.is_capture(move) and not move.promotion
+        if quiet and abs(score) <= 3000:
+            kept.append((board.fen(), white))
+        decisive = decisive + 1 if abs(score) >= 1500 else 0
+        if decisive >= 6:
+            result = 1.0 if white > 0 else 0.0
+            break
+        if rng.random() < blunders:
+            move = rng.choice(list(board.legal_moves))
+        board.push(move)
+        moves.append(move.uci())
+    return [f"{fen};{result};{score}" for fen, score in kept]
+
+
+def gen(
+    games: int, nodes: int, out: Path, seed: int, engine: str, blunders: float = 0.0
+) -> int:
+    """Play games and append their quiet positions to out; returns how many."""
+    openings = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
+    rng = random.Random(seed)
+    ref = Referee(engine)
+    count = 0
+    started = time.time()
+    try:
+        with out.open("a") as sink:
+            for g in range(games):
+                lines = play_game(ref, rng, nodes, openings, blunders)
+                for line in lines:
+                    sink.write(line + "\n")
+                count += len(lines)
+                if (g + 1) % 20 == 0:
+                    sink.flush()
+                    rate = count / (time.time() - started)
+                    print(f"game {g + 1}/{games}: {count} positions, {rate:.0f}/s", flush=True)
+    finally:
+        ref.close()
+    return count
+
+
+# ------------------------------------------------------------------------------ training
+
+MAX_PIECES = 32  # inputs kept per view and position (more pieces: the position is skipped)
+
+
+def encode(paths: list[Path], variant: str, cache: bool = True):
+    """The positions of `FEN;result;score` files as arrays: each view's inputs (padded with
+    the input count), side to move, piece count, White's score and result. Cached beside the
+    first file as .npz (keyed by the files' sizes)."""
+    import numpy as np
+
+    from ferz.core import nnue
+    from ferz.core.position import Position
+    from ferz.variants import get
+
+    rules = get(variant)
+    stamp = "-".join(f"{p.stat().st_size}" for p in paths)
+    store = paths[0].with_suffix(f".{variant}.{zlib.crc32(stamp.encode()):08x}.npz")
+    if cache and store.exists():
+        data = np.load(store)
+        return {k: data[k] for k in data.files}
+    table = nnue.features(rules)
+    nsq = rules.nsq
+    nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
+    pos = Position(rules)
+    views: list[list[int]] = []
+    side, count, score, result = [], [], [], []
+    skipped = 0
+    for path in paths:
+        with path.open() as lines:
+            for line in lines:
+                fields = line.strip().split(";")
+                if len(fields) < 3:
+                    skipped += 1
+                    continue
+                try:
+                    pos.set_fen(fields[0])
+                    res, cp = float(fields[1]), int(fields[2])
+                except ValueError:
+                    skipped += 1
+                    continue
+                n = pos.pcount[0] + pos.pcount[1]
+                if n > MAX_PIECES:
+                    skipped += 1
+                    continue
+                white, black = [], []
+                for c in (0, 1):
+                    for i in range(pos.pcount[c]):
+                        sq = pos.plist[c * 64 + i]
+                        k = 2 * (pos.board[sq] * nsq + sq)
+                        white.append(table[k])
+                        black.append(table[k + 1])
+                pad = [nfeat] * (MAX_PIECES - n)
+                views.append(white + pad)
+                views.append(black + pad)
+                side.append(pos.side)
+                count.append(n)
+                score.append(cp)
+                result.append(res)
+    data = {
+        "views": np.array(views, dtype=np.int16).reshape(-1, 2, MAX_PIECES),
+        "side": np.array(side, dtype=np.int8),
+        "count": np.array(count, dtype=np.int8),
+        "score": np.array(score, dtype=np.float32),
+        "result": np.array(result, dtype=np.float32),
+        "nfeat": np.array(nfeat),
+    }
+    print(f"{len(side)} positions encoded, {skipped} skipped", flush=True)
+    if cache:
+        np.savez(store, **data)
+    return data
+
+
+def build_model(nfeat: int, hidden: int, buckets: int, area: int):
+    """The float network: inputs -> hidden (shared by both views) -> clipped -> one output per
+    bucket, in units of `scale` centipawns.
+
+    Each input's weights are trained as the sum of its own and those of its piece type (own
+    or enemy, any square): the type's part learns from every position with that piece, so
+    rarely seen squares start from the piece's worth (a factoriser; merged when written)."""
+    import torch
+    from torch import nn
+
+    types = nfeat // area  # own and enemy piece types
+
+    class Model(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.ft = nn.EmbeddingBag(nfeat + 1, hidden, mode="sum", padding_idx=nfeat)
+            self.fac = nn.EmbeddingBag(types + 1, hidden, mode="sum", padding_idx=types)
+            self.ft_b = nn.Parameter(torch.zeros(hidden))
+            self.out = nn.Linear(2 * hidden, buckets)
+            with torch.no_grad():
+                self.ft.weight.uniform_(-0.1, 0.1)
+                self.ft.weight[nfeat].zero_()
+                self.fac.weight.uniform_(-0.1, 0.1)
+                self.fac.weight[types].zero_()
+                self.ft_b.fill_(0.1)
+
+        def hidden(self, inputs):
+            return self.ft(inputs) + self.fac(torch.div(inputs, area, rounding_mode="floor"))
+
+        def forward(self, us, them, bucket):
+            a = self.hidden(us) + self.ft_b
+            b = self.hidden(them) + self.ft_b
+            x = torch.cat([a, b], dim=1).clamp(0.0, 1.0)
+            return self.out(x).gather(1, bucket.unsqueeze(1)).squeeze(1)
+
+        def merged(self):
+            """Each input's weights with its type's added: what the network file holds."""
+            rows = torch.arange(nfeat)
+            return (
+                self.ft.weight[:nfeat]
+                + self.fac.weight[torch.div(rows, area, rounding_mode="floor")]
+            )
+
+        def clip(self) -> None:
+            """Keep weights inside what int16 holds after quantisation."""
+            with torch.no_grad():
+                self.ft.weight.clamp_(-WEIGHT_CLIP + FACTOR_CLIP, WEIGHT_CLIP - FACTOR_CLIP)
+                self.fac.weight.clamp_(-FACTOR_CLIP, FACTOR_CLIP)
+                self.out.weight.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)
+
+    return Model()
+
+
+WEIGHT_CLIP = 1.98  # floats; times QA (hidden) or QB (output) they stay well inside int16
+FACTOR_CLIP = 0.5  # the piece types' share of it
+
+
+def mirror_table(variant: str):
+    """Each input's left-right mirror (file a <-> h), the padding index kept: a network that
+    does not see castling rights values a position and its mirror alike, so training shows
+    either at random (twice the positions for free)."""
+    import torch
+
+    from ferz.variants import get
+
+    rules = get(variant)
+    files, area = rules.files, rules.files * rules.ranks
+    nfeat = 2 * len(rules.pieces) * area
+    table = [f - f % files + files - 1 - f % files for f in range(nfeat)] + [nfeat]
+    return torch.tensor(table)
+
+
+def train(
+    paths: list[Path],
+    out: Path,
+    variant: str,
+    hidden: int,
+    buckets: int,
+    bucket_div: int,
+    epochs: int,
+    batch: int,
+    lr: float,
+    result_weight: float,
+    scale: int,
+    seed: int,
+) -> dict:
+    """Fit a network to the files' scores (and results), write it; returns its statistics."""
+    import numpy as np
+    import torch
+
+    from ferz.core import nnue
+    from ferz.variants import get
+
+    torch.manual_seed(seed)
+    data = encode(paths, variant)
+    n = len(data["side"])
+    nfeat = int(data["nfeat"])
+    rng = np.random.default_rng(seed)
+    # the last 2 % of the positions (whole games: a game's positions are alike) are held out
+    held = np.arange(n - max(1, n // 50), n)
+    fit = np.arange(0, n - max(1, n // 50))
+    stm = torch.from_numpy(data["side"].astype(np.int64))
+    views = torch.from_numpy(data["views"].astype(np.int64))
+    us = views[torch.arange(n), stm]
+    them = views[torch.arange(n), 1 - stm]
+    bucket = torch.from_numpy((data["count"].astype(np.int64) - 2) // bucket_div).clamp(
+        0, buckets - 1
+    )
+    sign = 1.0 - 2.0 * stm.float()  # White's view -> side to move's
+    cp = torch.from_numpy(data["score"]) * sign
+    res = torch.from_numpy(data["result"])
+    res = torch.where(stm == 0, res, 1.0 - res)
+    target = (1 - result_weight) * torch.sigmoid(cp / 400.0) + result_weight * res
+    rules = get(variant)
+    model = build_model(nfeat, hidden, buckets, rules.files * rules.ranks)
+    mirror = mirror_table(variant)
+    optimiser = torch.optim.Adam(model.parameters(), lr=lr)
+    steps = epochs * ((len(fit) + batch - 1) // batch)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps, eta_min=lr / 50)
+
+    def loss_of(index, flip: bool = False) -> torch.Tensor:
+        a, b = us[index], them[index]
+        if flip:  # mirror a random half of the batch
+            half = torch.rand(len(index)) < 0.5
+            a = torch.where(half.unsqueeze(1), mirror[a], a)
+            b = torch.where(half.unsqueeze(1), mirror[b], b)
+        pred = model(a, b, bucket[index]) * scale / 400.0
+        return ((torch.sigmoid(pred) - target[index]) ** 2).mean()
+
+    held_t = torch.from_numpy(held)
+    started = time.time()
+    for epoch in range(epochs):
+        model.train()
+        perm = torch.from_numpy(rng.permutation(fit))
+        total = 0.0
+        for i in range(0, len(perm), batch):
+            index = perm[i : i + batch]
+            optimiser.zero_grad()
+            loss = loss_of(index, flip=True)
+            loss.backward()
+            optimiser.step()
+            sched.step()
+            model.clip()
+            total += loss.item() * len(index)
+        with torch.no_grad():
+            held_loss = loss_of(held_t).item()
+        print(
+            f"epoch {epoch + 1}/{epochs}: train {total / len(fit):.6f} held-out {held_loss:.6f}"
+            f" ({time.time() - started:.0f} s)",
+            flush=True,
+        )
+    header = {
+        "name": out.stem,
+        "hidden": hidden,
+        "buckets": buckets,
+        "bucket_div": bucket_div,
+        "scale": scale,
+        "files": rules.files,
+        "ranks": rules.ranks,
+        "types": len(rules.pieces),
+        "pieces": "".join(p.letter for p in rules.pieces),
+        "signature": nnue.signature(rules),
+        "variant": variant,
+        "trained": f"{n} positions, {epochs} epochs, result weight {result_weight}",
+    }
+    write_model(model, header, out)
+    return {"positions": n, "held_out": held_loss, "model": model}
+
+
+def float_score(model, variant: str, fen: str, bucket_div: int, scale: int = 400) -> float:
+    """The float model's score of a position (side to move's centipawns), for checks."""
+    import torch
+
+    from ferz.core import nnue
+    from ferz.core.position import Position
+    from ferz.variants import get
+
+    rules = get(variant)
+    table = nnue.features(rules)
+    pos = Position(rules)
+    pos.set_fen(fen)
+    views: list[list[int]] = [[], []]
+    for c in (0, 1):
+        for i in range(pos.pcount[c]):
+            sq = pos.plist[c * 64 + i]
+            for view in (0, 1):
+                views[view].append(table[2 * (pos.board[sq] * rules.nsq + sq) + view])
+    buckets = model.out.weight.shape[0]
+    bucket = min(buckets - 1, max(0, (pos.pcount[0] + pos.pcount[1] - 2) // bucket_div))
+    with torch.no_grad():
+        out = model(
+            torch.tensor([views[pos.side]]),
+            torch.tensor([views[1 - pos.side]]),
+            torch.tensor([bucket]),
+        )
+    return float(out[0]) * scale
+
+
+def write_model(model, header: dict, out: Path) -> None:
+    """Quantise the float model into ferz's network format."""
+    from ferz.core import nnue
+
+    qa, qb = 255, 64
+    ft_w = (model.merged().detach() * qa).round().short().flatten().tolist()
+    ft_b = (model.ft_b.detach() * qa).round().short().tolist()
+    out_w = (model.out.weight.detach() * qb).round().short().flatten().tolist()
+    out_b = (model.out.bias.detach() * qa * qb).round().int().tolist()
+    nnue.write(out, header, ft_w, ft_b, out_w, out_b)
+    print(f"wrote {out} ({out.stat().st_size} bytes)")
+
+
+def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
+    """Compare a written network and the hand-made evaluation with a file's scores: the mean
+    squared error of their expected results (sigmoid of cp / 400) against the scores'."""
+    import math
+
+    from ferz.core import nnue
+    from ferz.core.evaluate import Evaluator
+    from ferz.core.position import Position
+    from ferz.variants import get
+
+    rules = get(variant)
+    net = nnue.read(net_path)
+    neural, hand = Evaluator(rules, net=net), Evaluator(rules)
+    a, b = Position(rules), Position(rules)
+    neural.install(a)
+    hand.install(b)
+
+    def expected(cp: float) -> float:
+        return 1.0 / (1.0 + math.exp(-cp / 400.0))
+
+    errors = {"network": 0.0, "hand-made": 0.0}
+    n = 0
+    with data.open() as lines:
+        for line in lines:
+            fields = line.strip().split(";")
+            if len(fields) < 3:
+                continue
+            a.set_fen(fields[0])
+            b.set_fen(fields[0])
+            sign = 1 if a.side == 0 else -1
+            target = expected(sign * int(fields[2]))
+            errors["network"] += (expected(neural.eval(a)) - target) ** 2
+            errors["hand-made"] += (expected(hand.eval(b)) - target) ** 2
+            n += 1
+            if n >= limit:
+                break
+    result = {k: v / max(1, n) for k, v in errors.items()}
+    print(f"{n} positions: " + ", ".join(f"{k} {v:.6f}" for k, v in result.items()))
+    return result
+
+
+# ------------------------------------------------------------------------------ command line
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line: gen, train, check."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("gen", help="Stockfish self-play positions with search scores")
+    p.add_argument("--games", type=int, default=1000, help="games to play")
+    p.add_argument("--nodes", type=int, default=1500, help="node budget per move")
+    p.add_argument("--out", type=Path, required=True, help="file to append FEN;result;score to")
+    p.add_argument("--seed", type=int, default=1, help="random seed of the openings")
+    p.add_argument("--engine", default=STOCKFISH, help="UCI engine (default: Stockfish)")
+    p.add_argument("--random-moves", type=float, default=0.0, help="share of random moves")
+    p = sub.add_parser("train", help="fit a network to positions and write it")
+    p.add_argument("data", type=Path, nargs="+", help="FEN;result;score files")
+    p.add_argument("--out", type=Path, required=True, help="network file to write")
+    p.add_argument("--variant", default="chess", help="variant of the positions")
+    p.add_argument("--hidden", type=int, default=256, help="hidden units per view")
+    p.add_argument("--buckets", type=int, default=8, help="outputs, chosen by piece count")
+    p.add_argument("--bucket-div", type=int, default=4, help="pieces per output bucket")
+    p.add_argument("--epochs", type=int, default=20, help="passes over the positions")
+    p.add_argument("--batch", type=int, default=4096, help="positions per step")
+    p.add_argument("--lr", type=float, default=0.002, help="Adam's learning rate (cosine decay)")
+    p.add_argument("--result-weight", type=float, default=0.1, help="share of the game result")
+    p.add_argument("--scale", type=int, default=400, help="centipawns per output unit")
+    p.add_argument("--seed", type=int, default=1, help="random seed")
+    p.add_argument("--threads", type=int, default=0, help="torch threads (0: its default)")
+    p = sub.add_parser("check", help="errors of a network and the hand-made evaluation")
+    p.add_argument("net", type=Path, help="network file")
+    p.add_argument("data", type=Path, help="FEN;result;score file")
+    p.add_argument("--limit", type=int, default=20000, help="positions to compare")
+    p.add_argument("--variant", default="chess", help="variant of the positions")
+    args = parser.parse_args(argv)
+    if args.command == "check":
+        check(args.net, args.data, args.limit, args.variant)
+    elif args.command == "gen":
+        n = gen(args.games, args.nodes, args.out, args.seed, args.engine, args.random_moves)
+        print(f"{n} positions written to {args.out}")
+    elif args.command == "train":
+        if args.threads:
+            import torch
+
+            torch.set_num_threads(args.threads)
+        train(
+            args.data, args.out, args.variant, args.hidden, args.buckets, args.bucket_div,
+            args.epochs, args.batch, args.lr, args.result_weight, args.scale, args.seed,
+        )  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
