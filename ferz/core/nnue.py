@@ -40,6 +40,9 @@ QA = cython.declare(cython.int, 255)
 QB = cython.declare(cython.int, 64)
 NETS = Path(__file__).resolve().parent.parent / "nets"  # the networks shipped with ferz
 
+if not cython.compiled:  # the C loop of nnue.pxd (the uncompiled core runs its own)
+    ferz_nn_dot = None
+
 # Rules fields that do not change what a position is worth: names, texts, the start position
 # and where castling pieces start and land.
 _UNSIGNED = {
@@ -295,16 +298,17 @@ def forward(pos: Position, net: Network) -> cython.int:
     w: cython.Py_ssize_t = b * 2 * h
     total: cython.int = 0  # (no overflow: Network checks the largest sum when it loads)
     i: cython.Py_ssize_t
-    v: cython.short  # (short times short into an int sum: gcc makes it pmaddwd)
+    v: cython.int
     out: cython.longlong
-    for i in range(h):
-        v = pos.acc[us + i]
-        v = 0 if v < 0 else (QA if v > QA else v)
-        total += v * net.out_w[w + i]
-    for i in range(h):
-        v = pos.acc[them + i]
-        v = 0 if v < 0 else (QA if v > QA else v)
-        total += v * net.out_w[w + h + i]
+    if cython.compiled:
+        total = ferz_nn_dot(cython.address(pos.acc[us]), cython.address(net.out_w[w]), h, QA)
+        total += ferz_nn_dot(cython.address(pos.acc[them]), cython.address(net.out_w[w + h]), h, QA)
+    else:  # the same loops, uncompiled
+        for i in range(h):
+            v = pos.acc[us + i]
+            total += (0 if v < 0 else (QA if v > QA else v)) * net.out_w[w + i]
+            v = pos.acc[them + i]
+            total += (0 if v < 0 else (QA if v > QA else v)) * net.out_w[w + h + i]
     out = cython.cast(cython.longlong, total + net.out_b[b]) * net.scale
     # truncated toward zero, compiled (C division) and uncompiled alike
     if out >= 0:

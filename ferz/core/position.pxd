@@ -2,6 +2,43 @@
 
 cimport cython
 
+# The network's accumulator updates (see Position.nn_add): plain C loops that gcc vectorises,
+# compiled twice where gcc can (AVX2 and the baseline) and picked by the CPU at load time.
+cdef extern from *:
+    """
+    #ifndef FERZ_SIMD
+    #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+    #define FERZ_SIMD __attribute__((target_clones("avx2", "default"), unused))
+    #else
+    #define FERZ_SIMD __attribute__((unused))
+    #endif
+    #endif
+    /* acc[v * h + i] += (or -=) w[row_v + i] for the two views v */
+    FERZ_SIMD static void ferz_nn_add(short *restrict acc, const short *restrict w,
+                                      Py_ssize_t h, Py_ssize_t r0, Py_ssize_t r1) {
+        for (Py_ssize_t i = 0; i < h; i++) acc[i] += w[r0 + i];
+        for (Py_ssize_t i = 0; i < h; i++) acc[h + i] += w[r1 + i];
+    }
+    FERZ_SIMD static void ferz_nn_sub(short *restrict acc, const short *restrict w,
+                                      Py_ssize_t h, Py_ssize_t r0, Py_ssize_t r1) {
+        for (Py_ssize_t i = 0; i < h; i++) acc[i] -= w[r0 + i];
+        for (Py_ssize_t i = 0; i < h; i++) acc[h + i] -= w[r1 + i];
+    }
+    /* a piece moves: row a_v in, row s_v out */
+    FERZ_SIMD static void ferz_nn_move(short *restrict acc, const short *restrict w,
+                                       Py_ssize_t h, Py_ssize_t a0, Py_ssize_t a1,
+                                       Py_ssize_t s0, Py_ssize_t s1) {
+        for (Py_ssize_t i = 0; i < h; i++) acc[i] += w[a0 + i] - w[s0 + i];
+        for (Py_ssize_t i = 0; i < h; i++) acc[h + i] += w[a1 + i] - w[s1 + i];
+    }
+    """
+    void ferz_nn_add(short *acc, const short *w, Py_ssize_t h, Py_ssize_t r0,
+                     Py_ssize_t r1) noexcept nogil
+    void ferz_nn_sub(short *acc, const short *w, Py_ssize_t h, Py_ssize_t r0,
+                     Py_ssize_t r1) noexcept nogil
+    void ferz_nn_move(short *acc, const short *w, Py_ssize_t h, Py_ssize_t a0, Py_ssize_t a1,
+                      Py_ssize_t s0, Py_ssize_t s1) noexcept nogil
+
 
 @cython.final
 cdef class Position:

@@ -45,6 +45,9 @@ from cython.cimports.ferz.core.defs import (
 from . import fen as fenlib
 from .rules import MAX_FILES, Rules
 
+if not cython.compiled:  # the C loops of position.pxd (the uncompiled core runs its own)
+    ferz_nn_add = ferz_nn_sub = ferz_nn_move = None
+
 NO_END = cython.declare(cython.int, 2)  # end_value when no variant rule has ended the game
 F_RANK = cython.declare(cython.int, 32)  # atom flag: only from Atom.min_rank on (beside defs.F_*)
 
@@ -562,47 +565,55 @@ class Position:
             self.nn_move(p, fr, to)
 
     # The accumulators: each view's hidden units are the bias plus the weight rows of the
-    # pieces on the board, updated as pieces come and go (two rows per view and move).
+    # pieces on the board, updated as pieces come and go (two rows per view and move). The
+    # compiled core runs the C loops of position.pxd; the same loops follow for the fallback.
 
     def nn_add(self, p: cython.int, sq: cython.int) -> cython.void:
         """Add piece p on sq to both views' hidden units."""
-        # (Py_ssize_t offsets: with int ones, -fwrapv keeps gcc from vectorising the loops)
         h: cython.Py_ssize_t = self.nn_h
-        i: cython.Py_ssize_t
         k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
-        w: cython.Py_ssize_t = self.nn_row[k]
-        b: cython.Py_ssize_t = self.nn_row[k + 1]
-        for i in range(h):
-            self.acc[i] += self.nn_w[w + i]
-        for i in range(h):
-            self.acc[h + i] += self.nn_w[b + i]
+        r0: cython.Py_ssize_t = self.nn_row[k]
+        r1: cython.Py_ssize_t = self.nn_row[k + 1]
+        i: cython.Py_ssize_t
+        if cython.compiled:
+            ferz_nn_add(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+        else:
+            for i in range(h):
+                self.acc[i] += self.nn_w[r0 + i]
+                self.acc[h + i] += self.nn_w[r1 + i]
 
     def nn_sub(self, p: cython.int, sq: cython.int) -> cython.void:
         """Take piece p on sq out of both views' hidden units."""
         h: cython.Py_ssize_t = self.nn_h
-        i: cython.Py_ssize_t
         k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
-        w: cython.Py_ssize_t = self.nn_row[k]
-        b: cython.Py_ssize_t = self.nn_row[k + 1]
-        for i in range(h):
-            self.acc[i] -= self.nn_w[w + i]
-        for i in range(h):
-            self.acc[h + i] -= self.nn_w[b + i]
+        r0: cython.Py_ssize_t = self.nn_row[k]
+        r1: cython.Py_ssize_t = self.nn_row[k + 1]
+        i: cython.Py_ssize_t
+        if cython.compiled:
+            ferz_nn_sub(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+        else:
+            for i in range(h):
+                self.acc[i] -= self.nn_w[r0 + i]
+                self.acc[h + i] -= self.nn_w[r1 + i]
 
     def nn_move(self, p: cython.int, fr: cython.int, to: cython.int) -> cython.void:
         """Move piece p from fr to `to` in both views' hidden units."""
         h: cython.Py_ssize_t = self.nn_h
-        i: cython.Py_ssize_t
         k: cython.Py_ssize_t = 2 * (p * self.nsq + fr)
         j: cython.Py_ssize_t = 2 * (p * self.nsq + to)
-        w0: cython.Py_ssize_t = self.nn_row[k]
-        w1: cython.Py_ssize_t = self.nn_row[j]
-        b0: cython.Py_ssize_t = self.nn_row[k + 1]
-        b1: cython.Py_ssize_t = self.nn_row[j + 1]
-        for i in range(h):
-            self.acc[i] += self.nn_w[w1 + i] - self.nn_w[w0 + i]
-        for i in range(h):
-            self.acc[h + i] += self.nn_w[b1 + i] - self.nn_w[b0 + i]
+        s0: cython.Py_ssize_t = self.nn_row[k]
+        s1: cython.Py_ssize_t = self.nn_row[k + 1]
+        a0: cython.Py_ssize_t = self.nn_row[j]
+        a1: cython.Py_ssize_t = self.nn_row[j + 1]
+        i: cython.Py_ssize_t
+        if cython.compiled:
+            ferz_nn_move(
+                cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, a0, a1, s0, s1
+            )
+        else:
+            for i in range(h):
+                self.acc[i] += self.nn_w[a0 + i] - self.nn_w[s0 + i]
+                self.acc[h + i] += self.nn_w[a1 + i] - self.nn_w[s1 + i]
 
     # ------------------------------------------------------------------ move generation
 
