@@ -90,6 +90,8 @@ def main(depth: int | None = None) -> int:
     depth = DEFAULT_DEPTH if depth is None else depth
     if not 1 <= depth <= 60:
         raise ValueError(f"bench depth must be 1..60, got {depth}")
+    net = nnue.bundled(get("chess"))
+    print(f"Evaluation: {'network ' + net.name if net is not None else 'hand-made'}")
     nodes, seconds = run(depth)
     print(f"Positions: {len(POSITIONS)}  depth: {depth}  time: {seconds * 1000:.0f} ms")
     print(f"Nodes searched: {nodes}")
