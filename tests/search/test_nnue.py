@@ -253,3 +253,23 @@ def test_engine_options_choose_the_evaluation(tmp_path):
     assert engine.network is None or engine.network.fits(get("atomic"))
     engine.set_option("UCI_Variant", "chess")
     assert engine.network is mine
+
+
+def test_shipped_chess_network():
+    """ferz ships a network for chess: it loads, fits Chess960 too, and scores the start
+    position close to equal and a side a queen up as winning."""
+    net = nnue.bundled(get("chess"))
+    assert net is not None
+    assert nnue.bundled(get("chess960")) is net
+    assert nnue.bundled(get("crazyhouse")) is None
+    rules = get("chess")
+    ev = Evaluator(rules, net=net)
+    pos = Position(rules)
+    ev.install(pos)
+    pos.set_fen(rules.start_fen)
+    assert abs(ev.eval(pos)) < 80
+    pos.set_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    assert ev.eval(pos) > 500
+    pos.set_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR w KQkq - 0 1")
+    assert ev.eval(pos) < -500
+    assert Engine().network is net
