@@ -159,9 +159,7 @@ def play_game(
     return [f"{fen};{result};{score}" for fen, score in kept]
 
 
-def gen(
-    games: int, nodes: int, out: Path, seed: int, engine: str, blunders: float = 0.0
-) -> int:
+def gen(games: int, nodes: int, out: Path, seed: int, engine: str, blunders: float = 0.0) -> int:
     """Play games and append their quiet positions to out; returns how many."""
     openings = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
     rng = random.Random(seed)

@@ -2,7 +2,7 @@
 
 cimport cython
 
-# The network's accumulator updates (see Position.nn_add): plain C loops that gcc vectorises,
+# The network's accumulator updates (see Position.nn_piece): plain C loops that gcc vectorises,
 # compiled twice where gcc can (AVX2 and the baseline) and picked by the CPU at load time.
 cdef extern from *:
     """
@@ -122,9 +122,8 @@ cdef class Position:
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
     cdef void shift(self, int fr, int to) noexcept nogil
-    cdef void nn_add(self, int p, int sq) noexcept nogil
-    cdef void nn_sub(self, int p, int sq) noexcept nogil
-    cdef void nn_move(self, int p, int fr, int to) noexcept nogil
+    cdef void nn_piece(self, int p, int sq, bint add) noexcept nogil
+    cdef void nn_change(self, int out, int fr, int into, int to) noexcept nogil
     cdef unsigned long long pawn_hash(self, int p, int sq) noexcept nogil
     cdef int emit(self, int[::1] out, int n, int m) noexcept nogil
     cdef int only_captures(self, int[::1] out, int first, int n) noexcept nogil

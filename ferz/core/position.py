@@ -526,7 +526,7 @@ class Position:
         if self.is_royal[p >> 1]:
             self.royal[c] = sq
         if self.nn:
-            self.nn_add(p, sq)
+            self.nn_piece(p, sq, True)
 
     def lift(self, sq: cython.int) -> cython.void:
         """Remove the piece on sq (board, piece list, counts, pawn key)."""
@@ -544,7 +544,7 @@ class Position:
         if self.royal[c] == sq:
             self.royal[c] = -1
         if self.nn:
-            self.nn_sub(p, sq)
+            self.nn_piece(p, sq, False)
 
     def pawn_hash(self, p: cython.int, sq: cython.int) -> cython.ulonglong:
         """The pawn key's share of piece p on sq: 0 unless p is a pawn."""
@@ -562,45 +562,38 @@ class Position:
         if self.royal[p & 1] == fr:
             self.royal[p & 1] = to
         if self.nn and fr != to:
-            self.nn_move(p, fr, to)
+            self.nn_change(p, fr, p, to)
 
     # The accumulators: each view's hidden units are the bias plus the weight rows of the
     # pieces on the board, updated as pieces come and go (two rows per view and move). The
     # compiled core runs the C loops of position.pxd; the same loops follow for the fallback.
 
-    def nn_add(self, p: cython.int, sq: cython.int) -> cython.void:
-        """Add piece p on sq to both views' hidden units."""
+    def nn_piece(self, p: cython.int, sq: cython.int, add: cython.bint) -> cython.void:
+        """Add piece p on sq to both views' hidden units, or take it out (add false)."""
         h: cython.Py_ssize_t = self.nn_h
         k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
         r0: cython.Py_ssize_t = self.nn_row[k]
         r1: cython.Py_ssize_t = self.nn_row[k + 1]
+        sign: cython.int = 1 if add else -1
         i: cython.Py_ssize_t
         if cython.compiled:
-            ferz_nn_add(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+            if add:
+                ferz_nn_add(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+            else:
+                ferz_nn_sub(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
         else:
             for i in range(h):
-                self.acc[i] += self.nn_w[r0 + i]
-                self.acc[h + i] += self.nn_w[r1 + i]
+                self.acc[i] += sign * self.nn_w[r0 + i]
+                self.acc[h + i] += sign * self.nn_w[r1 + i]
 
-    def nn_sub(self, p: cython.int, sq: cython.int) -> cython.void:
-        """Take piece p on sq out of both views' hidden units."""
+    def nn_change(
+        self, out: cython.int, fr: cython.int, into: cython.int, to: cython.int
+    ) -> cython.void:
+        """Piece `out` leaves fr and piece `into` stands on `to` (a move: the same piece; a
+        promotion: the same square), in both views' hidden units."""
         h: cython.Py_ssize_t = self.nn_h
-        k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
-        r0: cython.Py_ssize_t = self.nn_row[k]
-        r1: cython.Py_ssize_t = self.nn_row[k + 1]
-        i: cython.Py_ssize_t
-        if cython.compiled:
-            ferz_nn_sub(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
-        else:
-            for i in range(h):
-                self.acc[i] -= self.nn_w[r0 + i]
-                self.acc[h + i] -= self.nn_w[r1 + i]
-
-    def nn_move(self, p: cython.int, fr: cython.int, to: cython.int) -> cython.void:
-        """Move piece p from fr to `to` in both views' hidden units."""
-        h: cython.Py_ssize_t = self.nn_h
-        k: cython.Py_ssize_t = 2 * (p * self.nsq + fr)
-        j: cython.Py_ssize_t = 2 * (p * self.nsq + to)
+        k: cython.Py_ssize_t = 2 * (out * self.nsq + fr)
+        j: cython.Py_ssize_t = 2 * (into * self.nsq + to)
         s0: cython.Py_ssize_t = self.nn_row[k]
         s1: cython.Py_ssize_t = self.nn_row[k + 1]
         a0: cython.Py_ssize_t = self.nn_row[j]
@@ -1389,8 +1382,7 @@ class Position:
                 q = 2 * move_promo(m) + us
                 self.board[to] = q
                 if self.nn:
-                    self.nn_sub(p, to)
-                    self.nn_add(q, to)
+                    self.nn_change(p, to, q, to)
                 self.pkey ^= self.pawn_hash(p, to) ^ self.pawn_hash(q, to)
                 self.count[p] -= 1
                 self.count[q] += 1
@@ -1691,8 +1683,7 @@ class Position:
                 q = self.board[to]
                 self.board[to] = p
                 if self.nn:
-                    self.nn_sub(q, to)
-                    self.nn_add(p, to)
+                    self.nn_change(q, to, p, to)
                 self.pkey ^= self.pawn_hash(p, to) ^ self.pawn_hash(q, to)
                 self.count[q] -= 1
                 self.count[p] += 1
@@ -2038,7 +2029,7 @@ class Position:
         for c in (0, 1):
             for i in range(self.pcount[c]):
                 sq = self.plist[c * MAXP + i]
-                self.nn_add(self.board[sq], sq)
+                self.nn_piece(self.board[sq], sq, True)
 
     def setup(self) -> fenlib.Setup:
         """The current position as a plain Setup."""
