@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 import zlib
+from array import array
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -204,11 +205,11 @@ def encode(paths: list[Path], variant: str, cache: bool = True):
         data = np.load(store)
         return {k: data[k] for k in data.files}
     table = nnue.features(rules)
-    nsq = rules.nsq
     nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
     pos = Position(rules)
-    views: list[list[int]] = []
-    side, count, score, result = [], [], [], []
+    # compact arrays (a list of lists of 9 M positions would take some 20 GB)
+    views = array("h")
+    side, count, score, result = array("b"), array("b"), array("f"), array("f")
     skipped = 0
     for path in paths:
         with path.open() as lines:
@@ -227,32 +228,39 @@ def encode(paths: list[Path], variant: str, cache: bool = True):
                 if n > MAX_PIECES:
                     skipped += 1
                     continue
-                white, black = [], []
-                for c in (0, 1):
-                    for i in range(pos.pcount[c]):
-                        sq = pos.plist[c * 64 + i]
-                        k = 2 * (pos.board[sq] * nsq + sq)
-                        white.append(table[k])
-                        black.append(table[k + 1])
                 pad = [nfeat] * (MAX_PIECES - n)
-                views.append(white + pad)
-                views.append(black + pad)
+                for view in inputs(pos, table):
+                    views.extend(view)
+                    views.extend(pad)
                 side.append(pos.side)
                 count.append(n)
                 score.append(cp)
                 result.append(res)
     data = {
-        "views": np.array(views, dtype=np.int16).reshape(-1, 2, MAX_PIECES),
-        "side": np.array(side, dtype=np.int8),
-        "count": np.array(count, dtype=np.int8),
-        "score": np.array(score, dtype=np.float32),
-        "result": np.array(result, dtype=np.float32),
+        "views": np.frombuffer(views, dtype=np.int16).reshape(-1, 2, MAX_PIECES),
+        "side": np.frombuffer(side, dtype=np.int8),
+        "count": np.frombuffer(count, dtype=np.int8),
+        "score": np.frombuffer(score, dtype=np.float32),
+        "result": np.frombuffer(result, dtype=np.float32),
         "nfeat": np.array(nfeat),
     }
     print(f"{len(side)} positions encoded, {skipped} skipped", flush=True)
     if cache:
         np.savez(store, **data)
     return data
+
+
+def inputs(pos, table) -> tuple[list[int], list[int]]:
+    """The inputs of a position's pieces from White's view and from Black's (nnue.features)."""
+    white, black = [], []
+    nsq = pos.nsq
+    for c in (0, 1):
+        for i in range(pos.pcount[c]):
+            sq = pos.plist[c * 64 + i]
+            k = 2 * (pos.board[sq] * nsq + sq)
+            white.append(table[k])
+            black.append(table[k + 1])
+    return white, black
 
 
 def build_model(nfeat: int, hidden: int, buckets: int, area: int):
@@ -356,10 +364,12 @@ def train(
     # the last 2 % of the positions (whole games: a game's positions are alike) are held out
     held = np.arange(n - max(1, n // 50), n)
     fit = np.arange(0, n - max(1, n // 50))
-    stm = torch.from_numpy(data["side"].astype(np.int64))
-    views = torch.from_numpy(data["views"].astype(np.int64))
-    us = views[torch.arange(n), stm]
-    them = views[torch.arange(n), 1 - stm]
+    side = data["side"].astype(np.int64)
+    stm = torch.from_numpy(side)
+    rows = np.arange(n)
+    # (int16 until each view is picked: int64 copies of both would double the memory)
+    us = torch.from_numpy(data["views"][rows, side].astype(np.int64))
+    them = torch.from_numpy(data["views"][rows, 1 - side].astype(np.int64))
     bucket = torch.from_numpy((data["count"].astype(np.int64) - 2) // bucket_div).clamp(
         0, buckets - 1
     )
@@ -436,12 +446,7 @@ def float_score(model, variant: str, fen: str, bucket_div: int, scale: int = 400
     table = nnue.features(rules)
     pos = Position(rules)
     pos.set_fen(fen)
-    views: list[list[int]] = [[], []]
-    for c in (0, 1):
-        for i in range(pos.pcount[c]):
-            sq = pos.plist[c * 64 + i]
-            for view in (0, 1):
-                views[view].append(table[2 * (pos.board[sq] * rules.nsq + sq) + view])
+    views = inputs(pos, table)
     buckets = model.out.weight.shape[0]
     bucket = min(buckets - 1, max(0, (pos.pcount[0] + pos.pcount[1] - 2) // bucket_div))
     with torch.no_grad():
