@@ -395,6 +395,20 @@ def train(
         return ((torch.sigmoid(pred) - target[index]) ** 2).mean()
 
     held_t = torch.from_numpy(held)
+    header = {
+        "name": out.stem,
+        "hidden": hidden,
+        "buckets": buckets,
+        "bucket_div": bucket_div,
+        "scale": scale,
+        "files": rules.files,
+        "ranks": rules.ranks,
+        "types": len(rules.pieces),
+        "pieces": "".join(p.letter for p in rules.pieces),
+        "signature": nnue.signature(rules),
+        "variant": variant,
+        "trained": "",
+    }
     started = time.time()
     for epoch in range(epochs):
         model.train()
@@ -416,21 +430,9 @@ def train(
             f" ({time.time() - started:.0f} s)",
             flush=True,
         )
-    header = {
-        "name": out.stem,
-        "hidden": hidden,
-        "buckets": buckets,
-        "bucket_div": bucket_div,
-        "scale": scale,
-        "files": rules.files,
-        "ranks": rules.ranks,
-        "types": len(rules.pieces),
-        "pieces": "".join(p.letter for p in rules.pieces),
-        "signature": nnue.signature(rules),
-        "variant": variant,
-        "trained": f"{n} positions, {epochs} epochs, result weight {result_weight}",
-    }
-    write_model(model, header, out)
+        # written after every pass, so that a stopped run keeps what it has learnt
+        header["trained"] = f"{n} positions, {epoch + 1} epochs, result weight {result_weight}"
+        write_model(model, header, out)
     return {"positions": n, "held_out": held_loss, "model": model}
 
 
