@@ -21,6 +21,8 @@ compiled core and compares its evaluations with the float model's.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
+import os
 import random
 import subprocess
 import sys
@@ -186,12 +188,32 @@ def gen(games: int, nodes: int, out: Path, seed: int, engine: str, blunders: flo
 # ------------------------------------------------------------------------------ training
 
 MAX_PIECES = 32  # inputs kept per view and position (more pieces: the position is skipped)
+ENCODING = 2  # version of the cached arrays
 
 
-def encode(paths: list[Path], variant: str, cache: bool = True):
+def encode(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1):
     """The positions of `FEN;result;score` files as arrays: each view's inputs (padded with
-    the input count), side to move, piece count, White's score and result. Cached beside the
-    first file as .npz (keyed by the files' sizes)."""
+    the input count), side to move, piece count, White's score and result. Each file is
+    encoded by one of `jobs` processes and cached beside it as .npz (keyed by its size)."""
+    import numpy as np
+
+    work = [(path, variant, cache) for path in paths]
+    # forked workers (spawned ones would re-run the caller's main module)
+    if jobs > 1 and len(paths) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+            parts = pool.starmap(encode_file, work)
+    else:
+        parts = [encode_file(*item) for item in work]
+    data = {k: np.concatenate([part[k] for part in parts]) for k in FIELDS}
+    data["nfeat"] = parts[0]["nfeat"]
+    return data
+
+
+FIELDS = ("views", "side", "count", "score", "result")
+
+
+def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
+    """One file's positions as arrays (see encode), from its cache when it has one."""
     import numpy as np
 
     from ferz.core import nnue
@@ -199,11 +221,11 @@ def encode(paths: list[Path], variant: str, cache: bool = True):
     from ferz.variants import get
 
     rules = get(variant)
-    stamp = "-".join(f"{p.stat().st_size}" for p in paths)
-    store = paths[0].with_suffix(f".{variant}.{zlib.crc32(stamp.encode()):08x}.npz")
+    stamp = f"{ENCODING}-{path.stat().st_size}"
+    store = path.with_suffix(f".{variant}.{zlib.crc32(stamp.encode()):08x}.npz")
     if cache and store.exists():
-        data = np.load(store)
-        return {k: data[k] for k in data.files}
+        with np.load(store) as data:
+            return {k: data[k] for k in data.files}
     table = nnue.features(rules)
     nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
     pos = Position(rules)
@@ -211,31 +233,30 @@ def encode(paths: list[Path], variant: str, cache: bool = True):
     views = array("h")
     side, count, score, result = array("b"), array("b"), array("f"), array("f")
     skipped = 0
-    for path in paths:
-        with path.open() as lines:
-            for line in lines:
-                fields = line.strip().split(";")
-                if len(fields) < 3:
-                    skipped += 1
-                    continue
-                try:
-                    pos.set_fen(fields[0])
-                    res, cp = float(fields[1]), int(fields[2])
-                except ValueError:
-                    skipped += 1
-                    continue
-                n = pos.pcount[0] + pos.pcount[1]
-                if n > MAX_PIECES:
-                    skipped += 1
-                    continue
-                pad = [nfeat] * (MAX_PIECES - n)
-                for view in inputs(pos, table):
-                    views.extend(view)
-                    views.extend(pad)
-                side.append(pos.side)
-                count.append(n)
-                score.append(cp)
-                result.append(res)
+    with path.open() as lines:
+        for line in lines:
+            fields = line.strip().split(";")
+            if len(fields) < 3:
+                skipped += 1
+                continue
+            try:
+                pos.set_fen(fields[0])
+                res, cp = float(fields[1]), int(fields[2])
+            except ValueError:
+                skipped += 1
+                continue
+            n = pos.pcount[0] + pos.pcount[1]
+            if n > MAX_PIECES:
+                skipped += 1
+                continue
+            pad = [nfeat] * (MAX_PIECES - n)
+            for view in inputs(pos, table):
+                views.extend(view)
+                views.extend(pad)
+            side.append(pos.side)
+            count.append(n)
+            score.append(cp)
+            result.append(res)
     data = {
         "views": np.frombuffer(views, dtype=np.int16).reshape(-1, 2, MAX_PIECES),
         "side": np.frombuffer(side, dtype=np.int8),
@@ -244,7 +265,7 @@ def encode(paths: list[Path], variant: str, cache: bool = True):
         "result": np.frombuffer(result, dtype=np.float32),
         "nfeat": np.array(nfeat),
     }
-    print(f"{len(side)} positions encoded, {skipped} skipped", flush=True)
+    print(f"{path}: {len(side)} positions encoded, {skipped} skipped", flush=True)
     if cache:
         np.savez(store, **data)
     return data
@@ -348,6 +369,7 @@ def train(
     result_weight: float,
     scale: int,
     seed: int,
+    jobs: int = 1,
 ) -> dict:
     """Fit a network to the files' scores (and results), write it; returns its statistics."""
     import numpy as np
@@ -357,7 +379,7 @@ def train(
     from ferz.variants import get
 
     torch.manual_seed(seed)
-    data = encode(paths, variant)
+    data = encode(paths, variant, jobs=jobs)
     n = len(data["side"])
     nfeat = int(data["nfeat"])
     rng = np.random.default_rng(seed)
@@ -542,6 +564,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale", type=int, default=400, help="centipawns per output unit")
     p.add_argument("--seed", type=int, default=1, help="random seed")
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: its default)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="files encoded at once")
     p = sub.add_parser("check", help="errors of a network and the hand-made evaluation")
     p.add_argument("net", type=Path, help="network file")
     p.add_argument("data", type=Path, help="FEN;result;score file")
@@ -561,6 +584,7 @@ def main(argv: list[str] | None = None) -> int:
         train(
             args.data, args.out, args.variant, args.hidden, args.buckets, args.bucket_div,
             args.epochs, args.batch, args.lr, args.result_weight, args.scale, args.seed,
+            args.jobs,
         )  # fmt: skip
     return 0
 

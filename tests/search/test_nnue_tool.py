@@ -87,3 +87,23 @@ def test_trained_network_scores_like_the_float_model(tmp_path):
         assert abs(ev.eval(pos) - expected) <= 15 + abs(expected) / 20, fen
         errors.append(abs(ev.eval(pos) - expected))
     assert sum(errors) / len(errors) < 5
+
+
+def test_encoding_in_parallel_and_from_the_cache_gives_the_same_arrays(tmp_path):
+    """Files encoded by two processes, or read back from their caches, give the arrays of one
+    process in the files' order; a garbled line is skipped."""
+    pytest.importorskip("numpy", reason="numpy is not installed (pip install numpy)")
+    first, second = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;0.5;30\n"
+        "8/8/4k3/8/8/4K3/4P3/8 w - - 0 1;1.0;250\n"
+    )
+    second.write_text("not a position;1.0;0\n4k3/8/8/8/8/8/8/R3K3 b - - 0 1;1.0;-900\n")
+    one = tool.encode([first, second], "chess", cache=False, jobs=1)
+    two = tool.encode([first, second], "chess", cache=True, jobs=2)
+    cached = tool.encode([first, second], "chess", cache=True, jobs=2)
+    assert len(list(tmp_path.glob("*.npz"))) == 2
+    assert list(one["score"]) == [30.0, 250.0, -900.0]
+    assert list(one["side"]) == [1, 0, 1]
+    for key in (*tool.FIELDS, "nfeat"):
+        assert (one[key] == two[key]).all() and (one[key] == cached[key]).all(), key
