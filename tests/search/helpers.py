@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
+
+from ferz.board import Board
 from ferz.engine import Engine, Info, Limits
 
 
@@ -37,3 +41,15 @@ def read_epd(path, limit: int | None = None) -> list[tuple[str, dict[str, str]]]
         if limit and len(out) >= limit:
             break
     return out
+
+
+def random_game(rng: random.Random, plies: int) -> Iterator[Board]:
+    """The board after each of up to `plies` random legal moves from the start (one board,
+    moved on; the game stops early when it ends)."""
+    board = Board()
+    for _ in range(plies):
+        moves = board.legal_moves
+        if not moves or board.outcome() is not None:
+            return
+        board.push(rng.choice(moves))
+        yield board

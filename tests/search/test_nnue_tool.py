@@ -13,6 +13,7 @@ from ferz.core import nnue
 from ferz.core.evaluate import Evaluator
 from ferz.core.position import Position
 from ferz.variants import get
+from tests.search.helpers import random_game
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -46,17 +47,10 @@ def test_trained_network_scores_like_the_float_model(tmp_path):
     torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
     import random
 
-    from ferz.board import Board
-
     rng = random.Random(3)
     lines = []
     for _ in range(60):
-        board = Board()
-        for _ in range(rng.randint(4, 40)):
-            moves = board.legal_moves
-            if not moves or board.outcome() is not None:
-                break
-            board.push(rng.choice(moves))
+        *_, board = random_game(rng, rng.randint(4, 40))
         material = sum(
             {"P": 100, "N": 300, "B": 300, "R": 500, "Q": 900}.get(c.upper(), 0)
             * (1 if c.isupper() else -1)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ferz.board import Board
+from tests.search.helpers import random_game
 
 np = pytest.importorskip("numpy")
 pytest.importorskip("scipy")
@@ -26,12 +26,7 @@ def traces(tmp_path_factory: pytest.TempPathFactory) -> tune.Traces:
     rng = random.Random(7)
     lines = []
     for _ in range(40):
-        board = Board()
-        for _ in range(rng.randint(6, 60)):
-            moves = board.legal_moves
-            if not moves or board.outcome() is not None:
-                break
-            board.push(rng.choice(moves))
+        for board in random_game(rng, rng.randint(6, 60)):
             lines.append(f"{board.fen()};{rng.choice((0.0, 0.5, 1.0))};{rng.randint(-300, 300)}")
     path = tmp_path_factory.mktemp("tune") / "labelled.txt"
     path.write_text("\n".join(lines) + "\nnot a fen;0.5\n")
