@@ -32,16 +32,17 @@ HASH_MAX_MB = 4096
 THREADS_MAX = 64
 MULTIPV_MAX = 256
 ELO_MIN = 1000
-ELO_MAX = 2200  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
-# Calibration (ferz d84c577, 10+0.1 s games against Stockfish 15.1 with UCI_LimitStrength,
-# ../shared/data/openings.epd): skill 5 scored 41.7 % against UCI_Elo 1500 (about 1440), skill
-# 10 81.7 % against 1800 (about 2060), skill 15 48.3 % against 2100 (about 2090), 30 games
-# each; full strength 24.2 % against 2400 over 200 games (about 2200). Weighted least squares
-# over the four: Elo = 670 + 514 * ln(skill) (each point within 2.1 standard errors; a
-# straight line misses skill 10 by 2.9). Skill levels below 5 (UCI_Elo under about 1500) are
-# an extrapolation of that curve. Error bars are 40-190 Elo a point.
-ELO_AT_SKILL_1 = 670
-ELO_PER_LN_SKILL = 514
+ELO_MAX = 2400  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
+# Calibration (ferz 7d49135 with the chess-2 network, 10+0.1 s games against Stockfish 15.1
+# with UCI_LimitStrength, ../shared/data/openings.epd, 30 games a point): skill 2 scored
+# 20.0 % against UCI_Elo 1350 (about 1110), skill 5 10.0 % against 1700 (about 1320), skill 10
+# 26.7 % against 2100 (about 1925), skill 15 53.3 % against 2300 (about 2325); full strength
+# 50.2 % against 2400 over 200 games (about 2400). Weighted least squares over the four
+# levels: Elo = 929 + 94 * skill (each within 1.0 standard error; a logarithmic curve missed
+# two by 2 or more). The line meets full strength near skill 15.7: from there the clock, not
+# the node budget, limits the search. Below skill 2 (UCI_Elo under 1110) it is extrapolated.
+ELO_AT_SKILL_0 = 929
+ELO_PER_SKILL = 94
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
 LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor
@@ -109,7 +110,7 @@ def skill_of(options: Options) -> float | None:
     limited, else None (full strength)."""
     if options.get("UCI_LimitStrength"):
         elo = int(options.get("UCI_Elo"))
-        skill = math.exp((elo - ELO_AT_SKILL_1) / ELO_PER_LN_SKILL)
+        skill = max(0.0, (elo - ELO_AT_SKILL_0) / ELO_PER_SKILL)
         return skill if skill < 20 else None
     level = int(options.get("Skill Level"))
     return float(level) if level < 20 else None
