@@ -189,6 +189,7 @@ def gen(games: int, nodes: int, out: Path, seed: int, engine: str, blunders: flo
 
 MAX_PIECES = 32  # inputs kept per view and position (more pieces: the position is skipped)
 ENCODING = 2  # version of the cached arrays
+FIELDS = ("views", "side", "count", "score", "result")  # the per-position arrays
 
 
 def encode(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1):
@@ -207,9 +208,6 @@ def encode(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1):
     data = {k: np.concatenate([part[k] for part in parts]) for k in FIELDS}
     data["nfeat"] = parts[0]["nfeat"]
     return data
-
-
-FIELDS = ("views", "side", "count", "score", "result")
 
 
 def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
