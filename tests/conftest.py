@@ -1,4 +1,4 @@
-"""Shared test fixtures: paths to the shared data, and a guard against stale compiled modules."""
+"""Test fixtures: test data, outside-program markers, and a guard against stale compiled modules."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.programs import need
+
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = Path(os.environ.get("FERZ_SHARED", ROOT.parent / "shared"))
-EPD = SHARED / "data" / "epd"
+DATA = ROOT / "tests" / "data"  # test-only data (perft suites); sources in its README.md
 
 
 def _stale_modules() -> list[str]:
@@ -39,6 +40,13 @@ def pytest_report_header(config: pytest.Config) -> str | None:
     return None
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Skip (or, under FERZ_REQUIRE_PROGRAMS, fail) a test whose `programs` marker names a
+    missing program."""
+    for marker in item.iter_markers("programs"):
+        need(*marker.args)
+
+
 @pytest.fixture(autouse=True, scope="module")
 def _default_event_loop_policy() -> Iterator[None]:
     """Undo python-chess's global event-loop policy after each module.
@@ -53,7 +61,7 @@ def _default_event_loop_policy() -> Iterator[None]:
 def read_perft_epd(name: str) -> list[tuple[str, dict[int, int]]]:
     """Positions and their perft counts from a `FEN ;D1 n ;D2 n` file."""
     out = []
-    for line in (EPD / name).read_text().splitlines():
+    for line in (DATA / name).read_text().splitlines():
         if not line.strip():
             continue
         fen, *fields = line.split(";")

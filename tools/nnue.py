@@ -4,7 +4,7 @@
   python3 tools/nnue.py train data.txt [more.txt ...] --out ferz/nets/chess.nnue [--hidden 256]
   python3 tools/nnue.py check ferz/nets/chess.nnue data.txt
 
-`gen` has Stockfish play itself from randomised openings (the shared openings and random
+`gen` has Stockfish play itself from randomised openings (the bundled openings and random
 plies from the start position) at a node budget per move, and keeps every quiet position
 (not in check, best move neither a capture nor a promotion, score within +-3000 cp) with
 Stockfish's search score and the game's result: `FEN;result;score` lines, White's view, the
@@ -34,7 +34,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-OPENINGS = ROOT.parent / "shared" / "data" / "openings.epd"
+from ferz.data import OPENINGS  # noqa: E402
+
 STOCKFISH = "/usr/games/stockfish"
 
 
@@ -98,7 +99,7 @@ class Referee:
 
 
 def opening(rng: random.Random, openings: list[str]):
-    """A randomised start: a shared opening plus 0-4 random plies, or 6-11 random plies from
+    """A randomised start: a bundled opening plus 0-4 random plies, or 6-11 random plies from
     the initial position (python-chess board), or None if the random plies ended the game."""
     import chess
 

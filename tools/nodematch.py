@@ -32,9 +32,10 @@ import chess
 import chess.engine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from vmatch import elo_from_score  # noqa: E402 (the Elo of a score, as the variant matches)
 
-OPENINGS = Path(__file__).resolve().parents[2] / "shared" / "data" / "openings.epd"
+from ferz.data import OPENINGS  # noqa: E402
 
 
 def start(

@@ -44,9 +44,9 @@ from ferz.core.evaluate import (  # noqa: E402
 from ferz.core.position import Position  # noqa: E402
 from ferz.core.search import Search  # noqa: E402
 from ferz.core.tt import TT  # noqa: E402
+from ferz.data import OPENINGS  # noqa: E402
 from ferz.variants import get  # noqa: E402
 
-OPENINGS = ROOT.parent / "shared" / "data" / "openings.epd"
 TABLES = ("pawn", "knight", "bishop", "rook", "queen", "king")  # PST names, in feature order
 VALUED = ("pawn", "knight", "bishop", "rook", "queen")  # KNOWN_VALUES names, in feature order
 

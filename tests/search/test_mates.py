@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from tests.conftest import EPD
+from ferz.data import suite
 from tests.search.helpers import read_epd, scored, think
 
 MATE_FILES = [("mate_in_1.epd", 1, 8), ("mate_in_2.epd", 2, 12), ("mate_in_3.epd", 3, 4)]
@@ -13,7 +13,7 @@ MATE_FILES = [("mate_in_1.epd", 1, 8), ("mate_in_2.epd", 2, 12), ("mate_in_3.epd
 
 def _cases():
     for name, n, limit in MATE_FILES:
-        for fen, ops in read_epd(EPD / name, limit):
+        for fen, ops in read_epd(suite(name), limit):
             yield pytest.param(fen, ops, n, id=f"{ops.get('id', fen)}")
 
 

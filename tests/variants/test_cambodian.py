@@ -6,7 +6,7 @@ and the search's view of a count running out are in test_counting.py, with makru
 Debian's fairy-stockfish 11.1 is an older oracle for these leaps (its met may capture with its
 jump, and a rook aimed at a king does not take the king's leap away): test_fsf_perft.py
 compares with it only once every gate is closed, and the start-position counts from 4 plies on
-are pyffish's (tests/variants/startpos-perft.jsonl).
+are pyffish's (tests/data/startpos-perft.jsonl).
 """
 
 from __future__ import annotations

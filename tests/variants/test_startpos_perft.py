@@ -1,6 +1,6 @@
 """Start-position perft of every built-in variant against Fairy-Stockfish 11.1's counts.
 
-The counts (tests/variants/startpos-perft.jsonl) were measured with Debian's fairy-stockfish
+The counts (tests/data/startpos-perft.jsonl) were measured with Debian's fairy-stockfish
 11.1 (largeboards build). Names collide between engines, so each test also pins the start FEN.
 """
 
@@ -19,7 +19,7 @@ from tests.variants.oracle import fsf_name, normal_fen
 
 pytestmark = pytest.mark.variant
 
-DATA = Path(__file__).with_name("startpos-perft.jsonl")
+DATA = Path(__file__).parents[1] / "data" / "startpos-perft.jsonl"
 ROWS = {row["variant"]: row for row in map(json.loads, DATA.read_text().splitlines())}
 PURE = os.environ.get("FERZ_PURE", "") not in ("", "0")
 QUICK_CAP = 20_000 if PURE else 400_000  # nodes per variant in the default run
