@@ -73,6 +73,32 @@ def build_parser() -> argparse.ArgumentParser:
     epd.add_argument("--threads", type=int, default=1)
     epd.add_argument("--hash", type=int, default=64, help="transposition table MB")
 
+    from .match.cli import EXAMPLES as MATCH_EXAMPLES
+    from .match.cli import add_arguments as add_match_arguments
+
+    match = sub.add_parser(
+        "match",
+        help="play a match between two engines (UCI or xboard; local or Ray)",
+        description="Play games between engines A and B, each opening twice with colours "
+        "reversed, refereed by ferz; print W/D/L, Elo, LOS, pentanomial pairs and an SPRT.",
+        epilog=MATCH_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_match_arguments(match)
+
+    from .analyse_cli import EXAMPLES as ANALYSE_EXAMPLES
+    from .analyse_cli import add_arguments as add_analyse_arguments
+
+    analyse = sub.add_parser(
+        "analyse",
+        help="annotate the games of a PGN file with an engine's evaluations",
+        description="Annotate every move of every game: [%%eval] comments, ?!, ? and ?? for "
+        "mistakes with the better line as a variation, and a per-side summary.",
+        epilog=ANALYSE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_analyse_arguments(analyse)
+
     check = sub.add_parser("check", help="validate a variants.ini file")
     check.add_argument("file")
 
@@ -143,6 +169,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .web.server import main as web_main
 
         return web_main(args)
+    if command == "match":
+        from .match.cli import main as match_main
+
+        return match_main(args)
+    if command == "analyse":
+        from .analyse_cli import main as analyse_main
+
+        return analyse_main(args)
     if command == "check":
         from .variants import check_main
 

@@ -1,0 +1,190 @@
+"""Annotate games with an engine's evaluations: `ferz analyse` and the web app's game review.
+
+Every position of a game's main line is searched once (ferz by default, any UCI engine). Each
+move then gets `[%eval x,depth]` (White's view; `#n` a mate in n, `#-n` Black mates, `#0` the
+side to move is mated), and a move that loses winning chances gets a NAG: ?! (inaccuracy), ?
+(mistake) or ?? (blunder), with the engine's better line as a variation. The thresholds are
+lichess's: the drop in the mover's winning chances w = 2 / (1 + exp(-0.00368208 cp)) - 1 (cp
+clamped to +-1000, a mate counting as 1000) of at least 0.1, 0.2 or 0.3. Each side gets:
+
+- average centipawn loss (ACPL): the mean over its moves of max(0, eval before - eval after),
+  in its own view, evaluations clamped to +-1000 cp;
+- accuracy: the mean over its moves of 103.1668 exp(-0.04354 (W_before - W_after)) - 3.1669,
+  clamped to 0..100, with W = 50 + 50 w the winning percentage (lichess's move accuracy).
+
+These go into tags (WhiteACPL, BlackACPL, WhiteAccuracy, BlackAccuracy) and a comment before
+the first move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from . import pgn
+from .board import Board, IllegalMoveError
+
+MATE_CP = 100000
+CLAMP = 1000
+#: drops of winning chances (on -1..1) that make an inaccuracy, a mistake, a blunder
+THRESHOLDS = ((0.3, pgn.NAG_BLUNDER), (0.2, pgn.NAG_MISTAKE), (0.1, pgn.NAG_DUBIOUS))
+NAG_WORDS = {
+    pgn.NAG_DUBIOUS: "inaccuracies",
+    pgn.NAG_MISTAKE: "mistakes",
+    pgn.NAG_BLUNDER: "blunders",
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of an analysis: score for the side to move (mates as MATE_CP - n), depth, pv."""
+
+    score: int
+    depth: int
+    pv: tuple[str, ...]
+
+
+#: analyse(fen, moves) -> the best lines of the position (best first)
+Analyser = Callable[[str, list[str]], list[Line]]
+
+
+def winning_chances(cp: int) -> float:
+    """lichess's winning chances (-1..1) of a score in centipawns."""
+    cp = max(-CLAMP, min(CLAMP, cp))
+    return 2 / (1 + math.exp(-0.00368208 * cp)) - 1
+
+
+def clamp(score: int) -> int:
+    """A score clamped to +-1000 cp (mates count as 1000)."""
+    return max(-CLAMP, min(CLAMP, score))
+
+
+def move_accuracy(before: int, after: int) -> float:
+    """lichess's accuracy (0..100) of a move from the mover's scores before and after it."""
+    drop = 50 * (winning_chances(before) - winning_chances(after))
+    return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
+
+
+def eval_text(score: int, white_to_move: bool, depth: int | None = None) -> str:
+    """`[%eval ...]` of a score given for the side to move."""
+    white = score if white_to_move else -score
+    if abs(white) >= MATE_CP - 1000:
+        moves = MATE_CP - abs(white)
+        text = f"#{moves if white > 0 else -moves}"
+    else:
+        text = f"{white / 100:.2f}"
+    return f"[%eval {text}{f',{depth}' if depth else ''}]"
+
+
+@dataclass
+class SideSummary:
+    """One side's figures."""
+
+    losses: list[int] = field(default_factory=list)
+    accuracies: list[float] = field(default_factory=list)
+    nags: dict[int, int] = field(default_factory=dict)
+
+    def acpl(self) -> float:
+        """Average centipawn loss."""
+        return sum(self.losses) / len(self.losses) if self.losses else 0.0
+
+    def accuracy(self) -> float:
+        """Mean move accuracy."""
+        return sum(self.accuracies) / len(self.accuracies) if self.accuracies else 100.0
+
+    def text(self) -> str:
+        """`ACPL 34, accuracy 85.2 %, 2 inaccuracies, 1 mistakes, 0 blunders`."""
+        counts = ", ".join(
+            f"{self.nags.get(nag, 0)} {word}"
+            for nag, word in sorted(NAG_WORDS.items(), reverse=True)
+        )
+        return f"ACPL {self.acpl():.0f}, accuracy {self.accuracy():.1f} %, {counts}"
+
+
+def _terminal(board: Board) -> Line | None:
+    """The score of a finished game's last position (mated: -MATE_CP; a draw: 0)."""
+    outcome = board.outcome(claim_draw=True)
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return Line(0, 0, ())
+    return Line(MATE_CP if outcome.winner == board.turn else -MATE_CP, 0, ())
+
+
+def annotate(
+    game: pgn.Game,
+    analyse: Analyser,
+    label: str = "ferz",
+    on_move: Callable[[], None] | None = None,
+) -> dict[str, SideSummary]:
+    """Annotate the main line of `game` in place; returns the summaries of White and Black."""
+    board = game.board()
+    fen = board.fen()
+    nodes = list(game.mainline())
+    moves = [node.move or "" for node in nodes]
+    lines: list[list[Line]] = []
+    for ply in range(len(nodes) + 1):
+        end = _terminal(board)
+        lines.append([end] if end is not None else analyse(fen, moves[:ply]) or [Line(0, 0, ())])
+        if on_move is not None:
+            on_move()
+        if ply < len(nodes):
+            board.push_uci(moves[ply])
+    summaries = {"White": SideSummary(), "Black": SideSummary()}
+    board = game.board()
+    parent = game.root
+    for ply, node in enumerate(nodes):
+        white = board.turn
+        side = summaries["White" if white else "Black"]
+        best = lines[ply][0]
+        after = lines[ply + 1][0]
+        before_cp, after_cp = clamp(best.score), clamp(-after.score)  # both in the mover's view
+        side.losses.append(max(0, before_cp - after_cp))
+        side.accuracies.append(move_accuracy(before_cp, after_cp))
+        node.comment = _with_eval(node.comment, eval_text(after.score, not white, after.depth))
+        drop = winning_chances(before_cp) - winning_chances(after_cp)
+        nag = next((nag for limit, nag in THRESHOLDS if drop >= limit), None)
+        if nag is not None and best.pv and best.pv[0] != node.move:
+            node.nags = [n for n in node.nags if n not in NAG_WORDS] + [nag]
+            side.nags[nag] = side.nags.get(nag, 0) + 1
+            for alternative in lines[ply]:
+                if alternative.pv and alternative.pv[0] != node.move:
+                    _add_line(parent, board, alternative, white)
+        board.push_uci(node.move or "")
+        parent = node
+    for colour, side in summaries.items():
+        game.headers[f"{colour}ACPL"] = f"{side.acpl():.0f}"
+        game.headers[f"{colour}Accuracy"] = f"{side.accuracy():.1f}"
+    note = f"{label}: White {summaries['White'].text()}; Black {summaries['Black'].text()}"
+    game.root.comment = _join(note, game.root.comment)
+    return summaries
+
+
+def _add_line(parent: pgn.Node, board: Board, line: Line, white: bool) -> None:
+    """The engine's line as a variation below `parent` (its legal prefix), its score on the
+    first move."""
+    copy = board.copy()
+    node = parent
+    for index, move in enumerate(line.pv[:12]):
+        try:
+            legal = copy.parse_uci(move)
+        except IllegalMoveError:
+            break
+        node = node.add_variation(copy, legal)
+        if index == 0:
+            node.comment = eval_text(line.score, white, line.depth)
+        copy.push(legal)
+
+
+def _with_eval(comment: str, evaluation: str) -> str:
+    """A comment with its [%eval] replaced by (or starting with) `evaluation`."""
+    import re
+
+    rest = re.sub(r"\s*\[%eval [^\]]*\]\s*", " ", comment).strip()
+    return _join(evaluation, rest)
+
+
+def _join(first: str, second: str) -> str:
+    """Two comment texts as one."""
+    return " ".join(part for part in (first, second) if part)

@@ -1,0 +1,106 @@
+"""Ray: the same schedule played as Ray tasks on a cluster, one CPU each.
+
+Each task starts both engines, plays one game and returns its record, which the driver hands
+to the same callback as the local runner, so the progress line, the PGN and the SPRT work as
+they do locally. A task whose worker dies is retried by Ray (`max_retries`), and once more by
+the driver if Ray gives up, so no game is lost. Ray is an optional dependency:
+`pip install 'ferz[cluster]'`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .referee import GameRecord
+from .runner import MatchConfig, MatchError, OnRecord, play_one
+
+RETRIES = 3  # Ray's own retries of a task whose worker died
+
+
+def _ray() -> Any:
+    """The ray module; MatchError naming the extra when it is missing."""
+    try:
+        import ray
+    except ImportError:
+        raise MatchError(
+            "--ray needs Ray: pip install 'ferz[cluster]' (or pip install 'ray[default]')"
+        ) from None
+    return ray
+
+
+def connect(address: str) -> Any:
+    """Join the cluster at `address` (`auto`: the one this machine belongs to; `local`: a
+    private one in this process) and return the ray module."""
+    ray = _ray()
+    if not ray.is_initialized():
+        target = None if address == "local" else address
+        try:
+            ray.init(address=target, logging_level="ERROR", log_to_driver=False)
+        except (ConnectionError, RuntimeError, ValueError) as error:
+            raise MatchError(f"cannot join the Ray cluster at {address!r}: {error}") from None
+    return ray
+
+
+def _task(config: MatchConfig, index: int) -> GameRecord | str:
+    """A Ray task: one game, or the message of an engine that does not start."""
+    try:
+        return play_one(config, index)
+    except MatchError as error:
+        return f"error: {error}"
+
+
+def cluster_cpus(ray: Any) -> int:
+    """The CPUs of the cluster (at least one)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def run_ray(config: MatchConfig, address: str, in_flight: int, on_record: OnRecord) -> None:
+    """Play the schedule as Ray tasks, at most `in_flight` at once (0: one per cluster CPU)."""
+    ray = connect(address)
+    remote = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_task)
+    limit = in_flight or cluster_cpus(ray)
+    upcoming = iter(range(config.games))
+    shared = ray.put(config)
+    pending: dict[Any, int] = {}
+    replays: dict[int, int] = {}
+
+    def submit(index: int) -> None:
+        """Start the task of game `index`."""
+        pending[remote.remote(shared, index)] = index
+
+    for index in upcoming:
+        submit(index)
+        if len(pending) >= limit:
+            break
+    stopped = False
+    try:
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            ref = done[0]
+            index = pending.pop(ref)
+            try:
+                outcome = ray.get(ref)
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as error:
+                # Ray retried the task and gave up: play the game once more elsewhere
+                replays[index] = replays.get(index, 0) + 1
+                if replays[index] > 1:
+                    raise MatchError(
+                        f"game {index + 1} lost twice with its worker: {error}"
+                    ) from None
+                submit(index)
+                continue
+            if isinstance(outcome, str):
+                raise MatchError(outcome.removeprefix("error: "))
+            if not stopped and not on_record(outcome):
+                stopped = True
+            if not stopped:
+                following = next(upcoming, None)
+                if following is not None:
+                    submit(following)
+            elif pending:
+                for ref in list(pending):
+                    ray.cancel(ref, force=True)
+                pending.clear()
+    finally:
+        for ref in list(pending):
+            ray.cancel(ref, force=True)

@@ -1,0 +1,227 @@
+"""One game between two engines, refereed with ferz's Board.
+
+The referee keeps the clocks, checks every move against the legal moves of the variant, ends
+the game by the rules (mate, stalemate, repetition, the fifty-move and counting rules, variant
+ends, insufficient material) or by adjudication, and turns every engine failure into a loss
+for that engine with the reason recorded:
+
+- `time`: its clock fell below minus the margin;
+- `illegal`: a move that is not legal here (or a false result claim);
+- `crash`, `disconnect`, `stall`, `protocol`: see `engines.EngineError`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+import time
+from dataclasses import dataclass, field
+
+from ..board import Board, IllegalMoveError, Move
+from .adjudication import Adjudication
+from .clock import Budget, Clocks
+from .engines import MATE_CP, Engine, EngineError
+from .openings import Opening
+
+#: PGN Termination tag values (PGN standard, section 9.8.1) for each way a game ends
+TERMINATIONS = {
+    "normal": "normal",
+    "adjudication": "adjudication",
+    "time": "time forfeit",
+    "illegal": "rules infraction",
+    "crash": "abandoned",
+    "disconnect": "abandoned",
+    "stall": "abandoned",
+    "protocol": "rules infraction",
+}
+FAILURES = ("time", "illegal", "crash", "disconnect", "stall", "protocol")
+_SQUARES = re.compile(r"^([a-p]\d{1,2})([a-p]\d{1,2})")
+
+
+@dataclass
+class Ply:
+    """A move of the game as played: UCI text, the mover's score, depth, nodes, time."""
+
+    uci: str
+    score: int | None = None
+    depth: int | None = None
+    nodes: int | None = None
+    ms: int = 0
+
+
+@dataclass
+class GameRecord:
+    """A finished game, in plain data (it travels between processes and machines)."""
+
+    index: int
+    variant: str
+    opening: Opening
+    a_white: bool
+    white: str = ""
+    black: str = ""
+    plies: list[Ply] = field(default_factory=list)
+    result: str = "*"
+    termination: str = "normal"
+    reason: str = ""
+    failed: str = ""  # "A" or "B": the engine that failed, if one did
+    failure: str = ""  # the kind of failure (FAILURES)
+    seconds: float = 0.0
+    date: str = ""
+
+    def score_a(self) -> float | None:
+        """Engine A's points (1, 0.5, 0), or None for an unfinished game."""
+        white = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(self.result)
+        if white is None:
+            return None
+        return white if self.a_white else 1.0 - white
+
+    def key(self) -> tuple:
+        """What two runs of a deterministic match must agree on."""
+        return (self.index, self.result, self.termination, tuple(p.uci for p in self.plies))
+
+
+def find_move(board: Board, text: str) -> Move | None:
+    """The legal move an engine's text means, or None: the exact UCI move, castling written as
+    O-O, or the only legal promotion joining the same two squares when the engine spells the
+    piece its own way (fairymax writes q for the met)."""
+    try:
+        return board.parse_uci(text)
+    except IllegalMoveError:
+        pass
+    if text in ("O-O", "O-O-O", "0-0", "0-0-0"):
+        try:
+            return board.parse_san(text.replace("0", "O"))
+        except IllegalMoveError:
+            return None
+    squares = _SQUARES.match(text)
+    if squares is None:
+        return None
+    stem = squares.group(0)
+    same = [
+        move
+        for move in board.legal_moves
+        if _SQUARES.match(move.uci()) and _SQUARES.match(move.uci()).group(0) == stem  # type: ignore[union-attr]
+    ]
+    if len(same) == 1 and same[0].uci() != stem:
+        return same[0]
+    return None
+
+
+class _Failure(Exception):
+    """An engine broke a rule: the key of the engine, the kind and the message."""
+
+    def __init__(self, key: str, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.key, self.kind = key, kind
+
+
+def play_game(
+    index: int,
+    opening: Opening,
+    a_white: bool,
+    engines: dict[str, Engine],
+    budget: Budget,
+    adjudication: Adjudication,
+    variant: str,
+    grace: float = 5.0,
+) -> GameRecord:
+    """Play one game of engines {"A": ..., "B": ...} from an opening; never raises for an
+    engine's failure (the record says who failed and how)."""
+    record = GameRecord(
+        index,
+        variant,
+        opening,
+        a_white,
+        date=datetime.date.today().strftime("%Y.%m.%d"),
+    )
+    keys = ("A", "B") if a_white else ("B", "A")  # White's key, Black's key
+    record.white, record.black = engines[keys[0]].name, engines[keys[1]].name
+    started = time.monotonic()
+    try:
+        _play(record, keys, engines, budget, adjudication, grace)
+    except _Failure as failure:
+        record.failed, record.failure = failure.key, failure.kind
+        record.result = "0-1" if failure.key == keys[0] else "1-0"
+        record.termination = TERMINATIONS[failure.kind]
+        name = engines[failure.key].name
+        record.reason = f"{name} ({failure.key}): {failure.kind}: {failure}"
+    for key, engine in engines.items():
+        if key != record.failed:
+            engine.game_over(record.result, record.reason)
+    record.seconds = time.monotonic() - started
+    return record
+
+
+def _play(
+    record: GameRecord,
+    keys: tuple[str, str],
+    engines: dict[str, Engine],
+    budget: Budget,
+    adjudication: Adjudication,
+    grace: float,
+) -> None:
+    """The game loop; engine failures leave as _Failure."""
+    opening = record.opening
+    board = Board(opening.fen, variant=record.variant)
+    standard = board.fen() == Board(variant=record.variant).fen()
+    for move in opening.moves:
+        board.push_uci(move)
+    for key in keys:
+        try:
+            engines[key].new_game(opening.fen, standard, list(opening.moves), board.ranks)
+        except EngineError as error:
+            raise _Failure(key, error.kind, str(error)) from None
+    clocks = Clocks(budget)
+    scores: dict[str, list[int | None]] = {keys[0]: [], keys[1]: []}  # White's view
+    while True:
+        outcome = board.outcome(claim_draw=True)
+        if outcome is not None:
+            record.result, record.reason = outcome.result(), outcome.reason()
+            return
+        played = len(record.plies)
+        decided = adjudication.decide(scores[keys[0]], scores[keys[1]], played)
+        if decided is not None:
+            record.result, record.reason = decided
+            record.termination = "adjudication"
+            return
+        white = board.turn
+        key, other = (keys[0], keys[1]) if white else (keys[1], keys[0])
+        engine = engines[key]
+        try:
+            reply = engine.play(clocks.limits(white), grace, white)
+        except EngineError as error:
+            raise _Failure(key, error.kind, str(error)) from None
+        late = clocks.spend(white, reply.elapsed)
+        if late is not None:
+            raise _Failure(key, "time", late)
+        if reply.resigned:
+            record.result = "0-1" if white else "1-0"
+            record.reason = f"{engine.name} resigns"
+            return
+        if reply.claim:
+            raise _Failure(key, "illegal", f"claimed {reply.claim} in {board.fen()}")
+        move = find_move(board, reply.move)
+        if move is None:
+            raise _Failure(key, "illegal", f"illegal move {reply.move!r} in {board.fen()}")
+        uci = move.uci()
+        board.push(move)
+        engine.played(uci)
+        try:
+            engines[other].tell(uci)
+        except EngineError as error:
+            raise _Failure(other, error.kind, str(error)) from None
+        record.plies.append(
+            Ply(uci, reply.score, reply.depth, reply.nodes, round(reply.elapsed * 1000))
+        )
+        white_view = None if reply.score is None else (reply.score if white else -reply.score)
+        scores[key].append(white_view)
+
+
+def format_score(score: int | None) -> str:
+    """A score for a PGN comment: +0.35, or +M5 / -M3 for mates."""
+    if score is None:
+        return ""
+    if abs(score) >= MATE_CP - 1000:
+        plies = MATE_CP - abs(score)
+        return f"{'+' if score > 0 else '-'}M{plies}"
+    return f"{score / 100:+.2f}"
