@@ -95,10 +95,7 @@ class SideSummary:
 
     def text(self) -> str:
         """`ACPL 34, accuracy 85.2 %, 2 inaccuracies, 1 mistakes, 0 blunders`."""
-        counts = ", ".join(
-            f"{self.nags.get(nag, 0)} {word}"
-            for nag, word in sorted(NAG_WORDS.items(), reverse=True)
-        )
+        counts = ", ".join(f"{self.nags.get(nag, 0)} {word}" for nag, word in NAG_WORDS.items())
         return f"ACPL {self.acpl():.0f}, accuracy {self.accuracy():.1f} %, {counts}"
 
 

@@ -5,7 +5,9 @@ through it. Moves are checked with ferz's own Board, so every built-in variant w
 `Variant` tag names the variant and `FEN` the start position (Fairy-Stockfish's dialect, with
 pockets). The reader takes every move spelling python-chess takes: SAN (`Nf3`, `exd5`, `e8=Q`,
 `e8Q`), long algebraic (`e2-e4`, `Ng1-f3`, `Nb1xc3`), coordinates (`e2e4`, `e1g1`), castling as
-`O-O` or `0-0`, suffixes `+ # ! ? !! ?? !? ?!` (the last six become NAGs). The writer emits SAN
+`O-O` or `0-0`, suffixes `+ # ! ? !! ?? !? ?!` (the last six become NAGs). Tag values are read
+and written as python-chess does, without backslash escapes (a tag is one line). The writer
+emits SAN
 with move numbers, `{ comments }`, `$n` NAGs and `( variations )` in lines of at most 80
 characters; what it writes it reads back into the same tree.
 
@@ -52,7 +54,7 @@ VARIANT_ALIASES = {
 
 _TOKEN = re.compile(
     r"""
-    (?P<tag>\[\s*(?P<name>[A-Za-z0-9][A-Za-z0-9_+\#=:-]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\s*\])
+    (?P<tag>\[\s*(?P<name>[A-Za-z0-9][A-Za-z0-9_+\#=:-]*)\s+"(?P<value>[^\n]*?)"\s*\](?=[ \t]*(?:\[|\r?\n|$)))
     | \{(?P<comment>[^}]*)\}?
     | (?P<line>;[^\n]*)
     | (?P<escape>(?:^|(?<=\n))%[^\n]*)
@@ -316,7 +318,7 @@ class _Reader:
         while self.index < len(tokens):
             kind, match = tokens[self.index]
             if kind == "tag":
-                headers[match.group("name")] = _unescape(match.group("value"))
+                headers[match.group("name")] = match.group("value")
             elif kind not in ("space", "line", "escape"):
                 break
             self.index += 1
@@ -403,16 +405,6 @@ def _join(first: str, second: str) -> str:
     return " ".join(part for part in (first, second) if part)
 
 
-def _unescape(value: str) -> str:
-    """A tag value without PGN's backslash escapes."""
-    return re.sub(r"\\(.)", r"\1", value)
-
-
-def _escape(value: str) -> str:
-    """A tag value with quotes and backslashes escaped."""
-    return value.replace("\\", "\\\\").replace('"', '\\"')
-
-
 # ------------------------------------------------------------------------------ writing
 
 
@@ -420,7 +412,7 @@ def write(game: Game, comments: bool = True, variations: bool = True) -> str:
     """The game as PGN text (tags, a blank line, movetext, a blank line)."""
     headers = dict(game.headers)
     result = headers.get("Result", "*")
-    lines = [f'[{name} "{_escape(value)}"]' for name, value in headers.items()]
+    lines = [f'[{name} "{value}"]' for name, value in headers.items()]
     tokens: list[str] = []
     if comments and game.root.comment:
         tokens.append(_comment(game.root.comment))

@@ -1,0 +1,294 @@
+"""`ferz match`: failures by stand-in engines, the summary's format, PGN output, SPRT stops,
+and clear errors for bad input."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import chess.pgn
+import pytest
+
+from ferz import cli, pgn
+
+HERE = Path(__file__).resolve().parent
+STANDIN = f"{sys.executable} {HERE / 'misbehave.py'}"
+SUMMARY_KEYS = [
+    "Engines",
+    "Variant",
+    "Limits",
+    "Games",
+    "Score",
+    "Elo",
+    "Ptnml(0-2)",
+    "Elo (pairs)",
+    "nElo",
+    "LOS",
+    "Failures",
+    "Terminations",
+    "Time",
+]
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    """Run `ferz match ARGS`; (exit code, stdout, stderr)."""
+    code = cli.main(["match", "--quiet", *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def summary(text: str) -> dict[str, str]:
+    """The summary's `Key: value` lines."""
+    return dict(
+        line.split(": ", 1)
+        for line in text.splitlines()
+        if ": " in line and not line.startswith("game ")
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "termination"),
+    [
+        ("crash", "abandoned"),
+        ("illegal", "rules infraction"),
+        ("slow", "time forfeit"),
+        ("stall", "abandoned"),
+        ("disconnect", "abandoned"),
+        ("nomove", "rules infraction"),
+    ],
+)
+def test_a_failing_engine_loses_and_the_match_goes_on(capsys, tmp_path, kind, termination) -> None:
+    """Each game ends with a loss for the failing engine and a recorded reason; the engine is
+    restarted, so both games fail the same way and the summary counts them."""
+    out_pgn = tmp_path / "games.pgn"
+    code, out, _ = run(
+        capsys,
+        "--engine",
+        f"cmd={STANDIN} {kind} 2",
+        "--engine",
+        f"cmd={STANDIN} good",
+        "name=good",
+        "--tc",
+        "1+0.01",
+        "--grace",
+        "1",
+        "--games",
+        "2",
+        "--concurrency",
+        "1",
+        "--pgn",
+        str(out_pgn),
+    )
+    assert code == 0, out
+    figures = summary(out)
+    failure = {"nomove": "protocol", "slow": "time"}.get(kind, kind)
+    assert figures["Score"].startswith("W 0 D 0 L 2"), out
+    assert figures["Failures"].startswith("2 (A 2, B 0;"), out
+    assert f"{failure} 2" in figures["Failures"], out
+    assert figures["Terminations"] == f"{termination} 2", out
+    games = pgn.read_file(str(out_pgn))
+    assert [g.headers["Termination"] for g in games] == [termination] * 2
+    assert games[0].headers["Result"] == "0-1" and games[1].headers["Result"] == "1-0"
+    assert games[0].headers["FerzFailure"] == f"A {failure}"
+    assert f"{failure}:" in games[0].end().comment
+
+
+def test_summary_format_and_pgn_of_a_ferz_match(capsys, tmp_path) -> None:
+    out_pgn = tmp_path / "ferz.pgn"
+    code, out, _ = run(
+        capsys,
+        "--engine",
+        "cmd=ferz",
+        "name=one",
+        "--engine",
+        "cmd=ferz",
+        "name=two",
+        "option.Hash=8",
+        "--nodes",
+        "1500",
+        "--games",
+        "2",
+        "--max-moves",
+        "20",
+        "--concurrency",
+        "2",
+        "--sprt",
+        "-5",
+        "5",
+        "--pgn",
+        str(out_pgn),
+    )
+    assert code == 0, out
+    keys = [line.split(": ", 1)[0] for line in out.splitlines()]
+    assert keys == SUMMARY_KEYS[:10] + ["SPRT"] + SUMMARY_KEYS[10:] + ["PGN"], out
+    figures = summary(out)
+    assert figures["Engines"] == "A = one, B = two"
+    assert figures["Games"] == "2 of 2"
+    assert figures["Failures"].startswith("0 ")
+    assert figures["SPRT"].endswith("normalized: continue")
+    text = out_pgn.read_text()
+    games = [chess.pgn.read_game(io.StringIO(chunk)) for chunk in [text]]
+    first = games[0]
+    assert first is not None and not first.errors
+    assert first.headers["White"] == "one" and first.headers["Round"] == "1"
+    assert first.headers["TimeControl"] == "nodes=1500"
+    assert "FEN" in first.headers  # the bundled openings
+    comments = [node.comment for node in first.mainline()]
+    assert all("s" in comment for comment in comments)
+    assert "/" in comments[0]  # score/depth time
+    ours = pgn.read_file(str(out_pgn))
+    assert [g.headers["White"] for g in ours] == ["one", "two"]
+
+
+def test_sprt_stops_the_match_when_decided(capsys) -> None:
+    code, out, _ = run(
+        capsys,
+        "--engine",
+        f"cmd={STANDIN} crash 1",
+        "--engine",
+        f"cmd={STANDIN} good",
+        "--movetime",
+        "100",
+        "--games",
+        "60",
+        "--concurrency",
+        "1",
+        "--sprt",
+        "0",
+        "100",
+    )
+    assert code == 0
+    figures = summary(out)
+    assert figures["SPRT"].endswith("H0 accepted"), out
+    assert int(figures["Games"].split()[0]) < 60
+
+
+def test_stop_on_failure(capsys) -> None:
+    code, out, _ = run(
+        capsys,
+        "--engine",
+        f"cmd={STANDIN} illegal 1",
+        "--engine",
+        f"cmd={STANDIN} good",
+        "--movetime",
+        "100",
+        "--games",
+        "10",
+        "--concurrency",
+        "1",
+        "--stop-on-failure",
+    )
+    assert code == 0 and summary(out)["Games"] == "1 of 10", out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--engine", "cmd=/no/such/engine", "--engine", "cmd=ferz", "--nodes", "10"],
+            "engine A (engine) cannot run '/no/such/engine'",
+        ),
+        (
+            ["--engine", "cmd=ferz", "--engine", "cmd=ferz", "--tc", "fast"],
+            "bad time control 'fast'",
+        ),
+        (["--engine", "cmd=ferz", "--nodes", "10"], "--engine must be given twice"),
+        (["--engine", "cmd=ferz", "--engine", "cmd=ferz"], "no limit"),
+        (
+            [
+                "--engine",
+                "cmd=ferz",
+                "--engine",
+                "cmd=ferz",
+                "--nodes",
+                "10",
+                "--openings",
+                "/no/file.epd",
+            ],
+            "cannot read openings /no/file.epd",
+        ),
+        (
+            [
+                "--engine",
+                "cmd=ferz",
+                "--engine",
+                "cmd=ferz",
+                "--nodes",
+                "10",
+                "--variant",
+                "nosuch",
+            ],
+            "nosuch",
+        ),
+        (
+            ["--engine", "cmd=ferz", "proto=cecp", "--engine", "cmd=ferz", "--nodes", "10"],
+            "proto='cecp'",
+        ),
+        (
+            [
+                "--engine",
+                "cmd=ferz",
+                "option.NoSuchOption=1",
+                "--engine",
+                "cmd=ferz",
+                "--nodes",
+                "10",
+            ],
+            "has no option 'NoSuchOption'",
+        ),
+    ],
+)
+def test_bad_input_is_a_clear_error(capsys, args, message) -> None:
+    code, _, err = run(capsys, "--games", "2", *args)
+    assert code == 2
+    assert message in err and "Traceback" not in err
+
+
+def test_bad_openings_name_file_and_line(capsys, tmp_path) -> None:
+    bad = tmp_path / "bad.epd"
+    bad.write_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a position\n")
+    code, _, err = run(
+        capsys,
+        "--engine",
+        "cmd=ferz",
+        "--engine",
+        "cmd=ferz",
+        "--nodes",
+        "10",
+        "--openings",
+        str(bad),
+    )
+    assert code == 2 and f"{bad}:2: not a chess position" in err
+
+
+def test_help_lists_every_option() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "ferz", "match", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    for option in (
+        "--engine",
+        "--each",
+        "--tc",
+        "--movetime",
+        "--nodes",
+        "--depth",
+        "--timemargin",
+        "--openings",
+        "--plies",
+        "--shuffle",
+        "--seed",
+        "--concurrency",
+        "--resign-score",
+        "--draw-movenumber",
+        "--max-moves",
+        "--sprt",
+        "--sprt-model",
+        "--ray",
+        "--pgn",
+    ):
+        assert option in done.stdout, option
