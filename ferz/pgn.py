@@ -54,7 +54,8 @@ VARIANT_ALIASES = {
 
 _TOKEN = re.compile(
     r"""
-    (?P<tag>\[\s*(?P<name>[A-Za-z0-9][A-Za-z0-9_+\#=:-]*)\s+"(?P<value>[^\n]*?)"\s*\](?=[ \t]*(?:\[|\r?\n|$)))
+    (?P<tag>\[\s*(?P<name>[A-Za-z0-9][A-Za-z0-9_+\#=:-]*)\s+"(?P<value>[^\n]*?)"\s*\]
+        (?=[ \t]*(?:\[|\r?\n|$)))                            # a tag ends its line (or meets a tag)
     | \{(?P<comment>[^}]*)\}?
     | (?P<line>;[^\n]*)
     | (?P<escape>(?:^|(?<=\n))%[^\n]*)

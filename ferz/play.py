@@ -102,43 +102,24 @@ def pgn(
     variant: str = "chess",
     start_fen: str | None = None,
 ) -> str:
-    """The game as PGN: the seven tag roster (plus FEN/SetUp/Variant) and SAN movetext."""
-    board = start.copy()
-    tags = [
-        ("Event", "ferz play"),
-        ("Site", "terminal"),
-        ("Date", datetime.date.today().strftime("%Y.%m.%d")),
-        ("Round", "-"),
-        ("White", white),
-        ("Black", black),
-        ("Result", result),
-    ]
-    if variant != "chess":
-        tags.append(("Variant", variant))
-    if start_fen:
-        tags += [("SetUp", "1"), ("FEN", start_fen)]
-    number = int(start_fen.split()[5]) if start_fen and len(start_fen.split()) > 5 else 1
-    words = []
-    for i, text in enumerate(moves):
-        move = board.parse_uci(text)
-        if white_to_move(board):
-            words.append(f"{number}.")
-        elif i == 0:
-            words.append(f"{number}...")
-        words.append(board.san(move))
-        board.push(move)
-        if white_to_move(board):
-            number += 1
-    words.append(result)
-    body, line = [], ""
-    for word in words:  # PGN lines stay under 80 characters
-        if line and len(line) + 1 + len(word) > 79:
-            body.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    body.append(line)
-    return "\n".join([*(f'[{k} "{v}"]' for k, v in tags), "", *body, ""])
+    """The game as PGN (through ferz.pgn): the seven tag roster, Variant/FEN/SetUp where
+    needed, SAN movetext."""
+    from .pgn import Game, write
+
+    game = Game(
+        {
+            "Event": "ferz play",
+            "Site": "terminal",
+            "Date": datetime.date.today().strftime("%Y.%m.%d"),
+            "Round": "-",
+            "White": white,
+            "Black": black,
+            "Result": result,
+        }
+    )
+    game.set_start(variant, start_fen or start.fen())
+    game.add_line(moves)
+    return write(game)
 
 
 def result_text(board: Any) -> tuple[str, str] | None:

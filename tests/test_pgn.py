@@ -209,7 +209,8 @@ def test_variants_through_the_variant_tag_and_fen_with_pockets() -> None:
     back = pgn.read_game(pgn.write(game))
     assert back.variant == "xiangqi" and back.mainline_moves() == ["h3e3", "h10g8"]
     assert pgn.read_game('[Variant "Three-check"]\n\n1. e4 *').variant == "3check"
-    chess960 = '[Variant "Chess960"]\n[FEN "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"]\n\n1. g3 *'
+    fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w KQkq - 0 1"
+    chess960 = f'[Variant "Chess960"]\n[FEN "{fen}"]\n\n1. g3 *'
     assert pgn.read_game(chess960).variant == "chess960"
 
 
