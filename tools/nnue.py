@@ -24,7 +24,6 @@ import argparse
 import multiprocessing
 import os
 import random
-import subprocess
 import sys
 import time
 import zlib
@@ -40,62 +39,6 @@ STOCKFISH = "/usr/games/stockfish"
 
 
 # ------------------------------------------------------------------------------ positions
-
-
-class Referee:
-    """A UCI engine over a pipe, asked for a best move and its score at a node budget."""
-
-    def __init__(self, command: str, hash_mb: int = 16) -> None:
-        self.proc = subprocess.Popen(
-            [command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send(f"uci\nsetoption name Hash value {hash_mb}\nsetoption name Threads value 1")
-        self.wait("uciok")
-
-    def send(self, text: str) -> None:
-        """Write lines to the engine."""
-        assert self.proc.stdin
-        self.proc.stdin.write(text + "\n")
-
-    def wait(self, word: str) -> str:
-        """Read until a line that starts with word; return that line."""
-        assert self.proc.stdout
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine exited")
-            if line.startswith(word):
-                return line
-
-    def new_game(self) -> None:
-        """Forget the previous game (hash, histories)."""
-        self.send("ucinewgame\nisready")
-        self.wait("readyok")
-
-    def best(self, fen: str, moves: list[str], nodes: int) -> tuple[str, int | None]:
-        """Best move and score (side to move's cp; mates as +-32000) after fen and moves."""
-        tail = f" moves {' '.join(moves)}" if moves else ""
-        self.send(f"position fen {fen}{tail}\ngo nodes {nodes}")
-        score = None
-        assert self.proc.stdout
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine exited")
-            if line.startswith("info") and " score " in line and " lowerbound" not in line:
-                words = line.split()
-                i = words.index("score")
-                if words[i + 1] == "cp":
-                    score = int(words[i + 2])
-                elif words[i + 1] == "mate":
-                    score = 32000 if int(words[i + 2]) > 0 else -32000
-            elif line.startswith("bestmove"):
-                return line.split()[1], score
-
-    def close(self) -> None:
-        """Quit the engine."""
-        self.send("quit")
-        self.proc.wait(timeout=10)
 
 
 def opening(rng: random.Random, openings: list[str]):
@@ -117,72 +60,81 @@ def opening(rng: random.Random, openings: list[str]):
     return None if board.is_game_over() else board
 
 
-def play_game(
-    ref: Referee, rng: random.Random, nodes: int, openings: list[str], blunders: float = 0.0
-) -> list[str]:
-    """One self-play game; returns its `FEN;result;score` lines (White's view). With
-    probability `blunders` a move is a random one instead of the engine's (the positions a
-    search meets are often lopsided: the network must know those too)."""
+def positions(record) -> list[str]:
+    """The `FEN;result;score` lines (White's view) of a played game's quiet positions: not in
+    check, the engine's move neither a capture nor a promotion, |score| up to 3000. A game whose
+    random plies left a lost position (|first score| > 600) or with a failure gives none."""
     import chess
 
-    board = opening(rng, openings)
-    if board is None:
+    plies = record.plies
+    if record.failure or not plies or plies[0].score is None or abs(plies[0].score) > 600:
         return []
-    ref.new_game()
-    start = board.fen()
-    moves: list[str] = []
-    kept: list[tuple[str, int]] = []
-    decisive = 0
-    result = 0.5
-    while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            result = {True: 1.0, False: 0.0, None: 0.5}[outcome.winner]
-            break
-        if len(moves) > 400:
-            break
-        budget = nodes + rng.randint(0, nodes // 4)
-        uci, score = ref.best(start, moves, budget)
-        if score is None or uci == "(none)":
-            break
-        if not moves and abs(score) > 600:
-            return []  # the random plies left a lost position: not a game worth learning from
-        white = score if board.turn == chess.WHITE else -score
-        move = chess.Move.from_uci(uci)
-        quiet = not board.is_check() and not board.is_capture(move) and not move.promotion
-        if quiet and abs(score) <= 3000:
-            kept.append((board.fen(), white))
-        decisive = decisive + 1 if abs(score) >= 1500 else 0
-        if decisive >= 6:
-            result = 1.0 if white > 0 else 0.0
-            break
-        if rng.random() < blunders:
-            move = rng.choice(list(board.legal_moves))
-        board.push(move)
-        moves.append(move.uci())
-    return [f"{fen};{result};{score}" for fen, score in kept]
+    result = {"1-0": "1.0", "0-1": "0.0"}.get(record.result, "0.5")
+    board = chess.Board(record.opening.fen)
+    for move in record.opening.moves:
+        board.push_uci(move)
+    kept = []
+    for ply in plies:
+        best = chess.Move.from_uci(ply.best or ply.uci)
+        quiet = not board.is_check() and not board.is_capture(best) and not best.promotion
+        if ply.score is not None and quiet and abs(ply.score) <= 3000:
+            white = ply.score if board.turn == chess.WHITE else -ply.score
+            kept.append(f"{board.fen()};{result};{white}")
+        board.push_uci(ply.uci)
+    return kept
 
 
-def gen(games: int, nodes: int, out: Path, seed: int, engine: str, blunders: float = 0.0) -> int:
-    """Play games and append their quiet positions to out; returns how many."""
-    openings = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
+def gen(
+    games: int,
+    nodes: int,
+    out: Path,
+    seed: int,
+    engine: str,
+    blunders: float = 0.0,
+    concurrency: int = 1,
+    ray: str | None = None,
+) -> int:
+    """Play self-play games through ferz's match runner (local threads or Ray tasks) and append
+    their quiet positions to out; returns how many. With probability `blunders` a move is a
+    random one instead of the engine's (the positions a search meets are often lopsided: the
+    network must know those too)."""
+    from ferz.match.adjudication import Adjudication
+    from ferz.match.clock import Budget
+    from ferz.match.engines import EngineSpec
+    from ferz.match.openings import Opening
+    from ferz.match.runner import MatchConfig, play_games
+
+    bundled = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
     rng = random.Random(seed)
-    ref = Referee(engine)
-    count = 0
+    starts = []
+    while len(starts) < games:
+        board = opening(rng, bundled)
+        if board is not None:
+            moves = tuple(move.uci() for move in board.move_stack)
+            starts.append(Opening(board.root().fen(), moves))
+    spec = EngineSpec([engine], options={"Hash": "16", "Threads": "1"})
+    config = MatchConfig(
+        (spec, spec),
+        "chess",
+        Budget(nodes=nodes),
+        # a score of 15 pawns kept for three moves of each side decides; 400 plies draw
+        Adjudication(resign_score=1500, resign_moves=3, max_moves=200),
+        tuple(starts),
+        games,
+        pairs=False,  # one engine plays both sides: a reversed game would be the same game
+        random_moves=blunders,
+        seed=seed,
+    )
     started = time.time()
-    try:
-        with out.open("a") as sink:
-            for g in range(games):
-                lines = play_game(ref, rng, nodes, openings, blunders)
-                for line in lines:
-                    sink.write(line + "\n")
-                count += len(lines)
-                if (g + 1) % 20 == 0:
-                    sink.flush()
-                    rate = count / (time.time() - started)
-                    print(f"game {g + 1}/{games}: {count} positions, {rate:.0f}/s", flush=True)
-    finally:
-        ref.close()
+    records = play_games(config, concurrency, ray)
+    count = 0
+    with out.open("a") as sink:
+        for index in sorted(records):
+            lines = positions(records[index])
+            sink.writelines(line + "\n" for line in lines)
+            count += len(lines)
+    rate = count / max(1e-9, time.time() - started)
+    print(f"{len(records)} games: {count} positions, {rate:.0f}/s", flush=True)
     return count
 
 
@@ -549,6 +501,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="random seed of the openings")
     p.add_argument("--engine", default=STOCKFISH, help="UCI engine (default: Stockfish)")
     p.add_argument("--random-moves", type=float, default=0.0, help="share of random moves")
+    p.add_argument("--concurrency", type=int, default=1, help="games at once (local threads)")
+    p.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks (auto, local)")
     p = sub.add_parser("train", help="fit a network to positions and write it")
     p.add_argument("data", type=Path, nargs="+", help="FEN;result;score files")
     p.add_argument("--out", type=Path, required=True, help="network file to write")
@@ -573,7 +527,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "check":
         check(args.net, args.data, args.limit, args.variant)
     elif args.command == "gen":
-        n = gen(args.games, args.nodes, args.out, args.seed, args.engine, args.random_moves)
+        n = gen(
+            args.games, args.nodes, args.out, args.seed, args.engine, args.random_moves,
+            args.concurrency, args.ray,
+        )  # fmt: skip
         print(f"{n} positions written to {args.out}")
     elif args.command == "train":
         if args.threads:

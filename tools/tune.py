@@ -54,85 +54,97 @@ VALUED = ("pawn", "knight", "bishop", "rook", "queen")  # KNOWN_VALUES names, in
 # ------------------------------------------------------------------------------ positions
 
 
-def _tactical(pos: Position, move: int) -> bool:
-    """Whether a move captures or promotes (its position is not quiet for tuning)."""
-    kind = (move >> 24) & 7
-    return kind in (3, 4) or pos.board[(move >> 9) & 511] > 1 and kind != 2
+def _opening(rng: random.Random, variant: str, openings: list[str]):
+    """A start for a self-play game: a bundled opening (chess) or the start position, plus 2-8
+    random plies (positions no engine would reach); None if the random plies end the game."""
+    from ferz.match.openings import Opening
 
-
-def play_game(rng: random.Random, nodes: int, variant: str, openings: list[str]) -> tuple:
-    """One self-play game from a random opening plus random plies; returns (result, samples)
-    with samples as (fen, White's score) of the quiet positions after the random plies."""
-    rules = get(variant)
-    ev = Evaluator(rules)
-    tt = TT(16)
-    start = rules.start_fen
+    start = get(variant).start_fen
     if variant == "chess" and openings:
         start = " ".join(rng.choice(openings).split()[:4]) + " 0 1"
     board = Board(start, variant=variant)
-    for _ in range(rng.randint(2, 8)):  # random plies: positions no engine would reach
-        moves = board.legal_moves
-        if not moves or board.outcome() is not None:
-            return None, []
-        board.push(rng.choice(moves))
-    pos = Position(rules)
-    ev.install(pos)
-    pos.set_fen(board.fen())
-    search = Search(pos, tt, ev)
-    samples: list[tuple[str, int]] = []
-    decisive = 0
-    quiet = 0
-    while True:
-        outcome = board.outcome(claim_draw=True)
-        if outcome is not None:
-            result = {"1-0": 1.0, "0-1": 0.0}.get(outcome.result(), 0.5)
-            break
-        if len(board.move_stack) > 400:
-            result = 0.5
-            break
-        search.set_root()
-        search.node_limit = nodes + rng.randint(0, nodes // 2)
-        last = None
-        for iteration in search.iterate(64, 1):
-            last = iteration
-        if last is None:  # the node limit ran out inside depth 1 (a capture storm)
-            move, score = search.root_move_list()[0], 1500
-        else:
-            move, score = last.lines[0].pv[0], last.lines[0].score
-        white = score if pos.side == 0 else -score
-        if abs(score) < 1500 and not pos.check() and not _tactical(pos, move):
-            samples.append((board.fen(), white))
-        # adjudication: a decisive score kept for 8 plies, or a long quiet draw
-        decisive = decisive + 1 if abs(score) >= 1000 else 0
-        quiet = quiet + 1 if abs(score) <= 10 and len(board.move_stack) > 120 else 0
-        if decisive >= 8:
-            result = 1.0 if white > 0 else 0.0
-            break
-        if quiet >= 20:
-            result = 0.5
-            break
-        pos.push(move)
-        board.push(next(m for m in board.legal_moves if m.code == move))
-    return result, samples
+    for _ in range(rng.randint(2, 8)):
+        if board.outcome() is not None:
+            return None
+        board.push(rng.choice(board.legal_moves))
+    if board.outcome() is not None:
+        return None
+    return Opening(board.starting_fen, tuple(move.uci() for move in board.move_stack))
 
 
-def selfplay(games: int, nodes: int, out: Path, seed: int, variant: str) -> int:
-    """Play self-play games and append `fen;result` lines of their quiet positions."""
+def samples(record) -> tuple[float | None, list[tuple[str, int]]]:
+    """(White's result, quiet positions with White's score) of a played game: positions not in
+    check, scored below 15 pawns, whose move neither captures nor promotes."""
+    if record.failure or record.result not in ("1-0", "0-1", "1/2-1/2"):
+        return None, []
+    result = {"1-0": 1.0, "0-1": 0.0}.get(record.result, 0.5)
+    board = Board(record.opening.fen, variant=record.variant)
+    for move in record.opening.moves:
+        board.push_uci(move)
+    kept = []
+    for ply in record.plies:
+        move = board.parse_uci(ply.uci)
+        body = board.san(move).rstrip("+#")
+        tactical = "x" in body or "=" in body
+        if (
+            ply.score is not None
+            and abs(ply.score) < 1500
+            and not board.is_check()
+            and not tactical
+        ):
+            kept.append((board.fen(), ply.score if board.turn else -ply.score))
+        board.push(move)
+    return result, kept
+
+
+def selfplay(
+    games: int,
+    nodes: int,
+    out: Path,
+    seed: int,
+    variant: str,
+    concurrency: int = 1,
+    ray: str | None = None,
+) -> int:
+    """Play ferz against itself through ferz's match runner (local threads or Ray tasks) and
+    append `fen;result` lines of the games' quiet positions."""
+    from ferz.match.adjudication import Adjudication
+    from ferz.match.clock import Budget
+    from ferz.match.engines import EngineSpec
+    from ferz.match.runner import MatchConfig, play_games
+
     openings = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
     rng = random.Random(seed)
-    count = 0
+    starts = []
+    while len(starts) < games:
+        start = _opening(rng, variant, openings)
+        if start is not None:
+            starts.append(start)
+    spec = EngineSpec([], name="ferz", options={"Hash": "16"})
+    config = MatchConfig(
+        (spec, spec),
+        variant,
+        Budget(nodes=nodes),
+        # a decisive score kept for 8 plies decides; after move 60, 20 quiet plies draw
+        Adjudication(1000, 4, 10, 10, 60, max_moves=200),
+        tuple(starts),
+        games,
+        pairs=False,  # ferz plays both sides: a reversed game would be the same game
+        seed=seed,
+    )
     started = time.time()
+    records = play_games(config, concurrency, ray)
+    count = 0
     with out.open("a") as sink:
-        for g in range(games):
-            result, samples = play_game(rng, nodes, variant, openings)
+        for index in sorted(records):
+            result, kept = samples(records[index])
             if result is None:
                 continue
-            for fen, _ in samples:
+            for fen, _ in kept:
                 sink.write(f"{fen};{result}\n")
-            count += len(samples)
-            if (g + 1) % 50 == 0:
-                rate = (g + 1) / (time.time() - started)
-                print(f"game {g + 1}/{games}: {count} positions, {rate:.2f} games/s", flush=True)
+            count += len(kept)
+    rate = len(records) / max(1e-9, time.time() - started)
+    print(f"{len(records)} games: {count} positions, {rate:.2f} games/s", flush=True)
     return count
 
 
@@ -521,6 +533,8 @@ def main(argv: list[str] | None = None) -> int:
     p_self.add_argument("--seed", type=int, default=1, help="random seed (openings, sampling)")
     p_self.add_argument("--variant", default="chess", help="variant to play (default chess)")
     p_self.add_argument("--out", type=Path, required=True, help="position file to write")
+    p_self.add_argument("--concurrency", type=int, default=1, help="games at once (local)")
+    p_self.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks")
     p_ext = sub.add_parser("extract", help="positions from PGN files")
     p_ext.add_argument("pgn", nargs="+", help="PGN files (games with results)")
     p_ext.add_argument("--every", type=int, default=3, help="keep every n-th ply")
@@ -560,7 +574,9 @@ def main(argv: list[str] | None = None) -> int:
     p_tune.add_argument("--write", action="store_true", help="rewrite ferz/params.py")
     args = parser.parse_args(argv)
     if args.command == "selfplay":
-        count = selfplay(args.games, args.nodes, args.out, args.seed, args.variant)
+        count = selfplay(
+            args.games, args.nodes, args.out, args.seed, args.variant, args.concurrency, args.ray
+        )
         print(f"{count} positions")
         return 0
     if args.command == "extract":

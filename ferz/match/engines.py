@@ -336,7 +336,17 @@ class UciEngine(Engine):
     def handshake(self, variant: str) -> None:
         """uci / uciok, the options, UCI_Variant, isready."""
         self.send("uci")
-        for line in self.wait_for("uciok", self.spec.start_timeout, "uciok"):
+        deadline = time.monotonic() + self.spec.start_timeout
+        while True:
+            got = self.readline(deadline)
+            if got is None:
+                raise EngineError("stall", f"no uciok within {self.spec.start_timeout:g} s")
+            line = got[1].strip()
+            if line == "uciok":
+                break
+            if line.startswith("info string error"):
+                # an engine that cannot start says so (ferz: a bad FERZ_PARAMS) and waits
+                raise EngineError("start", line[len("info string ") :])
             if line.startswith("id name ") and not self.name:
                 self.name = line[8:].strip()
             found = re.match(r"option name (.+?) type ", line)

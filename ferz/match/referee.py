@@ -13,6 +13,7 @@ for that engine with the reason recorded:
 from __future__ import annotations
 
 import datetime
+import random
 import re
 import time
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from ..board import Board, IllegalMoveError, Move
 from .adjudication import Adjudication
 from .clock import Budget, Clocks
-from .engines import MATE_CP, Engine, EngineError
+from .engines import MATE_CP, Engine, EngineError, UciEngine
 from .openings import Opening
 
 #: PGN Termination tag values (PGN standard, section 9.8.1) for each way a game ends
@@ -47,6 +48,7 @@ class Ply:
     depth: int | None = None
     nodes: int | None = None
     ms: int = 0
+    best: str = ""  # the engine's move when a random one replaced it (data generation)
 
 
 @dataclass
@@ -124,9 +126,12 @@ def play_game(
     adjudication: Adjudication,
     variant: str,
     grace: float = 5.0,
+    random_moves: float = 0.0,
+    seed: str = "",
 ) -> GameRecord:
     """Play one game of engines {"A": ..., "B": ...} from an opening; never raises for an
-    engine's failure (the record says who failed and how)."""
+    engine's failure (the record says who failed and how). With `random_moves` that share of
+    the engines' moves is replaced by random legal ones (seeded by `seed`)."""
     record = GameRecord(
         index,
         variant,
@@ -138,7 +143,8 @@ def play_game(
     record.white, record.black = engines[keys[0]].name, engines[keys[1]].name
     started = time.monotonic()
     try:
-        _play(record, keys, engines, budget, adjudication, grace)
+        rng = random.Random(seed) if random_moves else None
+        _play(record, keys, engines, budget, adjudication, grace, random_moves, rng)
     except _Failure as failure:
         record.failed, record.failure = failure.key, failure.kind
         record.result = "0-1" if failure.key == keys[0] else "1-0"
@@ -159,6 +165,8 @@ def _play(
     budget: Budget,
     adjudication: Adjudication,
     grace: float,
+    random_moves: float = 0.0,
+    rng: random.Random | None = None,
 ) -> None:
     """The game loop; engine failures leave as _Failure."""
     opening = record.opening
@@ -203,16 +211,19 @@ def _play(
         move = find_move(board, reply.move)
         if move is None:
             raise _Failure(key, "illegal", f"illegal move {reply.move!r} in {board.fen()}")
-        uci = move.uci()
+        uci, best = move.uci(), ""
+        # (an xboard engine has made its own move already: only UCI moves can be replaced)
+        if rng is not None and isinstance(engine, UciEngine) and rng.random() < random_moves:
+            move = rng.choice(board.legal_moves)
+            uci, best = move.uci(), uci
         board.push(move)
         engine.played(uci)
         try:
             engines[other].tell(uci)
         except EngineError as error:
             raise _Failure(other, error.kind, str(error)) from None
-        record.plies.append(
-            Ply(uci, reply.score, reply.depth, reply.nodes, round(reply.elapsed * 1000))
-        )
+        ms = round(reply.elapsed * 1000)
+        record.plies.append(Ply(uci, reply.score, reply.depth, reply.nodes, ms, best))
         white_view = None if reply.score is None else (reply.score if white else -reply.score)
         scores[key].append(white_view)
 

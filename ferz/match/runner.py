@@ -37,9 +37,14 @@ class MatchConfig:
     openings: tuple[Opening, ...]
     games: int
     grace: float = 5.0
+    pairs: bool = True  # each opening twice, colours reversed (else once, A with White)
+    random_moves: float = 0.0  # share of moves replaced by random ones (data generation)
+    seed: int = 1  # of the random moves (per game, so every runner plays the same games)
 
     def game(self, index: int) -> tuple[Opening, bool]:
         """The opening of game `index` and whether engine A has White."""
+        if not self.pairs:
+            return self.openings[index % len(self.openings)], True
         return self.openings[(index // 2) % len(self.openings)], index % 2 == 0
 
 
@@ -85,6 +90,8 @@ class EnginePair:
             config.adjudication,
             config.variant,
             config.grace,
+            config.random_moves,
+            f"{config.seed}:{index}",
         )
         if record.failed:
             # a failed engine may be dead, stalled or out of step with the referee
@@ -156,3 +163,25 @@ def run_local(config: MatchConfig, concurrency: int, on_record: OnRecord) -> Non
         raise
     if errors:
         raise errors[0]
+
+
+def play_games(
+    config: MatchConfig, concurrency: int = 1, ray: str | None = None
+) -> dict[int, GameRecord]:
+    """Every game of the schedule, by index (for tools that generate data from games), played
+    locally on `concurrency` threads or as Ray tasks at `ray`; MatchError if an engine cannot
+    start."""
+    records: dict[int, GameRecord] = {}
+
+    def keep(record: GameRecord) -> bool:
+        """Store a record and go on."""
+        records[record.index] = record
+        return True
+
+    if ray:
+        from .cluster import run_ray
+
+        run_ray(config, ray, concurrency if concurrency > 1 else 0, keep)
+    else:
+        run_local(config, concurrency, keep)
+    return records

@@ -75,29 +75,3 @@ def test_epd_fixed_nodes_is_deterministic(tmp_path, capsys):
     assert outputs[0] == outputs[1]
     with pytest.raises(ValueError):
         epd.main(str(suite), nodes=0)
-
-
-# (python-chess warns when the engine that refuses to start leaves its child watcher)
-@pytest.mark.filterwarnings("ignore:A loop is being detached:RuntimeWarning")
-def test_nodematch_plays_pairs_and_sums_them_up(tmp_path, capsys):
-    """tools/nodematch.py: two engines at a node budget, a line per pair with its statistics;
-    FERZ_PARAMS reaches engine A (an unknown name makes it refuse to start)."""
-    import importlib.util
-    import sys
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "tools" / "nodematch.py"
-    spec = importlib.util.spec_from_file_location("nodematch", path)
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
-    assert tool.elo_from_score(0.5) == 0 and tool.elo_from_score(0.75) > 190
-    assert "[" in tool.summary([0.5, 0.75, 1.0])
-    openings = tmp_path / "o.epd"
-    openings.write_text("4k3/8/8/8/8/8/4P3/4K2R w K - bm O-O;\n")
-    ferz = f"{sys.executable} -m ferz"
-    argv = ["--engine-a", ferz, "--engine-b", ferz, "--nodes", "300", "--pairs", "1"]
-    assert tool.main([*argv, "--openings", str(openings)]) == 0
-    line = capsys.readouterr().out.strip().splitlines()[-1]
-    assert line.startswith("pair 1: +") and "elo" in line
-    with pytest.raises(RuntimeError, match="did not start"):
-        tool.main([*argv, "--openings", str(openings), "--params-a", "no_such_param=1"])

@@ -292,3 +292,23 @@ def test_help_lists_every_option() -> None:
         "--pgn",
     ):
         assert option in done.stdout, option
+
+
+def test_params_reach_the_engine_and_an_epd_opening_is_played_twice(capsys, tmp_path) -> None:
+    """FERZ_PARAMS goes to its engine only (an unknown name makes ferz refuse to start); an
+    EPD opening is played twice, colours reversed (one pentanomial pair)."""
+    openings = tmp_path / "o.epd"
+    openings.write_text("4k3/8/8/8/8/8/4P3/4K2R w K - bm O-O;\n")
+    base = ["--nodes", "300", "--games", "2", "--openings", str(openings), "--concurrency", "1"]
+    code, out, _ = run(
+        capsys, "--engine", "cmd=ferz", "params=lmr_div=190", "--engine", "cmd=ferz", *base
+    )
+    assert code == 0, out
+    figures = summary(out)
+    assert (
+        figures["Games"] == "2 of 2" and sum(map(int, figures["Ptnml(0-2)"][1:-1].split(","))) == 1
+    )
+    code, _, err = run(
+        capsys, "--engine", "cmd=ferz", "params=no_such_param=1", "--engine", "cmd=ferz", *base
+    )
+    assert code == 2 and "engine A (ferz)" in err

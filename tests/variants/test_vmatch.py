@@ -1,129 +1,98 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""tools/vmatch.py: notation helpers, and short xboard matches (ferz vs fairymax, ferz vs ferz)."""
+"""Variant matches over xboard with `ferz match` (ferz vs fairymax, ferz vs ferz), checked
+against pyffish (Fairy-Stockfish's rules, a test-only oracle): every move the referee took is
+legal for pyffish, and the games end where pyffish says they end. Also the notation helpers
+that join engines and referee: xboard's rank shift and promotion spellings."""
 
 from __future__ import annotations
 
-import importlib.util
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+
+from ferz import cli, pgn
+from ferz.board import Board
+from ferz.match.engines import shift_ranks
+from ferz.match.openings import random_openings
+from ferz.match.referee import find_move
+from tests.programs import need, need_module
 
 pytestmark = pytest.mark.variant
 
-ROOT = Path(__file__).resolve().parents[2]
-TOOL = ROOT / "tools" / "vmatch.py"
-FERZ_XBOARD = f"{sys.executable} -m ferz xboard"
-
-pyffish = pytest.importorskip("pyffish")
-
-
-def load_tool():
-    """Import tools/vmatch.py as a module."""
-    spec = importlib.util.spec_from_file_location("vmatch", TOOL)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["vmatch"] = mod  # dataclasses look their module up here
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def test_rank_shift_and_promotion_spelling() -> None:
-    vm = load_tool()
-    assert vm.shift_ranks("h2e2", -1) == "h1e1"
-    assert vm.shift_ranks("a9a8", 1) == "a10a9"
-    assert vm.board_ranks(pyffish.start_fen("xiangqi")) == 10
-    legal = pyffish.legal_moves("makruk", "8/7k/P7/8/8/8/8/K7 w - - 0 1", [])
-    # fairymax-style spellings of the met promotion map to pyffish's a6a7m
-    assert vm.match_legal("a6a7", legal) == "a6a7m"
-    assert vm.match_legal("a6a7q", legal) == "a6a7m"
-    assert vm.match_legal("a6a8", legal) is None
-    capa = pyffish.legal_moves("capablanca", "10/P8k/10/10/10/10/10/K9 w - - 0 1", [])
-    assert vm.match_legal("a7a8", capa) is None  # ambiguous: several promotion pieces
+    assert shift_ranks("h2e2", -1) == "h1e1"
+    assert shift_ranks("a9a8", 1) == "a10a9"
+    makruk = Board("8/7k/8/P7/8/8/8/K7 w - - 0 1", variant="makruk")
+    # fairymax-style spellings of the met promotion mean the one legal promotion a5a6m
+    assert find_move(makruk, "a5a6").uci() == "a5a6m"
+    assert find_move(makruk, "a5a6q").uci() == "a5a6m"
+    assert find_move(makruk, "a5a7") is None
+    capa = Board("10/P8k/10/10/10/10/10/K9 w - - 0 1", variant="capablanca")
+    assert find_move(capa, "a7a8") is None  # ambiguous: several promotion pieces
 
 
 def test_random_openings_are_seeded_and_legal() -> None:
-    vm = load_tool()
-    a = vm.random_openings("xiangqi", 3, 4, seed=7)
-    b = vm.random_openings("xiangqi", 3, 4, seed=7)
-    assert [o.moves for o in a] == [o.moves for o in b]
-    assert all(len(o.moves) == 4 for o in a)
-    assert len({tuple(o.moves) for o in a}) == 3
+    first = random_openings("xiangqi", 3, 4, seed=7)
+    again = random_openings("xiangqi", 3, 4, seed=7)
+    assert first == again
+    assert all(len(o.moves) == 4 for o in first)
+    assert len({o.moves for o in first}) == 3
 
 
-def run_match(tmp_path: Path, variant: str, engine_b: str, name_b: str) -> tuple[str, str]:
-    """Two short games ferz (A) vs engine_b over xboard; returns (stdout, pgn)."""
-    pgn = tmp_path / f"{variant}.pgn"
-    done = subprocess.run(
+def run_match(capsys, tmp_path, variant: str, engine_b: list[str]) -> list[pgn.Game]:
+    """Two short games ferz (A, xboard) vs engine_b; the games read back from the PGN."""
+    out = tmp_path / f"{variant}.pgn"
+    code = cli.main(
         [
-            sys.executable,
-            str(TOOL),
-            "--variant",
-            variant,
-            "--games",
-            "2",
-            "--tc",
-            "2+0.05",
-            "--max-moves",
-            "5",
-            "--timemargin",
-            "500",
-            "--engine-a",
-            FERZ_XBOARD,
-            "--proto-a",
-            "xboard",
-            "--name-a",
-            "ferz",
-            "--engine-b",
-            engine_b,
-            "--proto-b",
-            "xboard",
-            "--name-b",
-            name_b,
-            "--pgn",
-            str(pgn),
-            "--log",
-            str(tmp_path / f"{variant}.log"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout, pgn.read_text()
+            "match", "--quiet", "--variant", variant, "--games", "2", "--tc", "2+0.05",
+            "--max-moves", "6", "--timemargin", "500", "--concurrency", "1",
+            "--engine", "cmd=ferz", "proto=xboard", "name=ferz",
+            "--engine", *engine_b, "proto=xboard",
+            "--pgn", str(out),
+        ]
+    )  # fmt: skip
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "Games: 2 of 2" in text and "Failures: 0 " in text, text
+    return pgn.read_file(str(out))
+
+
+def agree_with_pyffish(game: pgn.Game) -> None:
+    """Every move legal for pyffish; a game that ended by the rules ends there for pyffish."""
+    pyffish = need_module("pyffish")
+    variant, fen = game.variant, game.board().fen()
+    moves: list[str] = []
+    for move in game.mainline_moves():
+        assert move in pyffish.legal_moves(variant, fen, moves), (move, moves)
+        moves.append(move)
+    if game.headers["Termination"] == "normal":
+        ended = pyffish.is_immediate_game_end(variant, fen, moves)[0]
+        optional = pyffish.is_optional_game_end(variant, fen, moves)[0]
+        assert ended or optional or not pyffish.legal_moves(variant, fen, moves)
 
 
 @pytest.mark.e2e
-def test_ferz_vs_fairymax_shatranj(tmp_path: Path) -> None:
-    fairymax = shutil.which("fairymax") or "/usr/games/fairymax"
-    if not Path(fairymax).exists():
-        pytest.skip("fairymax is not installed")
-    out, pgn = run_match(tmp_path, "shatranj", fairymax, "fairymax")
-    assert "2 games finished" in out, out
-    assert "Engine failures: none" in out, out
-    assert pgn.count('[Variant "shatranj"]') == 2
-    assert '[White "ferz"]' in pgn and '[White "fairymax"]' in pgn
-    assert "WARNING" not in (tmp_path / "shatranj.log").read_text()
+def test_ferz_vs_fairymax_shatranj(capsys, tmp_path) -> None:
+    fairymax = need("fairymax")
+    games = run_match(capsys, tmp_path, "shatranj", [f"cmd={fairymax}", "name=fairymax"])
+    assert [g.variant for g in games] == ["shatranj", "shatranj"]
+    assert {g.headers["White"] for g in games} == {"ferz", "fairymax"}
+    for game in games:
+        agree_with_pyffish(game)
 
 
 @pytest.mark.e2e
-def test_ferz_vs_ferz_xiangqi(tmp_path: Path) -> None:
-    out, pgn = run_match(tmp_path, "xiangqi", FERZ_XBOARD, "ferz2")
-    assert "2 games finished" in out, out
-    assert "Engine failures: none" in out, out
-    assert pgn.count('[Variant "xiangqi"]') == 2
-    assert pgn.count("[FEN ") == 2 and pgn.count('[Result "') == 2
+def test_ferz_vs_ferz_xiangqi(capsys, tmp_path) -> None:
+    games = run_match(capsys, tmp_path, "xiangqi", ["cmd=ferz", "name=ferz2"])
+    assert [g.variant for g in games] == ["xiangqi", "xiangqi"]
+    for game in games:
+        agree_with_pyffish(game)
 
 
 def test_referee_names_the_end() -> None:
-    vm = load_tool()
-    bare = "4k3/8/8/8/8/8/8/R3KN2 b - - 0 1"
-    legal = pyffish.legal_moves("shatranj", bare, [])
-    assert vm.referee("shatranj", bare, [], legal) == ("1-0", "bare king")
-    start = pyffish.start_fen("shatranj")
-    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 2
-    legal = pyffish.legal_moves("shatranj", start, moves)
-    assert vm.referee("shatranj", start, moves, legal) == ("1/2-1/2", "draw by repetition")
+    bare = Board("4k3/8/8/8/8/8/8/R3KN2 b - - 0 1", variant="shatranj")
+    assert bare.outcome(claim_draw=True).result() == "1-0"
+    board = Board(variant="shatranj")
+    for move in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
+        board.push_uci(move)
+    outcome = board.outcome(claim_draw=True)
+    assert outcome is not None and outcome.result() == "1/2-1/2"
