@@ -177,17 +177,9 @@ def main(args: argparse.Namespace) -> int:
     bar = _Bar(len(games), positions, args.quiet)
     results: list[str | None] = [None] * len(texts)
     if args.ray:
-        from .match.cluster import connect
-
-        ray = connect(args.ray)
-        remote = ray.remote(num_cpus=1, max_retries=3)(annotate_text)
-        refs = {remote.remote(settings, text): index for index, text in enumerate(texts)}
-        while refs:
-            done, _ = ray.wait(list(refs), num_returns=1)
-            index = refs.pop(done[0])
-            results[index] = ray.get(done[0])
-            bar.done_positions += len(games[index].mainline_moves()) + 1
-            bar.game()
+        _run_ray(
+            settings, texts, results, bar, args.ray, [len(g.mainline_moves()) + 1 for g in games]
+        )
     else:
         _run_local(settings, texts, results, bar, args.jobs)
     if not args.quiet and sys.stderr.isatty():
@@ -202,6 +194,28 @@ def main(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(output)
     return 0
+
+
+def _run_ray(
+    settings: Settings,
+    texts: list[str],
+    results: list[str | None],
+    bar: _Bar,
+    address: str,
+    sizes: list[int],
+) -> None:
+    """Annotate each game as a Ray task (one CPU each)."""
+    from .match.cluster import session
+
+    with session(address) as ray:
+        remote = ray.remote(num_cpus=1, max_retries=3)(annotate_text)
+        refs = {remote.remote(settings, text): index for index, text in enumerate(texts)}
+        while refs:
+            done, _ = ray.wait(list(refs), num_returns=1)
+            index = refs.pop(done[0])
+            results[index] = ray.get(done[0])
+            bar.done_positions += sizes[index]
+            bar.game()
 
 
 def _run_local(

@@ -9,6 +9,8 @@ the driver if Ray gives up, so no game is lost. Ray is an optional dependency:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from .referee import GameRecord
@@ -33,12 +35,26 @@ def connect(address: str) -> Any:
     private one in this process) and return the ray module."""
     ray = _ray()
     if not ray.is_initialized():
-        target = None if address == "local" else address
         try:
-            ray.init(address=target, logging_level="ERROR", log_to_driver=False)
+            # "local" starts a private instance even where a cluster runs (Ray's own rule)
+            ray.init(address=address, logging_level="ERROR", log_to_driver=False)
         except (ConnectionError, RuntimeError, ValueError) as error:
             raise MatchError(f"cannot join the Ray cluster at {address!r}: {error}") from None
     return ray
+
+
+@contextmanager
+def session(address: str) -> Iterator[Any]:
+    """The ray module joined to `address` for the duration; a connection made here is closed
+    at the end (and a private `local` instance with it)."""
+    ray = _ray()
+    opened = not ray.is_initialized()
+    connect(address)
+    try:
+        yield ray
+    finally:
+        if opened:
+            ray.shutdown()
 
 
 def _task(config: MatchConfig, index: int) -> GameRecord | str:
@@ -56,7 +72,12 @@ def cluster_cpus(ray: Any) -> int:
 
 def run_ray(config: MatchConfig, address: str, in_flight: int, on_record: OnRecord) -> None:
     """Play the schedule as Ray tasks, at most `in_flight` at once (0: one per cluster CPU)."""
-    ray = connect(address)
+    with session(address) as ray:
+        _run(ray, config, in_flight, on_record)
+
+
+def _run(ray: Any, config: MatchConfig, in_flight: int, on_record: OnRecord) -> None:
+    """The schedule on a joined cluster."""
     remote = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_task)
     limit = in_flight or cluster_cpus(ray)
     upcoming = iter(range(config.games))

@@ -1,0 +1,54 @@
+"""`ferz match --ray`: a local Ray head plays the same node-limited match as the local runner,
+game for game, and prints the same summary."""
+
+from __future__ import annotations
+
+import pytest
+
+from ferz import cli, pgn
+from tests.programs import need_module
+
+ARGS = [
+    "match", "--quiet", "--engine", "cmd=ferz", "name=a", "--engine", "cmd=ferz", "name=b",
+    "--nodes", "800", "--games", "4", "--max-moves", "40", "--concurrency", "2",
+]  # fmt: skip
+
+
+def play(capsys, tmp_path, name: str, *extra: str) -> tuple[list[str], list[pgn.Game]]:
+    """Run the match; the summary lines (without time and PGN path) and the games."""
+    out = tmp_path / f"{name}.pgn"
+    assert cli.main([*ARGS, "--pgn", str(out), *extra]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    return [line for line in lines if not line.startswith(("Time:", "PGN:"))], pgn.read_file(
+        str(out)
+    )
+
+
+@pytest.mark.e2e
+def test_ray_plays_the_local_match_game_for_game(capsys, tmp_path) -> None:
+    ray = need_module("ray", "ray[default]")
+    local_summary, local_games = play(capsys, tmp_path, "local")
+    ray_summary, ray_games = play(capsys, tmp_path, "ray", "--ray", "local")
+    assert not ray.is_initialized()  # the private head it started is gone again
+    assert ray_summary == local_summary
+    assert len(ray_games) == len(local_games) == 4
+    for mine, theirs in zip(local_games, ray_games, strict=True):
+        assert mine.mainline_moves() == theirs.mainline_moves()
+        assert mine.headers["Result"] == theirs.headers["Result"]
+        assert mine.headers["Round"] == theirs.headers["Round"]
+
+
+def test_missing_ray_is_a_clear_error(capsys, monkeypatch) -> None:
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_ray(name, *args, **kwargs):
+        """Refuse to import ray."""
+        if name == "ray":
+            raise ImportError("no ray here")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_ray)
+    assert cli.main([*ARGS, "--ray", "auto"]) == 2
+    assert "pip install 'ferz[cluster]'" in capsys.readouterr().err
