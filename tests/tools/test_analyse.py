@@ -1,0 +1,95 @@
+"""`ferz analyse`: every move annotated with [%eval], mistakes marked with a better line, the
+per-side summary; python-chess reads the output back; the annotation rules themselves."""
+
+from __future__ import annotations
+
+import io
+
+import chess.pgn
+import pytest
+
+from ferz import analyse, cli, pgn
+
+# White gives its queen away on move 3 (3. Qxe5+ Nxe5)
+GAME = """[Event "blunder"]
+[White "w"]
+[Black "b"]
+[Result "0-1"]
+
+1. e4 e5 2. Qh5 Nc6 3. Qxe5+ Nxe5 4. d4 Ng6 0-1
+
+[Event "second"]
+[Variant "xiangqi"]
+
+1. h3e3 h10g8 *
+"""
+
+
+def test_every_move_gets_an_eval_and_the_blunder_a_mark(tmp_path, capsys) -> None:
+    source = tmp_path / "games.pgn"
+    source.write_text(GAME)
+    out = tmp_path / "out.pgn"
+    assert cli.main(["analyse", str(source), "--depth", "6", "-o", str(out), "--quiet"]) == 0
+    text = out.read_text()
+    handle = io.StringIO(text)
+    first = chess.pgn.read_game(handle)
+    assert first is not None and not first.errors
+    nodes = list(first.mainline())
+    assert all(node.eval() is not None for node in nodes), text
+    queen_loss = nodes[4]  # 3. Qxe5+
+    assert chess.pgn.NAG_BLUNDER in queen_loss.nags, text
+    assert len(queen_loss.parent.variations) > 1  # the better line
+    assert first.headers["WhiteACPL"].isdigit() and float(first.headers["BlackAccuracy"]) > 50
+    assert first.comment.startswith("ferz depth 6: White ACPL")
+    second = pgn.read_games(text)
+    games = list(second)
+    assert games[1].variant == "xiangqi"
+    assert all("[%eval" in node.comment for node in games[1].mainline())
+
+
+def test_analyse_bad_input_is_a_clear_error(tmp_path, capsys) -> None:
+    assert cli.main(["analyse", str(tmp_path / "none.pgn")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    bad = tmp_path / "bad.pgn"
+    bad.write_text("1. e4 e5 2. Ke3 *")
+    assert cli.main(["analyse", str(bad)]) == 2
+    assert "illegal move 'Ke3'" in capsys.readouterr().err
+    good = tmp_path / "good.pgn"
+    good.write_text("1. e4 *")
+    assert cli.main(["analyse", str(good), "--engine", "/no/such/engine"]) == 2
+    assert "cannot run" in capsys.readouterr().err
+
+
+def test_eval_text_and_winning_chances() -> None:
+    assert analyse.eval_text(35, True, 12) == "[%eval 0.35,12]"
+    assert analyse.eval_text(35, False) == "[%eval -0.35]"
+    assert analyse.eval_text(analyse.MATE_CP - 3, True) == "[%eval #3]"
+    assert analyse.eval_text(analyse.MATE_CP - 3, False) == "[%eval #-3]"
+    assert analyse.eval_text(-analyse.MATE_CP, True) == "[%eval #0]"
+    assert analyse.winning_chances(0) == 0.0
+    assert analyse.winning_chances(5000) == analyse.winning_chances(1000)
+    # lichess: 300 cp is a winning chance of about 0.5
+    assert analyse.winning_chances(300) == pytest.approx(0.5023, abs=1e-4)
+    assert analyse.move_accuracy(50, 50) == pytest.approx(100.0, abs=0.01)
+    assert analyse.move_accuracy(0, -1000) < 20
+
+
+def test_annotate_with_a_scripted_analyser() -> None:
+    """A fixed analyser: Black's 1...e5 drops from -0.20 to -3.80 (a blunder; d5 was better)."""
+    game = pgn.read_game("1. e4 e5 2. Nf3 *")
+    scores = {0: 20, 1: -20, 2: 380, 3: -380}  # the side to move's view before each ply
+    best = {0: "e2e4", 1: "d7d5", 2: "g1f3", 3: "b8c6"}
+
+    def analyser(fen: str, moves: list[str]) -> list[analyse.Line]:
+        """The scripted line of the position after `moves`."""
+        return [analyse.Line(scores[len(moves)], 5, (best[len(moves)],))]
+
+    summaries = analyse.annotate(game, analyser, "test")
+    nodes = list(game.mainline())
+    assert [n.comment for n in nodes] == ["[%eval 0.20,5]", "[%eval 3.80,5]", "[%eval 3.80,5]"]
+    assert [n.nags for n in nodes] == [[], [pgn.NAG_BLUNDER], []]
+    better = nodes[0].variations[1]
+    assert better.san == "d5" and better.comment == "[%eval 0.20,5]"
+    assert summaries["Black"].acpl() == 360 and summaries["White"].acpl() == 0
+    assert game.headers["BlackACPL"] == "360"
+    assert game.comment.startswith("test: White ACPL 0, accuracy 100.0 %")
