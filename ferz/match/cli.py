@@ -158,6 +158,13 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
     if args.grace <= 0:
         raise ValueError("--grace must be positive")
     specs = engine_specs(args)
+    for key, spec in zip("AB", specs, strict=True):
+        if spec.protocol != "xboard":
+            continue
+        if budget.nodes is not None:
+            raise ValueError(f"engine {key} speaks xboard, which has no node limit: use --tc")
+        if budget.movetime_ms is not None and budget.movetime_ms % 1000:
+            raise ValueError(f"engine {key} speaks xboard, whose st takes whole seconds")
     starts = openings_module.load(
         args.openings, args.variant, args.plies, (args.games + 1) // 2, args.seed
     )

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from ..board import Board, IllegalMoveError, Move
 from .adjudication import Adjudication
 from .clock import Budget, Clocks
-from .engines import MATE_CP, Engine, EngineError, UciEngine
+from .engines import MATE_CP, Engine, EngineError
 from .openings import Opening
+from .uci import UciEngine
 
 #: PGN Termination tag values (PGN standard, section 9.8.1) for each way a game ends
 TERMINATIONS = {
@@ -99,14 +100,16 @@ def find_move(board: Board, text: str) -> Move | None:
     if squares is None:
         return None
     stem = squares.group(0)
-    same = [
-        move
-        for move in board.legal_moves
-        if _SQUARES.match(move.uci()) and _SQUARES.match(move.uci()).group(0) == stem  # type: ignore[union-attr]
-    ]
+    same = [move for move in board.legal_moves if _stem(move.uci()) == stem]
     if len(same) == 1 and same[0].uci() != stem:
         return same[0]
     return None
+
+
+def _stem(uci: str) -> str:
+    """The two squares of a UCI move ('' for a drop)."""
+    squares = _SQUARES.match(uci)
+    return squares.group(0) if squares else ""
 
 
 class _Failure(Exception):

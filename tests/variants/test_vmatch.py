@@ -10,9 +10,9 @@ import pytest
 
 from ferz import cli, pgn
 from ferz.board import Board
-from ferz.match.engines import shift_ranks
 from ferz.match.openings import random_openings
 from ferz.match.referee import find_move
+from ferz.match.xboard import shift_ranks
 from tests.programs import need, need_module
 
 pytestmark = pytest.mark.variant

@@ -1,0 +1,170 @@
+"""The UCI protocol on the line-driven engine driver: handshake, options, UCI_Variant, go and
+the info lines (depth, score, nodes, pv)."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from .engines import MATE_CP, Engine, EngineError, EngineSpec, Limits, Reply, allotted
+
+
+class UciEngine(Engine):
+    """A UCI engine; the variant goes in UCI_Variant."""
+
+    def __init__(self, spec: EngineSpec) -> None:
+        super().__init__(spec)
+        self.option_names: set[str] = set()
+        self.fen = "startpos"
+        self.moves: list[str] = []
+
+    def handshake(self, variant: str) -> None:
+        """uci / uciok, the options, UCI_Variant, isready."""
+        self.send("uci")
+        deadline = time.monotonic() + self.spec.start_timeout
+        while True:
+            got = self.readline(deadline)
+            if got is None:
+                raise EngineError("stall", f"no uciok within {self.spec.start_timeout:g} s")
+            line = got[1].strip()
+            if line == "uciok":
+                break
+            if line.startswith("info string error"):
+                # an engine that cannot start says so (ferz: a bad FERZ_PARAMS) and waits
+                raise EngineError("start", line[len("info string ") :])
+            if line.startswith("id name ") and not self.name:
+                self.name = line[8:].strip()
+            found = re.match(r"option name (.+?) type ", line)
+            if found:
+                self.option_names.add(found.group(1).lower())
+        self.name = self.name or self.spec.label()
+        for key, value in self.spec.options.items():
+            if key.lower() not in self.option_names:
+                raise EngineError("protocol", f"has no option {key!r}")
+            self.send(f"setoption name {key} value {value}")
+        wanted = self.spec.variant_name or variant
+        if variant == "chess960" and "uci_chess960" in self.option_names:
+            self.send("setoption name UCI_Chess960 value true")
+        elif wanted != "chess":
+            if "uci_variant" not in self.option_names:
+                raise EngineError("protocol", f"cannot play {variant} (no UCI_Variant option)")
+            self.send(f"setoption name UCI_Variant value {wanted}")
+        self.isready(self.spec.start_timeout)
+
+    def isready(self, seconds: float) -> None:
+        """isready / readyok."""
+        self.send("isready")
+        self.wait_for("readyok", seconds, "readyok")
+
+    def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
+        """ucinewgame; the position goes with every go."""
+        self.fen, self.moves = fen, list(moves)
+        self.drain()
+        self.send("ucinewgame")
+        self.isready(self.spec.start_timeout)
+
+    def tell(self, move: str) -> None:
+        """Remember the move for the next position command."""
+        self.moves.append(move)
+
+    def played(self, move: str) -> None:
+        """Its own move joins the move list."""
+        self.moves.append(move)
+
+    def _position(self, fen: str, moves: list[str]) -> str:
+        """The position command."""
+        text = f"position fen {fen}"
+        return text + (" moves " + " ".join(moves) if moves else "")
+
+    def play(self, limits: Limits, grace: float, white: bool) -> Reply:
+        """position + go; info lines until bestmove."""
+        self.drain()
+        self.send(self._position(self.fen, self.moves))
+        stamp_go = time.monotonic()
+        self.send(go_command(limits))
+        return self._read_reply(stamp_go, allotted(limits, white) + grace)
+
+    def _read_reply(self, started: float, seconds: float) -> Reply:
+        """Info lines until bestmove, within `seconds` of `started`."""
+        reply = Reply()
+        deadline = started + seconds
+        while True:
+            got = self.readline(deadline)
+            if got is None:
+                raise EngineError("stall", f"no bestmove within {seconds:.1f} s")
+            stamp, line = got
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "info":
+                parse_info(words, reply)
+            elif words[0] == "bestmove":
+                reply.elapsed = stamp - started
+                if len(words) < 2 or words[1] in ("(none)", "0000", "none"):
+                    raise EngineError("protocol", f"bestmove without a move: {line!r}")
+                reply.move = words[1]
+                return reply
+
+    def analyse(self, fen: str, moves: list[str], limits: Limits, multipv: int) -> list[Reply]:
+        """The best `multipv` lines (deepest report of each) of a search of the position."""
+        self.drain()
+        if "multipv" in self.option_names:
+            self.send(f"setoption name MultiPV value {multipv}")
+        self.send(self._position(fen, moves))
+        started = time.monotonic()
+        self.send(go_command(limits))
+        lines: dict[int, Reply] = {}
+        deadline = started + allotted(limits, True) + 60.0
+        while True:
+            got = self.readline(deadline)
+            if got is None:
+                raise EngineError("stall", "no bestmove from the analysis")
+            words = got[1].split()
+            if words and words[0] == "info" and "pv" in words:
+                reply = Reply()
+                parse_info(words, reply)
+                rank = int(words[words.index("multipv") + 1]) if "multipv" in words else 1
+                if reply.score is not None and reply.pv:
+                    lines[rank] = reply
+            elif words and words[0] == "bestmove":
+                return [lines[k] for k in sorted(lines)]
+
+
+def go_command(limits: Limits) -> str:
+    """The UCI go command of the limits."""
+    parts = ["go"]
+    if limits.wtime is not None and limits.btime is not None:
+        parts += [f"wtime {max(1, limits.wtime)}", f"btime {max(1, limits.btime)}"]
+        parts += [f"winc {limits.winc}", f"binc {limits.binc}"]
+        if limits.movestogo:
+            parts.append(f"movestogo {limits.movestogo}")
+    if limits.movetime is not None:
+        parts.append(f"movetime {limits.movetime}")
+    if limits.nodes is not None:
+        parts.append(f"nodes {limits.nodes}")
+    if limits.depth is not None:
+        parts.append(f"depth {limits.depth}")
+    return " ".join(parts)
+
+
+def parse_info(words: list[str], reply: Reply) -> None:
+    """Depth, score, nodes and pv of a UCI info line (bound scores are ignored)."""
+    bound = "lowerbound" in words or "upperbound" in words
+    for index, word in enumerate(words[:-1]):
+        following = words[index + 1]
+        if word == "depth" and following.isdigit():
+            reply.depth = int(following)
+        elif word == "nodes" and following.isdigit():
+            reply.nodes = int(following)
+        elif word == "score" and index + 2 < len(words) and not bound:
+            try:
+                value = int(words[index + 2])
+            except ValueError:
+                continue
+            if following == "cp":
+                reply.score = value
+            elif following == "mate":
+                reply.score = MATE_CP - value if value > 0 else -MATE_CP - value
+        elif word == "pv":
+            reply.pv = words[index + 1 :]
+            break
