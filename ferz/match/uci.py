@@ -106,18 +106,29 @@ class UciEngine(Engine):
                 return reply
 
     def analyse(self, fen: str, moves: list[str], limits: Limits, multipv: int) -> list[Reply]:
-        """The best `multipv` lines (deepest report of each) of a search of the position."""
+        """The best `multipv` lines (deepest report of each) of a search of the position.
+
+        A time limit is kept here, as a GUI's analysis does: `go infinite`, then `stop` when
+        the time is up, so every engine searches for the whole time (an engine's own
+        `movetime` handling may stop early)."""
         self.drain()
         if "multipv" in self.option_names:
             self.send(f"setoption name MultiPV value {multipv}")
         self.send(self._position(fen, moves))
         started = time.monotonic()
-        self.send(go_command(limits))
+        timed = limits.movetime is not None
+        self.send("go infinite" if timed else go_command(limits))
+        stop_at = started + (limits.movetime or 0) / 1000 if timed else None
         lines: dict[int, Reply] = {}
         deadline = started + allotted(limits, True) + 60.0
         while True:
-            got = self.readline(deadline)
+            wait_until = stop_at if stop_at is not None else deadline
+            got = self.readline(wait_until)
             if got is None:
+                if stop_at is not None:
+                    self.send("stop")
+                    stop_at = None
+                    continue
                 raise EngineError("stall", "no bestmove from the analysis")
             words = got[1].split()
             if words and words[0] == "info" and "pv" in words:
