@@ -92,7 +92,7 @@ def build_parser() -> argparse.ArgumentParser:
     analyse = sub.add_parser(
         "analyse",
         help="annotate the games of a PGN file with an engine's evaluations",
-        description="Annotate every move of every game: [%%eval] comments, ?!, ? and ?? for "
+        description="Annotate every move of every game: [%eval] comments, ?!, ? and ?? for "
         "mistakes with the better line as a variation, and a per-side summary.",
         epilog=ANALYSE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -89,18 +89,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     start.add_argument("--shuffle", action="store_true", help="openings in random order")
     start.add_argument("--seed", type=int, default=1, help="seed of --shuffle and random plies")
     adjudicate = parser.add_argument_group("adjudication")
-    adjudicate.add_argument("--resign-score", type=int, default=0, metavar="CP", help="0: off")
-    adjudicate.add_argument("--resign-moves", type=int, default=3, metavar="N")
-    adjudicate.add_argument("--draw-movenumber", type=int, default=0, metavar="N", help="0: off")
-    adjudicate.add_argument("--draw-moves", type=int, default=8, metavar="N")
-    adjudicate.add_argument("--draw-score", type=int, default=10, metavar="CP")
-    adjudicate.add_argument("--max-moves", type=int, default=0, metavar="N", help="0: off")
+    adjudicate.add_argument(
+        "--resign-score",
+        type=int,
+        default=0,
+        metavar="CP",
+        help="a win when both engines' last --resign-moves scores give one side CP (0: off)",
+    )
+    adjudicate.add_argument("--resign-moves", type=int, default=3, metavar="N", help="default 3")
+    adjudicate.add_argument(
+        "--draw-movenumber",
+        type=int,
+        default=0,
+        metavar="M",
+        help="after move M, a draw when both engines' last --draw-moves scores are within "
+        "--draw-score of zero (0: off)",
+    )
+    adjudicate.add_argument("--draw-moves", type=int, default=8, metavar="N", help="default 8")
+    adjudicate.add_argument("--draw-score", type=int, default=10, metavar="CP", help="default 10")
+    adjudicate.add_argument(
+        "--max-moves", type=int, default=0, metavar="N", help="a draw at N moves (0: off)"
+    )
     test = parser.add_argument_group("SPRT")
     test.add_argument(
         "--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"), help="stop when decided"
     )
-    test.add_argument("--alpha", type=float, default=0.05)
-    test.add_argument("--beta", type=float, default=0.05)
+    test.add_argument("--alpha", type=float, default=0.05, help="false H1 rate (default 0.05)")
+    test.add_argument("--beta", type=float, default=0.05, help="false H0 rate (default 0.05)")
     test.add_argument(
         "--sprt-model",
         choices=["normalized", "logistic"],
