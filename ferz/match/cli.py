@@ -219,7 +219,7 @@ class Progress:
         if self.pgn_path:
             # appended at once, so a match that is killed keeps its games
             with open(self.pgn_path, "a", encoding="utf-8") as handle:
-                handle.write(to_pgn(record, self.event, self.config.budget.describe()))
+                handle.write(to_pgn(record, self.event, self.config.budget))
         tally = stats.tally(self.scores())
         if self.sprt is not None:
             self.decision = self.sprt.decision(list(tally.pairs))
@@ -348,7 +348,7 @@ def main(args: argparse.Namespace) -> int:
         with open(args.pgn, "w", encoding="utf-8") as handle:  # again, in game order
             for index in sorted(progress.records):
                 record = progress.records[index]
-                handle.write(to_pgn(record, args.event, config.budget.describe()))
+                handle.write(to_pgn(record, args.event, config.budget))
     names = _names(progress, config)
     for line in failure_lines(progress):
         print(line)

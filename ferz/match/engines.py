@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 MATE_CP = 100000  # a mate score in centipawns: mate in n is MATE_CP - n
@@ -132,7 +133,7 @@ class Reply:
     pv: list[str] = field(default_factory=list)
 
 
-class Engine:
+class Engine(ABC):
     """A child process spoken to by lines; subclasses speak a protocol."""
 
     def __init__(self, spec: EngineSpec) -> None:
@@ -278,26 +279,28 @@ class Engine:
 
     # ------------------------------------------------------------------ protocol
 
+    @abstractmethod
     def handshake(self, variant: str) -> None:
         """Start the protocol, set the options and the variant."""
-        raise NotImplementedError
 
+    @abstractmethod
     def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
         """Set up a game from `fen` (the variant's start if `standard`) after `moves`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def tell(self, move: str) -> None:
         """The opponent's move (or a move of the opening)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def play(self, limits: Limits, grace: float, white: bool) -> Reply:
         """Think on the current position (`white` to move) and answer; `grace` seconds beyond
         the allotted time before the engine counts as stalled."""
-        raise NotImplementedError
 
+    @abstractmethod
     def played(self, move: str) -> None:
         """Its own move, as the referee understood it."""
 
+    @abstractmethod
     def game_over(self, result: str, reason: str) -> None:
         """Tell the engine how the game ended."""
 

@@ -1,6 +1,7 @@
 """A finished match game as PGN, written through `ferz.pgn`.
 
-Tags: the seven-tag roster, then Variant/FEN/SetUp where needed, TimeControl, Termination
+Tags: the seven-tag roster, then Variant/FEN/SetUp where needed, TimeControl (the PGN form of
+a clock, `-` for limits PGN cannot write: those go in FerzLimits, `nodes=20000`), Termination
 (the PGN standard's values: normal, adjudication, time forfeit, rules infraction, abandoned),
 PlyCount and, for a failure, FerzFailure with its kind. Each engine move carries a comment
 `score/depth time` as cutechess writes it (`+0.35/12 0.101s`, mates as `+M5/20`); the
@@ -10,6 +11,7 @@ opening's moves carry `book`; the last move's comment ends with the reason the g
 from __future__ import annotations
 
 from .. import pgn
+from .clock import Budget
 from .referee import GameRecord, format_score
 
 
@@ -22,7 +24,7 @@ def ply_comment(score: int | None, depth: int | None, ms: int) -> str:
     return " ".join(parts)
 
 
-def to_game(record: GameRecord, event: str, time_control: str, site: str = "?") -> pgn.Game:
+def to_game(record: GameRecord, event: str, budget: Budget, site: str = "?") -> pgn.Game:
     """The record as a pgn.Game."""
     headers = {
         "Event": event,
@@ -35,7 +37,9 @@ def to_game(record: GameRecord, event: str, time_control: str, site: str = "?") 
     }
     game = pgn.Game(headers)
     game.set_start(record.variant, record.opening.fen)
-    game.headers["TimeControl"] = time_control
+    game.headers["TimeControl"] = str(budget.tc) if budget.tc is not None else "-"
+    if budget.tc is None or budget.nodes is not None or budget.depth is not None:
+        game.headers["FerzLimits"] = budget.describe()
     game.headers["Termination"] = record.termination
     game.headers["PlyCount"] = str(len(record.opening.moves) + len(record.plies))
     if record.failure:
@@ -52,6 +56,6 @@ def to_game(record: GameRecord, event: str, time_control: str, site: str = "?") 
     return game
 
 
-def to_pgn(record: GameRecord, event: str, time_control: str) -> str:
+def to_pgn(record: GameRecord, event: str, budget: Budget) -> str:
     """The record as PGN text."""
-    return pgn.write(to_game(record, event, time_control))
+    return pgn.write(to_game(record, event, budget))

@@ -71,6 +71,9 @@ class UciEngine(Engine):
         """Its own move joins the move list."""
         self.moves.append(move)
 
+    def game_over(self, result: str, reason: str) -> None:
+        """Nothing to say: UCI has no result command (the next ucinewgame starts afresh)."""
+
     def _position(self, fen: str, moves: list[str]) -> str:
         """The position command."""
         text = f"position fen {fen}"

@@ -191,6 +191,9 @@ class XboardEngine(Engine):
         reply.move = shift_ranks(text, -self.delta) if text else ""
         return reply
 
+    def played(self, move: str) -> None:
+        """Nothing to send: the engine made its own move on its board already."""
+
     def game_over(self, result: str, reason: str) -> None:
         """result RESULT {reason}."""
         with contextlib.suppress(EngineError):

@@ -133,7 +133,7 @@ def test_summary_format_and_pgn_of_a_ferz_match(capsys, tmp_path) -> None:
     first = games[0]
     assert first is not None and not first.errors
     assert first.headers["White"] == "one" and first.headers["Round"] == "1"
-    assert first.headers["TimeControl"] == "nodes=1500"
+    assert first.headers["TimeControl"] == "-" and first.headers["FerzLimits"] == "nodes=1500"
     assert "FEN" in first.headers  # the bundled openings
     comments = [node.comment for node in first.mainline()]
     assert all("s" in comment for comment in comments)
