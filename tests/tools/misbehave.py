@@ -6,11 +6,15 @@ KIND is one of: good (never misbehaves), crash (exits with code 3), illegal (pla
 slow (sleeps 1.5 s, then moves: a time forfeit at short time controls), stall (never
 answers), disconnect (closes its output and keeps running), nomove (`bestmove (none)`).
 Every game counts its own moves (ucinewgame resets the count), so each game misbehaves.
+`misbehave.py killparent FILE` kills its parent process (a Ray worker in the test of worker
+deaths) when it starts and FILE does not exist yet, after creating FILE: the first start
+only; then it plays as `good`.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 
@@ -20,7 +24,14 @@ import chess
 def main() -> int:
     """Speak enough UCI for ferz match."""
     kind = sys.argv[1] if len(sys.argv) > 1 else "good"
-    at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    if kind == "killparent":
+        marker = sys.argv[2]
+        if not os.path.exists(marker):
+            open(marker, "w").close()
+            os.kill(os.getppid(), signal.SIGKILL)
+        kind, at = "good", 1
+    else:
+        at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
     board = chess.Board()
     moves_made = 0
     for line in sys.stdin:

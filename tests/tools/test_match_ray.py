@@ -3,6 +3,9 @@ game for game, and prints the same summary."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
 
 from ferz import cli, pgn
@@ -36,6 +39,25 @@ def test_ray_plays_the_local_match_game_for_game(capsys, tmp_path) -> None:
         assert mine.mainline_moves() == theirs.mainline_moves()
         assert mine.headers["Result"] == theirs.headers["Result"]
         assert mine.headers["Round"] == theirs.headers["Round"]
+
+
+@pytest.mark.e2e
+def test_a_game_whose_worker_dies_is_played_again(capsys, tmp_path) -> None:
+    """The engine of the first game kills its Ray worker; the game is replayed, none is lost."""
+    need_module("ray", "ray[default]")
+    marker = tmp_path / "killed"
+    standin = f"{sys.executable} {Path(__file__).resolve().parent / 'misbehave.py'}"
+    code = cli.main(
+        [
+            "match", "--quiet", "--ray", "local", "--concurrency", "1", "--games", "2",
+            "--movetime", "50", "--max-moves", "5",
+            "--engine", f"cmd={standin} killparent {marker}", "--engine", f"cmd={standin} good",
+        ]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert marker.exists()  # the worker was killed once
+    assert "Games: 2 of 2" in out and "Failures: 0 " in out, out
 
 
 def test_missing_ray_is_a_clear_error(capsys, monkeypatch) -> None:
