@@ -67,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("depth", type=int, nargs="?", default=None, help="search depth (default 10)")
 
     epd = sub.add_parser("epd", help="run a test suite of EPD positions (bm/am)")
-    epd.add_argument("file")
+    epd.add_argument(
+        "file", help="an EPD file, or a bundled suite: wac, bk, ecmgcp, arasan20, mate_in_2, ..."
+    )
     epd.add_argument("--movetime", type=int, default=1000, help="ms per position")
     epd.add_argument("--nodes", type=int, help="fixed nodes per position instead of time")
     epd.add_argument("--threads", type=int, default=1)

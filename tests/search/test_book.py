@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 
 import pytest
 
 from ferz import book
 from ferz.board import Board
+from tests.programs import find
 
 pytest.importorskip("chess.polyglot", reason="python-chess is the oracle")
 import chess  # noqa: E402
 import chess.polyglot  # noqa: E402
 
-POLYGLOT = shutil.which("polyglot") or shutil.which("polyglot", path="/usr/games")
+POLYGLOT = find("polyglot")
 
 
 def test_keys_match_python_chess_on_random_play() -> None:
@@ -78,7 +78,7 @@ def test_illegal_entries_are_skipped(tmp_path) -> None:
     assert book.Book(path).entries(Board()) == []
 
 
-@pytest.mark.skipif(POLYGLOT is None, reason="Debian polyglot is not installed")
+@pytest.mark.programs("polyglot")
 def test_book_made_by_polyglot(tmp_path) -> None:
     pgn = tmp_path / "games.pgn"
     pgn.write_text(
