@@ -152,6 +152,15 @@ class Board:
         """The current position as FEN."""
         return self.position.fen()
 
+    def perft(self, depth: int) -> int:
+        """Leaf nodes of the legal move tree `depth` plies below this position (compiled count;
+        `ferz.perft.divide` gives the count below each root move)."""
+        from .core.perft import perft
+
+        if not 0 <= depth <= 20:
+            raise ValueError(f"perft depth must be between 0 and 20, got {depth}")
+        return perft(self.position, depth)
+
     def copy(self) -> Board:
         """An independent board with the same start position and moves."""
         other = Board(self.starting_fen, rules=self.rules, chess960=self.chess960)

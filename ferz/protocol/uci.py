@@ -7,6 +7,7 @@ import io
 import threading
 from typing import Any
 
+from ..perft import check_depth, divide_lines
 from .session import Session
 
 NAME = "ferz"
@@ -411,19 +412,9 @@ class Uci(Session):
         self._perft(_int("perft", args[0]))
 
     def _perft(self, depth: int) -> None:
-        """Count leaf nodes below each root move, Stockfish's divide format."""
-        if not 1 <= depth <= 20:
-            raise ValueError("perft depth must be 1..20")
-        board = self.engine.board.copy()
-        total = 0
-        lines = []
-        for move in list(board.legal_moves):
-            board.push(move)
-            count = _count(board, depth - 1)
-            board.pop()
-            total += count
-            lines.append(f"{board.uci(move)}: {count}")
-        self.out.lines([*lines, "", f"Nodes searched: {total}", ""])
+        """Count leaf nodes below each root move (the compiled perft, Stockfish's divide)."""
+        check_depth(depth)
+        self.out.lines([*divide_lines(self.engine.board.copy(), depth), ""])
 
     def cmd_bench(self, args: list[str]) -> None:
         """Run the fixed benchmark (the search's signature)."""
@@ -435,18 +426,3 @@ class Uci(Session):
         with contextlib.redirect_stdout(report):  # its lines go out through the locked writer
             bench_main(depth)
         self.out.lines(report.getvalue().splitlines())
-
-
-def _count(board: Any, depth: int) -> int:
-    """Leaf nodes of the legal move tree below `board` (the compiled perft when present)."""
-    fast = getattr(board, "perft", None)
-    if fast is not None:
-        return int(fast(depth))
-    if depth == 0:
-        return 1
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += _count(board, depth - 1)
-        board.pop()
-    return total

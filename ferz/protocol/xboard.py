@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board import describe
+from ..perft import check_depth, divide_lines
 from . import xsetup
 from .channel import WAKE
 from .session import Command, Session
@@ -761,6 +762,12 @@ class Xboard(Session):
     def cmd_bk(self, args: list[str]) -> None:
         """Book moves: there is no book."""
         self.out.lines(["\tno book moves", ""])
+
+    def cmd_perft(self, args: list[str]) -> None:
+        """`perft N` (a ferz extension): leaf counts below each root move, in XBoard notation."""
+        depth = parse_number("perft", args)
+        check_depth(depth)
+        self.out.lines([*divide_lines(self.engine.board.copy(), depth, self.to_gui), ""])
 
     def cmd_memory(self, args: list[str]) -> None:
         """Hash size in MB (all of it goes to the transposition table)."""
