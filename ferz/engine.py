@@ -34,7 +34,7 @@ MULTIPV_MAX = 256
 ELO_MIN = 1000
 ELO_MAX = 2400  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
 # Calibration (ferz 7d49135 with the chess-2 network, 10+0.1 s games against Stockfish 15.1
-# with UCI_LimitStrength, ../shared/data/openings.epd, 30 games a point): skill 2 scored
+# with UCI_LimitStrength, ferz/data/openings.epd, 30 games a point): skill 2 scored
 # 20.0 % against UCI_Elo 1350 (about 1110), skill 5 10.0 % against 1700 (about 1320), skill 10
 # 26.7 % against 2100 (about 1925), skill 15 53.3 % against 2300 (about 2325); full strength
 # 50.2 % against 2400 over 200 games (about 2400). Weighted least squares over the four
