@@ -25,7 +25,6 @@ PACKAGES = {
     "xboard": "xboard",
     "polyglot": "polyglot",
     "Xvfb": "xvfb",
-    "xauth": "xauth",
     "chromium": "chromium",
     "import": "imagemagick",
 }
