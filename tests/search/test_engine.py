@@ -222,3 +222,39 @@ def test_long_searches_report_the_current_root_move(engine: Engine):
     short = think(engine, fen, movetime=200)[1]
     assert not [i for i in short if i.currmove is not None], "short searches stay quiet"
     assert best in legal
+
+
+def test_blocking_play_and_analyse() -> None:
+    """`play` returns a legal move with its report; `analyse` returns MultiPV lines best first;
+    the board is left as it was, and the engine's own MultiPV is restored."""
+    from ferz.board import Board
+
+    engine = Engine()
+    board = Board()
+    board.push_san("e4")
+    result = engine.play(board, Limits(depth=5))
+    assert result.move in {board.uci(m) for m in board.legal_moves}
+    assert result.info.depth == 5 and result.info.pv[0] == result.move
+    assert len(board.move_stack) == 1
+    lines = engine.analyse(board, Limits(depth=5), multipv=3)
+    assert [i.multipv for i in lines] == [1, 2, 3]
+    assert len({i.pv[0] for i in lines}) == 3
+    assert lines[0].score_cp >= lines[1].score_cp >= lines[2].score_cp
+    assert engine.options.get("MultiPV") == 1
+    xiangqi = Board(variant="xiangqi")
+    move = engine.play(xiangqi, Limits(nodes=3000)).move
+    assert move in {xiangqi.uci(m) for m in xiangqi.legal_moves}
+    with pytest.raises(ValueError):
+        engine.analyse(board, Limits(infinite=True))
+    with pytest.raises(ValueError):
+        engine.analyse(board, Limits(depth=2), multipv=0)
+
+
+def test_a_mate_is_reported_at_the_depth_that_found_it() -> None:
+    """Deeper iterations find a mate in 1 again at once; the report keeps depth 1 (it said 124)."""
+    from ferz.board import Board
+
+    engine = Engine()
+    result = engine.play(Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), Limits(depth=30))
+    assert result.move == "a1a8"
+    assert result.info.score_mate == 1 and result.info.depth <= 2
