@@ -20,7 +20,7 @@ from tests.ui.webserver import running_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
-CHROMIUM = os.environ.get("FERZ_CHROMIUM") or find("chromium") or "/usr/bin/chromium"
+CHROMIUM = os.environ.get("FERZ_CHROMIUM") or find("chromium") or ""
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -34,7 +34,7 @@ ARTIFACTS = ROOT / "test-artifacts" / "web"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 PROMOTION = "8/4P3/8/8/8/8/k7/6K1 w - - 0 1"
 
-if not Path(CHROMIUM).exists():
+if not CHROMIUM or not Path(CHROMIUM).exists():
     need("chromium")
 sync_api = need_module("playwright.sync_api", "playwright")
 
