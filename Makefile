@@ -2,7 +2,7 @@
 # `make pgo` rebuilds it with gcc's profile-guided optimisation (trained on bench and perft).
 PY ?= python3
 
-.PHONY: build pgo test slow lint format bench clean
+.PHONY: build pgo test slow lint format bench docs clean
 build:
 	flock /tmp/ferz-build.lock $(PY) setup.py -q build_ext --inplace
 # Profile-guided build: compile instrumented, run a bench and a perft (chess and a variant) to
@@ -27,5 +27,8 @@ format:
 	ruff format ferz tests bench tools && ruff check --fix ferz tests bench tools
 bench: build
 	$(PY) -m ferz bench
+# The API reference from the docstrings (pip install -e '.[docs]'); warnings are errors.
+docs:
+	$(PY) -m sphinx -W -q -b html docs/api build/api
 clean:
 	rm -rf build ferz/core/*.c ferz/core/*.so ferz/core/*.html

@@ -1,9 +1,15 @@
-"""Build ferz: the modules of ferz/core/ are Cython pure-Python mode, compiled to C here."""
+"""Build ferz: the modules of ferz/core/ are Cython pure-Python mode, compiled to C here.
+
+Without a working C compiler the build does not fail: it prints one warning and installs the
+same modules as plain Python (hundreds of times slower to search, but complete).
+"""
 
 import glob
 import os
+import sys
 
 from setuptools import setup
+from setuptools.command.build_ext import build_ext
 
 # Every module of ferz/core/ is compiled to C, except the package file and the pure-Python helpers.
 PYTHON_ONLY = {"__init__.py", "rules.py", "defs.py", "fen.py"}
@@ -15,6 +21,26 @@ DIRECTIVES = {
     "cdivision": True,
     "infer_types": True,
 }
+FALLBACK = """
+WARNING: ferz's core could not be compiled ({error}).
+ferz is installed as plain Python: it plays, but searches hundreds of times slower.
+Install a C compiler (Debian: apt-get install build-essential) and reinstall for full speed.
+"""
+
+
+class BuildCore(build_ext):
+    """Compile the core; without a compiler, keep the pure-Python modules and say so once."""
+
+    def run(self) -> None:
+        """Build every extension, or none: a half-compiled core cannot import across modules."""
+        try:
+            super().run()
+        except Exception as error:  # CompileError, LinkError, a missing or broken compiler
+            for path in self.get_outputs():
+                if os.path.exists(path):
+                    os.remove(path)
+            self.extensions = []
+            sys.stderr.write(FALLBACK.format(error=str(error).strip() or type(error).__name__))
 
 
 def extensions():
@@ -32,4 +58,4 @@ def extensions():
     return cythonize(paths, compiler_directives=DIRECTIVES, quiet=True, nthreads=2)
 
 
-setup(ext_modules=extensions())
+setup(ext_modules=extensions(), cmdclass={"build_ext": BuildCore})

@@ -152,6 +152,15 @@ class Board:
         """The current position as FEN."""
         return self.position.fen()
 
+    def perft(self, depth: int) -> int:
+        """Leaf nodes of the legal move tree `depth` plies below this position (compiled count;
+        `ferz.perft.divide` gives the count below each root move)."""
+        from .core.perft import perft
+
+        if not 0 <= depth <= 20:
+            raise ValueError(f"perft depth must be between 0 and 20, got {depth}")
+        return perft(self.position, depth)
+
     def copy(self) -> Board:
         """An independent board with the same start position and moves."""
         other = Board(self.starting_fen, rules=self.rules, chess960=self.chess960)
@@ -636,6 +645,119 @@ class Board:
         """'1-0', '0-1', '1/2-1/2' or '*'."""
         outcome = self.outcome(claim_draw)
         return outcome.result() if outcome else "*"
+
+    # ------------------------------------------------------------------ python-chess calls
+
+    def gives_check(self, move: Move) -> bool:
+        """Whether the (legal) move checks the opponent."""
+        self.push(move)
+        try:
+            return self.is_check()
+        finally:
+            self.pop()
+
+    def is_capture(self, move: Move) -> bool:
+        """Whether the move takes a piece (en passant included; castling and drops never do)."""
+        kind = move_kind(move.code)
+        if kind == EP:
+            return True
+        if kind in (CASTLE, DROP):
+            return False
+        target = self.position.board[move_to(move.code)]
+        return target >= 2 and (target & 1) != self.position.side
+
+    def is_castling(self, move: Move) -> bool:
+        """Whether the move castles."""
+        return move_kind(move.code) == CASTLE
+
+    def is_en_passant(self, move: Move) -> bool:
+        """Whether the move takes en passant."""
+        return move_kind(move.code) == EP
+
+    def piece_map(self) -> dict[str, str]:
+        """Every occupied square and its piece letter (python-chess's name for `pieces`)."""
+        return self.pieces()
+
+    def board_fen(self) -> str:
+        """The piece placement field of the FEN (without pockets)."""
+        return self.fen().split()[0].split("[")[0]
+
+    def epd(self, **operations: object) -> str:
+        """The position as EPD (FEN without the move counters) with operations, such as
+        `epd(bm=move, id="x", acd=12)`: Move objects in SAN, strings quoted, numbers bare."""
+        fields = self.fen().split()[:-2]
+        ops = []
+        for name, value in operations.items():
+            if value is None:
+                ops.append(f"{name};")
+                continue
+            values = value if isinstance(value, (list, tuple)) else [value]
+            texts = [
+                self.san(v)
+                if isinstance(v, Move)
+                else '"' + v.replace('"', "'") + '"'
+                if isinstance(v, str)
+                else str(v)
+                for v in values
+            ]
+            ops.append(f"{name} {' '.join(texts)};")
+        return " ".join([*fields, *ops])
+
+    def set_epd(self, epd: str) -> dict[str, list[str]]:
+        """Set up the position of an EPD line; returns its operations (name -> operands).
+        InvalidFenError (or ValueError for bad operations) leaves the board unchanged."""
+        from .epd import parse_line
+
+        record = parse_line(epd)
+        if record is None:
+            raise ValueError("an EPD line needs a position")
+        self.set_fen(record.fen)
+        return dict(record.ops)
+
+    def variation_san(self, moves: list[Move]) -> str:
+        """The moves from this position in numbered SAN (`1. e4 e5 2. Nf3`, `3...Nc6`);
+        IllegalMoveError if one is not legal in its turn. The board is left as it was."""
+        board = self.copy()
+        parts = []
+        for i, move in enumerate(moves):
+            if not board.is_legal(move):
+                raise IllegalMoveError(f"illegal move {move.text!r} in {board.fen()}")
+            number, san = board.fullmove_number, board.san(move)
+            if board.turn:
+                parts.append(f"{number}. {san}")
+            else:
+                parts.append(f"{number}...{san}" if i == 0 else san)
+            board.push(move)
+        return " ".join(parts)
+
+    def mirror(self) -> Board:
+        """The position with the board flipped top to bottom and the colours swapped (the side
+        to move, castling rights, en passant square and pockets too); no move history."""
+        fields = self.fen().split()
+        placement, _, pocket = fields[0].partition("[")
+        rows = placement.split("/")[::-1]
+        mirrored = "/".join(row.swapcase() for row in rows)
+        if pocket:
+            mirrored += "[" + pocket.rstrip("]").swapcase() + "]"
+        fields[0] = mirrored
+        fields[1] = "b" if fields[1] == "w" else "w"
+        if len(fields) > 2 and fields[2] != "-":
+            fields[2] = "".join(sorted(fields[2].swapcase(), key=lambda c: (c.islower(), c)))
+        if len(fields) > 3 and re.fullmatch(r"[a-p]\d+", fields[3]):
+            rank = self.ranks + 1 - int(fields[3][1:])
+            fields[3] = f"{fields[3][0]}{rank}"
+        for i, field in enumerate(fields[4:], start=4):  # check counters `W+B` swap sides
+            if re.fullmatch(r"\+?\d\+\d", field):
+                lead = "+" if field.startswith("+") else ""
+                white, black = field.lstrip("+").split("+")
+                fields[i] = f"{lead}{black}+{white}"
+        return Board(" ".join(fields), rules=self.rules, chess960=self.chess960)
+
+    def _repr_svg_(self) -> str:
+        """The position as SVG (Jupyter draws it); see ferz.svg.board_svg for options."""
+        from .svg import board_svg
+
+        return board_svg(self, lastmove=self.move_stack[-1].text if self.move_stack else None)
 
     def __str__(self) -> str:
         rows = []

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import random
 import struct
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -146,6 +147,25 @@ class Book:
         return entries[-1].move
 
 
+def _raw(board: Board, move: Move) -> int:
+    """The Polyglot encoding of a legal move (castling written king-takes-rook)."""
+    text = move.uci()
+    fr, to = text[:2], text[2:4]
+    if move_kind(move.code) == CASTLE:
+        to = board.rules.square_name(move_to(move.code))
+    raw = ("abcdefgh".index(to[0])) | (int(to[1]) - 1) << 3
+    raw |= ("abcdefgh".index(fr[0])) << 6 | (int(fr[1]) - 1) << 9
+    if len(text) == 5:
+        raw |= " nbrq".index(text[4]) << 12
+    return raw
+
+
+def _save(path: str | Path, rows: list[tuple[int, int, int, int]]) -> None:
+    """Write (key, move, weight, learn) rows sorted by key, the heaviest move first."""
+    rows.sort(key=lambda row: (row[0], -row[2], row[1]))
+    Path(path).write_bytes(b"".join(ENTRY.pack(*row) for row in rows))
+
+
 def write(path: str | Path, moves: dict[str, list[tuple[str, int]]]) -> None:
     """Write a book from {FEN: [(uci, weight), ...]} (castling given king-takes-rook)."""
     rows = []
@@ -153,15 +173,66 @@ def write(path: str | Path, moves: dict[str, list[tuple[str, int]]]) -> None:
         board = Board(fen)
         h = key(board)
         for uci, weight in choices:
-            move = board.parse_uci(uci)
-            text = move.uci()
-            fr, to = text[:2], text[2:4]
-            if move_kind(move.code) == CASTLE:  # Polyglot writes castling king-takes-rook
-                to = board.rules.square_name(move_to(move.code))
-            raw = ("abcdefgh".index(to[0])) | (int(to[1]) - 1) << 3
-            raw |= ("abcdefgh".index(fr[0])) << 6 | (int(fr[1]) - 1) << 9
-            if len(text) == 5:
-                raw |= " nbrq".index(text[4]) << 12
-            rows.append((h, raw, weight, 0))
-    rows.sort()
-    Path(path).write_bytes(b"".join(ENTRY.pack(*row) for row in rows))
+            rows.append((h, _raw(board, board.parse_uci(uci)), weight, 0))
+    _save(path, rows)
+
+
+# Counts are kept as Polyglot keeps them: when a move's game count reaches this, the counts of
+# every move of that position are halved (rounding up), so that weights fit in 16 bits.
+HALVE_AT = 16384
+
+
+@dataclass
+class _Stat:
+    """Games through one (position, move) and their score for the mover (2 win, 1 draw)."""
+
+    games: int = 0
+    score: int = 0
+
+
+def build(
+    games: Iterable[tuple[Board, str]],
+    max_ply: int = 1024,
+    min_games: int = 3,
+    uniform: bool = False,
+) -> list[tuple[int, int, int, int]]:
+    """Book rows (key, move, weight, 0) from games, each given as the board at its end (its
+    move stack from its start) and its result. Weighted as `polyglot make-book` weights: every
+    game through a move adds 2 when the mover won, 1 for a draw or an unknown result, 0 for a
+    loss, over its first `max_ply` plies; moves seen in fewer than `min_games` games, or with
+    no score, are left out; `uniform` gives every kept move weight 1."""
+    if max_ply < 1 or min_games < 1:
+        raise ValueError("max_ply and min_games must be at least 1")
+    stats: dict[int, dict[int, _Stat]] = {}
+    starts: dict[tuple[str, str, bool], Board] = {}  # one board per start, replayed and undone
+    for end, result in games:
+        start = (end.starting_fen, end.rules.name, end.chess960)
+        board = starts.get(start) or starts.setdefault(
+            start, Board(end.starting_fen, rules=end.rules, chess960=end.chess960)
+        )
+        played = end.move_stack[:max_ply]
+        for move in played:
+            h, raw = key(board), _raw(board, move)
+            mover_white = board.turn
+            board.push(move)
+            stat = stats.setdefault(h, {}).setdefault(raw, _Stat())
+            stat.games += 1
+            stat.score += {"1-0": 2 if mover_white else 0, "0-1": 0 if mover_white else 2}.get(
+                result, 1
+            )
+            if stat.games >= HALVE_AT:
+                for other in stats[h].values():
+                    other.games, other.score = (other.games + 1) // 2, (other.score + 1) // 2
+        for _ in played:
+            board.pop()
+    rows = []
+    for h, moves in stats.items():
+        for raw, stat in moves.items():
+            if stat.games >= min_games and stat.score > 0:
+                rows.append((h, raw, 1 if uniform else stat.score, 0))
+    return rows
+
+
+def save(path: str | Path, rows: list[tuple[int, int, int, int]]) -> None:
+    """Write book rows (from `build`) as a Polyglot file."""
+    _save(path, list(rows))

@@ -67,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("depth", type=int, nargs="?", default=None, help="search depth (default 10)")
 
     epd = sub.add_parser("epd", help="run a test suite of EPD positions (bm/am)")
-    epd.add_argument("file")
+    epd.add_argument(
+        "file", help="an EPD file, or a bundled suite: wac, bk, ecmgcp, arasan20, mate_in_2, ..."
+    )
     epd.add_argument("--movetime", type=int, default=1000, help="ms per position")
     epd.add_argument("--nodes", type=int, help="fixed nodes per position instead of time")
     epd.add_argument("--threads", type=int, default=1)
@@ -124,6 +126,7 @@ def _load_variants(path: str | None) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
     args = build_parser().parse_args(argv)
+    _warn_if_pure()
     try:
         _load_variants(args.variants)
         return _dispatch(args)
@@ -134,6 +137,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+
+
+def _warn_if_pure() -> None:
+    """One line on stderr when the core runs uncompiled although FERZ_PURE did not ask for it
+    (ferz was installed without a C compiler)."""
+    from .core import PURE, compiled
+
+    if not PURE and not compiled():
+        print(
+            "ferz: warning: the core is not compiled (ferz was installed without a C compiler), "
+            "so it runs as plain Python, hundreds of times slower; install a C compiler and "
+            "reinstall ferz for full speed",
+            file=sys.stderr,
+        )
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -34,7 +34,7 @@ MULTIPV_MAX = 256
 ELO_MIN = 1000
 ELO_MAX = 2400  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
 # Calibration (ferz 7d49135 with the chess-2 network, 10+0.1 s games against Stockfish 15.1
-# with UCI_LimitStrength, ../shared/data/openings.epd, 30 games a point): skill 2 scored
+# with UCI_LimitStrength, ferz/data/openings.epd, 30 games a point): skill 2 scored
 # 20.0 % against UCI_Elo 1350 (about 1110), skill 5 10.0 % against 1700 (about 1320), skill 10
 # 26.7 % against 2100 (about 1925), skill 15 53.3 % against 2300 (about 2325); full strength
 # 50.2 % against 2400 over 200 games (about 2400). Weighted least squares over the four
@@ -89,6 +89,16 @@ class Info:
     string: str | None = None
 
 
+@dataclass(frozen=True)
+class PlayResult:
+    """What a blocking `Engine.play` returns: the move (UCI, None in a finished game), the
+    expected reply, and the last report of the best line."""
+
+    move: str | None
+    ponder: str | None
+    info: Info
+
+
 InfoCallback = Callable[[Info], None]
 BestmoveCallback = Callable[[str | None, str | None], None]
 
@@ -137,6 +147,8 @@ class Engine:
         self._budget = timeman.Budget(None, None)
         self._rng = random.Random(0)
         self._pv_board = self._board  # the root position for move notation during a search
+        # line -> (mate score, depth, seldepth) of the iteration that first found that mate
+        self._mate_found: dict[int, tuple[int, int, int]] = {}
         self._book: Book | None = None
         self.options = self._declare_options()
 
@@ -372,6 +384,7 @@ class Engine:
         self._stop_requested = False
         self._pondering = bool(limits.ponder)
         self._pv_board = Board(board.fen(), rules=self._rules, chess960=board.chess960)
+        self._mate_found = {}
         self._done.clear()
         self._thread = threading.Thread(
             target=self._run,
@@ -399,6 +412,54 @@ class Engine:
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the search has finished (and its bestmove was reported)."""
         return self._done.wait(timeout)
+
+    # ------------------------------------------------------------------ blocking calls
+
+    def play(self, board: Board, limits: Limits) -> PlayResult:
+        """Search the board's position (its whole game, for repetitions) and return the move to
+        play; blocks until the search ends. The board is left as it was."""
+        best: list[str | None] = [None, None]
+
+        def on_bestmove(move: str | None, ponder: str | None) -> None:
+            best[:] = [move, ponder]
+
+        lines = self._search_board(board, limits, 1, on_bestmove)
+        return PlayResult(best[0], best[1], lines[0] if lines else Info())
+
+    def analyse(self, board: Board, limits: Limits, multipv: int = 1) -> list[Info]:
+        """The best `multipv` lines of the board's position, best first: each line's last
+        report (score, depth, nodes, pv); blocks until the search ends."""
+        if not 1 <= multipv <= MULTIPV_MAX:
+            raise ValueError(f"multipv must be between 1 and {MULTIPV_MAX}, got {multipv}")
+        return self._search_board(board, limits, multipv, None)
+
+    def _search_board(
+        self, board: Board, limits: Limits, multipv: int, on_bestmove: BestmoveCallback | None
+    ) -> list[Info]:
+        """Set up the board's game (variant, Chess960, moves), search it with `multipv` lines
+        and return the last report of each line, best first."""
+        if limits.infinite or limits.ponder:
+            raise ValueError("a blocking search needs a limit (not infinite or ponder)")
+        self.wait()
+        if board.rules.name != self._rules.name:
+            self.set_option("UCI_Variant", board.rules.name)
+        if board.chess960 != self._board.chess960:
+            self.set_option("UCI_Chess960", board.chess960)
+        self.set_position(board.starting_fen, [move.uci() for move in board.move_stack])
+        lines: dict[int, Info] = {}
+
+        def on_info(info: Info) -> None:
+            if info.pv and (info.score_cp is not None or info.score_mate is not None):
+                lines[info.multipv or 1] = info
+
+        saved = self.options.get("MultiPV")
+        self.set_option("MultiPV", multipv)
+        try:
+            self.go(limits, on_info=on_info, on_bestmove=on_bestmove)
+            self.wait()
+        finally:
+            self.set_option("MultiPV", saved)
+        return [lines[k] for k in sorted(lines)]
 
     def _run(self, limits: Limits, searchmoves: list[int], on_info, on_bestmove) -> None:
         """The worker thread: search, report, and always deliver exactly one bestmove."""
@@ -609,10 +670,19 @@ class Engine:
         show_wdl = bool(self.options.get("UCI_ShowWDL"))
         for k, line in enumerate(iteration.lines):
             mate = mate_in(line.score)
+            # A mate found at depth d is found again, instantly, at every deeper iteration: keep
+            # reporting the depth that found it (a mate in 1 is not a "depth 124" result).
+            depth, seldepth = iteration.depth, max(iteration.seldepth, iteration.depth)
+            if mate is None or line.bound is not None:
+                self._mate_found.pop(k, None)
+            elif self._mate_found.get(k, (None, 0, 0))[0] != line.score:
+                self._mate_found[k] = (line.score, depth, seldepth)
+            else:
+                _, depth, seldepth = self._mate_found[k]
             on_info(
                 Info(
-                    depth=iteration.depth,
-                    seldepth=max(iteration.seldepth, iteration.depth),
+                    depth=depth,
+                    seldepth=seldepth,
                     multipv=k + 1,
                     score_cp=None if mate is not None else line.score,
                     score_mate=mate,

@@ -8,6 +8,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import data
 from .board import Board
 from .engine import Engine, Limits
 
@@ -102,6 +103,18 @@ def solve(
     return solved, board.san(move)
 
 
+def resolve(file: str) -> Path:
+    """The EPD file to run: a path, or the name of a suite that ships with ferz (`wac`)."""
+    path = Path(file)
+    if path.is_file():
+        return path
+    try:
+        return data.suite(file)
+    except KeyError:
+        bundled = ", ".join(data.suites())
+        raise ValueError(f"no such EPD file: {file} (bundled suites: {bundled})") from None
+
+
 def main(
     file: str,
     movetime: int = 1000,
@@ -114,9 +127,7 @@ def main(
     With `nodes`, every position gets that node budget instead of `movetime` (deterministic
     with one thread, and independent of the machine's load).
     """
-    path = Path(file)
-    if not path.is_file():
-        raise ValueError(f"no such EPD file: {file}")
+    path = resolve(file)
     if movetime < 1:
         raise ValueError("movetime must be at least 1 ms")
     if nodes is not None and nodes < 1:

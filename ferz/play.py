@@ -5,17 +5,14 @@ from __future__ import annotations
 import argparse
 import datetime
 import random
-import re
 import sys
 import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
 from .board import describe
-
-GLYPHS = dict(zip("KQRBNPkqrbnp", "♔♕♖♗♘♙♚♛♜♝♞♟", strict=True))
-EMPTY = "·"
-SQUARE = re.compile(r"([a-z])(\d+)")
+from .engine import Info
+from .textboard import render, white_to_move
 
 HELP = """\
 Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q). Commands:
@@ -25,72 +22,6 @@ Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q). Commands:
   flip      turn the board around         go     let the engine play this side
   depth N   engine searches N plies       time MS  engine thinks MS per move
   new       start again                   resign / quit"""
-
-
-def _symbol(piece: Any) -> str:
-    """A piece's letter (upper case for White)."""
-    symbol = getattr(piece, "symbol", None)
-    return str(symbol() if callable(symbol) else piece)
-
-
-def _squares(move: str | None) -> set[str]:
-    """The squares a UCI move touches (for highlighting)."""
-    return {f + r for f, r in SQUARE.findall(move or "")}
-
-
-def render(board: Any, last: str | None = None, flip: bool = False, ascii: bool = False) -> str:
-    """The board as text: ranks and files labelled, the last move's squares in brackets."""
-    files, ranks = int(getattr(board, "files", 8)), int(getattr(board, "ranks", 8))
-    marked = _squares(last)
-    file_order = range(files - 1, -1, -1) if flip else range(files)
-    rank_order = range(ranks) if flip else range(ranks - 1, -1, -1)
-    width = len(str(ranks))
-    letters = " ".join(f" {chr(97 + f)}" for f in file_order)
-    lines = [" " * (width + 1) + letters]
-    for r in rank_order:
-        cells = []
-        for f in file_order:
-            name = f"{chr(97 + f)}{r + 1}"
-            piece = board.piece_at(name)
-            text = ("." if ascii else EMPTY) if piece is None else _symbol(piece)
-            if not ascii:
-                text = GLYPHS.get(text, text)
-            if name in marked:
-                cells.append(f"[{text}]")
-            else:
-                cells.append(f" {text} ")
-        label = str(r + 1).rjust(width)
-        lines.append(f"{label} {''.join(cells)} {label}")
-    lines.append(lines[0])
-    hand = _hand(board, ascii)
-    if hand:
-        lines.append(hand)
-    return "\n".join(lines)
-
-
-def _hand(board: Any, ascii: bool) -> str:
-    """The pieces in hand (drop variants), e.g. `In hand: ♙♙♘ | ♟`; empty when none."""
-    pockets = getattr(board, "pockets", None)
-    counts = pockets() if callable(pockets) else {}
-    if not counts:
-        return ""
-
-    def side(white: bool) -> str:
-        letters = [k for k in counts if k.isupper() == white]
-        text = "".join((k if ascii else GLYPHS.get(k, k)) * counts[k] for k in sorted(letters))
-        return text or "-"
-
-    return f"In hand: White {side(True)} | Black {side(False)}"
-
-
-def white_to_move(board: Any) -> bool:
-    """Whether White is to move (`turn` is True for White, as in python-chess)."""
-    turn = board.turn
-    if isinstance(turn, bool):
-        return turn
-    if isinstance(turn, int):
-        return turn == 0  # a colour number: 0 is White
-    return str(turn).lower() in ("w", "white")
 
 
 def pgn(
@@ -207,14 +138,14 @@ class Game:
         self.engine.set_position(fen=self.fen, moves=[*self.moves, uci])
         self.moves.append(uci)
 
-    def think(self) -> tuple[str | None, Any]:
+    def think(self) -> tuple[str | None, Info | None]:
         """Let the engine search the current position; returns (best move, last info)."""
         done = threading.Event()
         found: list[str | None] = [None]
-        last: list[Any] = [None]
+        last: list[Info | None] = [None]
 
-        def on_info(info: Any) -> None:
-            if getattr(info, "pv", None) and (getattr(info, "multipv", None) or 1) == 1:
+        def on_info(info: Info) -> None:
+            if info.pv and (info.multipv or 1) == 1:
                 last[0] = info
 
         def on_bestmove(best: str | None, ponder: str | None) -> None:
@@ -273,13 +204,11 @@ class Game:
         return pgn(self.start, self.moves, self.result or "*", white, black, self.variant, self.fen)
 
 
-def _describe(info: Any) -> str:
+def _describe(info: Info | None) -> str:
     """A short note on the engine's evaluation, from its point of view."""
     if info is None:
         return ""
-    mate = getattr(info, "score_mate", None)
-    cp = getattr(info, "score_cp", None)
-    depth = getattr(info, "depth", None)
+    mate, cp, depth = info.score_mate, info.score_cp, info.depth
     if mate is not None:
         score = f"mate in {mate}" if mate > 0 else f"mated in {-mate}"
     elif cp is not None:

@@ -25,7 +25,6 @@ PACKAGES = {
     "xboard": "xboard",
     "polyglot": "polyglot",
     "Xvfb": "xvfb",
-    "xauth": "xauth",
     "chromium": "chromium",
     "import": "imagemagick",
 }
@@ -48,7 +47,7 @@ def _missing(reason: str) -> None:
     """Skip (or, in CI, fail) the calling test for a missing dependency."""
     if required():
         pytest.fail(f"{reason} (FERZ_REQUIRE_PROGRAMS is set)", pytrace=False)
-    pytest.skip(reason)
+    pytest.skip(reason, allow_module_level=True)  # also from a module's top level
 
 
 def need(*programs: str) -> str:

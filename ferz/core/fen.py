@@ -13,6 +13,10 @@ from dataclasses import dataclass, field
 from .rules import Rules
 
 FILES = "abcdefghijklmnop"
+# Largest halfmove clock and fullmove number a FEN may give: far beyond any real game, and far
+# below the 32-bit ints the core keeps them in (the game ply is 2 * fullmove).
+MAX_COUNTER = 1_000_000
+MAX_COUNT_LIMIT = 1000  # a counting rule's limit in plies (Makruk's and Sittuyin's are <= 128)
 
 
 @dataclass
@@ -81,9 +85,9 @@ def _parse_placement(rules: Rules, text: str, setup: Setup) -> None:
         i = 0
         while i < len(row):
             char = row[i]
-            if char.isdigit():
+            if _digits(char):
                 j = i
-                while j < len(row) and row[j].isdigit():
+                while j < len(row) and _digits(row[j]):
                     j += 1
                 run = int(row[i:j])
                 if run == 0:
@@ -210,17 +214,26 @@ def _parse_ep(rules: Rules, text: str, setup: Setup) -> None:
     setup.ep = sq
 
 
-def _parse_counter(text: str, name: str, minimum: int) -> int:
-    """A non-negative move counter."""
-    if not text.isdigit() or int(text) < minimum:
+def _digits(text: str) -> bool:
+    """Whether text is a run of ASCII digits (str.isdigit also accepts '²' and other scripts)."""
+    return text.isascii() and text.isdigit()
+
+
+def _parse_counter(text: str, name: str, minimum: int, maximum: int = MAX_COUNTER) -> int:
+    """A move counter in minimum..maximum (the core keeps counters in 32-bit ints)."""
+    if not _digits(text):
         raise ValueError(f"{name}: expected an integer >= {minimum}, got {text!r}")
-    return int(text)
+    value = int(text)
+    if not minimum <= value <= maximum:
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise ValueError(f"{name}: {shown} is out of range ({minimum} to {maximum})")
+    return value
 
 
 def _parse_checks(rules: Rules, text: str) -> tuple[int, int]:
     """Check counters: Fairy-Stockfish's `W+B` (checks each side still has to give) or
     lichess's `+W+B` (checks each side has given, counted down from the start position's)."""
-    match = re.fullmatch(r"(\+?)(\d)\+(\d)", text)
+    match = re.fullmatch(r"(\+?)([0-9])\+([0-9])", text)
     if match is None:
         raise ValueError(f"check counters: expected like 3+3 (or +0+0), got {text!r}")
     white, black = int(match.group(2)), int(match.group(3))
@@ -235,7 +248,7 @@ def _parse_checks(rules: Rules, text: str) -> tuple[int, int]:
 def _start_checks(rules: Rules) -> tuple[int, int]:
     """The check counters of the variant's start position (1+1 when it gives none, as FSF)."""
     for token in rules.start_fen.split()[1:]:
-        match = re.fullmatch(r"(\d)\+(\d)", token)
+        match = re.fullmatch(r"([0-9])\+([0-9])", token)
         if match:
             return int(match.group(1)), int(match.group(2))
     return 1, 1
@@ -246,7 +259,7 @@ def parse(rules: Rules, fen: str) -> Setup:
     if not isinstance(fen, str):
         raise ValueError("FEN must be a string")
     fields = fen.split()
-    if len(fields) == 4 and fields[2].isdigit() and fields[3].isdigit():
+    if len(fields) == 4 and _digits(fields[2]) and _digits(fields[3]):
         fields[2:2] = ["-", "-"]  # shogi-style FEN (`[-] w 0 1`): no castling, no e.p.
     checks = None
     if len(fields) > 4 and ("+" in fields[4] or (rules.check_counting and len(fields) == 7)):
@@ -265,11 +278,9 @@ def parse(rules: Rules, fen: str) -> Setup:
     setup.side = 0 if side == "w" else 1
     _validate_pieces(rules, setup)
     _parse_castling(rules, fields[2] if len(fields) > 2 else "-", setup)
-    counting = rules.counting_rule != "none" and len(fields) > 3 and fields[3].isdigit()
+    counting = rules.counting_rule != "none" and len(fields) > 3 and _digits(fields[3])
     if counting:
-        setup.count_limit = _parse_counter(fields[3], "counting limit", 1)
-        if setup.count_limit > 1000:
-            raise ValueError(f"counting limit: {fields[3]!r} is more than 1000 plies")
+        setup.count_limit = _parse_counter(fields[3], "counting limit", 1, MAX_COUNT_LIMIT)
     else:
         _parse_ep(rules, fields[3] if len(fields) > 3 else "-", setup)
     if len(fields) > 4:

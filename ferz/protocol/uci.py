@@ -7,6 +7,8 @@ import io
 import threading
 from typing import Any
 
+from ..engine import Info
+from ..perft import check_depth, divide_lines
 from .session import Session
 
 NAME = "ferz"
@@ -127,45 +129,38 @@ def format_option(option: Any) -> str:
     return f"{line} default {option.default or '<empty>'}"
 
 
-def format_info(info: Any, show_wdl: bool = False) -> str | None:
+def format_info(info: Info, show_wdl: bool = False) -> str | None:
     """One `info` line in Stockfish's field order, or None when the Info carries nothing."""
-    text = getattr(info, "string", None)
-    if text:
-        return "info string " + " ".join(str(text).split())
+    if info.string:
+        return "info string " + " ".join(str(info.string).split())
     parts = ["info"]
 
-    def add(name: str, value: Any) -> None:
+    def add(name: str, value: int | None) -> None:
         if value is not None:
             parts.append(f"{name} {int(value)}")
 
-    pv = getattr(info, "pv", None) or []
-    currmove = getattr(info, "currmove", None)
-    add("depth", getattr(info, "depth", None))
-    if currmove and not pv:
-        parts.append(f"currmove {currmove}")
-        add("currmovenumber", getattr(info, "currmovenumber", None))
+    add("depth", info.depth)
+    if info.currmove and not info.pv:
+        parts.append(f"currmove {info.currmove}")
+        add("currmovenumber", info.currmovenumber)
         return " ".join(parts) if len(parts) > 1 else None
-    add("seldepth", getattr(info, "seldepth", None))
-    add("multipv", getattr(info, "multipv", None))
-    mate = getattr(info, "score_mate", None)
-    cp = getattr(info, "score_cp", None)
+    add("seldepth", info.seldepth)
+    add("multipv", info.multipv)
+    mate, cp = info.score_mate, info.score_cp
     if mate is not None:
         parts.append(f"score mate {int(mate)}")
     elif cp is not None:
         parts.append(f"score cp {int(cp)}")
-    bound = getattr(info, "bound", None)
-    if bound in ("lower", "upper") and (mate is not None or cp is not None):
-        parts.append(f"{bound}bound")
-    wdl = getattr(info, "wdl", None)
-    if show_wdl and wdl is not None and len(wdl) == 3:
-        parts.append("wdl {} {} {}".format(*(int(x) for x in wdl)))
-    add("nodes", getattr(info, "nodes", None))
-    add("nps", getattr(info, "nps", None))
-    add("hashfull", getattr(info, "hashfull", None))
-    add("tbhits", getattr(info, "tbhits", None))
-    add("time", getattr(info, "time_ms", None))
-    if pv:
-        parts.append("pv " + " ".join(pv))
+    if info.bound in ("lower", "upper") and (mate is not None or cp is not None):
+        parts.append(f"{info.bound}bound")
+    if show_wdl and info.wdl is not None and len(info.wdl) == 3:
+        parts.append("wdl {} {} {}".format(*(int(x) for x in info.wdl)))
+    add("nodes", info.nodes)
+    add("nps", info.nps)
+    add("hashfull", info.hashfull)
+    add("time", info.time_ms)
+    if info.pv:
+        parts.append("pv " + " ".join(info.pv))
     return " ".join(parts) if len(parts) > 1 else None
 
 
@@ -392,7 +387,7 @@ class Uci(Session):
 
     def cmd_d(self, args: list[str]) -> None:
         """Show the board and its FEN (for people at a terminal)."""
-        from ..play import render
+        from ..textboard import render
 
         board = self.engine.board
         self.out.lines([*render(board, ascii=True).splitlines(), f"Fen: {board.fen()}"])
@@ -411,19 +406,9 @@ class Uci(Session):
         self._perft(_int("perft", args[0]))
 
     def _perft(self, depth: int) -> None:
-        """Count leaf nodes below each root move, Stockfish's divide format."""
-        if not 1 <= depth <= 20:
-            raise ValueError("perft depth must be 1..20")
-        board = self.engine.board.copy()
-        total = 0
-        lines = []
-        for move in list(board.legal_moves):
-            board.push(move)
-            count = _count(board, depth - 1)
-            board.pop()
-            total += count
-            lines.append(f"{board.uci(move)}: {count}")
-        self.out.lines([*lines, "", f"Nodes searched: {total}", ""])
+        """Count leaf nodes below each root move (the compiled perft, Stockfish's divide)."""
+        check_depth(depth)
+        self.out.lines([*divide_lines(self.engine.board.copy(), depth), ""])
 
     def cmd_bench(self, args: list[str]) -> None:
         """Run the fixed benchmark (the search's signature)."""
@@ -435,18 +420,3 @@ class Uci(Session):
         with contextlib.redirect_stdout(report):  # its lines go out through the locked writer
             bench_main(depth)
         self.out.lines(report.getvalue().splitlines())
-
-
-def _count(board: Any, depth: int) -> int:
-    """Leaf nodes of the legal move tree below `board` (the compiled perft when present)."""
-    fast = getattr(board, "perft", None)
-    if fast is not None:
-        return int(fast(depth))
-    if depth == 0:
-        return 1
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += _count(board, depth - 1)
-        board.pop()
-    return total

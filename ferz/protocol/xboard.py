@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..board import describe
+from ..engine import Info
+from ..perft import check_depth, divide_lines
+from ..policy import Policy
 from . import xsetup
 from .channel import WAKE
 from .session import Command, Session
@@ -33,11 +36,6 @@ MATE = 100000
 SQUARE = re.compile(r"([a-z])(\d+)")
 #: A move as XBoard writes it: from-to with a promotion suffix, or a drop (`P@e4`).
 BARE_MOVE = re.compile(r"[a-p]\d{1,2}[a-p]\d{1,2}[A-Za-z+=~]?|[A-Za-z]@[a-p]\d{1,2}")
-#: Scores at or below this for RESIGN_MOVES own moves in a row make the engine resign.
-RESIGN_CP = -1200
-RESIGN_MOVES = 4
-#: A draw offer is accepted when the engine thinks it stands at least this badly.
-ACCEPT_DRAW_CP = -80
 
 
 # ---------------------------------------------------------------- parsing
@@ -100,20 +98,17 @@ def shift_ranks(move: str, delta: int) -> str:
     return SQUARE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + delta}", move)
 
 
-def format_thinking(info: Any, started: float | None = None, delta: int = 0) -> str | None:
+def format_thinking(info: Info, started: float | None = None, delta: int = 0) -> str | None:
     """The `ply score time nodes pv` line for one exact principal-variation update."""
-    pv = getattr(info, "pv", None)
-    depth = getattr(info, "depth", None)
-    cp = getattr(info, "score_cp", None)
-    mate = getattr(info, "score_mate", None)
+    pv, depth, cp, mate = info.pv, info.depth, info.score_cp, info.score_mate
     if not pv or depth is None or (cp is None and mate is None):
         return None
-    if (getattr(info, "multipv", None) or 1) != 1 or getattr(info, "bound", None):
+    if (info.multipv or 1) != 1 or info.bound:
         return None
-    time_ms = getattr(info, "time_ms", None)
+    time_ms = info.time_ms
     if time_ms is None:
         time_ms = 0 if started is None else (time.monotonic() - started) * 1000
-    nodes = getattr(info, "nodes", None) or 0
+    nodes = info.nodes or 0
     score = xboard_score(cp, mate)
     moves = " ".join(shift_ranks(m, delta) for m in pv)
     return f"{int(depth)} {score} {int(time_ms) // 10} {int(nodes)} {moves}"
@@ -214,10 +209,9 @@ class Xboard(Session):
         self.excluded: set[str] = set()
         self.ponder_move: str | None = None
         self.hint: str | None = None
-        self.last_info: Any = None
+        self.last_info: Info | None = None
         self._started: float | None = None
-        self._bad_scores = 0
-        self._last_cp: int | None = None
+        self.policy = Policy()  # resignation and draw offers (ferz.policy)
 
     # -------------------------------------------------------------- engine and board
 
@@ -246,7 +240,7 @@ class Xboard(Session):
 
     def white_to_move(self) -> bool:
         """Whether White is to move in the engine's current position."""
-        from ..play import white_to_move
+        from ..textboard import white_to_move
 
         return white_to_move(self.engine.board)
 
@@ -311,10 +305,10 @@ class Xboard(Session):
         self._started = time.monotonic()
         self.last_info = None
 
-        def on_info(info: Any) -> None:
+        def on_info(info: Info) -> None:
             if gen != self._gen:
                 return
-            if getattr(info, "pv", None) and (getattr(info, "multipv", None) or 1) == 1:
+            if info.pv and (info.multipv or 1) == 1:
                 self.last_info = info
             if self.post:
                 line = format_thinking(info, self._started, self.delta())
@@ -348,16 +342,8 @@ class Xboard(Session):
 
     def _should_resign(self) -> bool:
         """Track the engine's own scores; True when the game is hopeless."""
-        info = self.last_info
-        cp = getattr(info, "score_cp", None)
-        mate = getattr(info, "score_mate", None)
-        if mate is not None:
-            cp = -MATE if mate < 0 else MATE
-        if cp is None:
-            return False
-        self._last_cp = cp
-        self._bad_scores = self._bad_scores + 1 if cp <= RESIGN_CP else 0
-        return self._bad_scores >= RESIGN_MOVES
+        self.policy.observe(self.last_info)
+        return self.policy.resigns()
 
     def _collect(self) -> None:
         """Handle finished searches on the command thread (it may start the next search)."""
@@ -386,7 +372,7 @@ class Xboard(Session):
         if not best:
             self._announce_end()
             return
-        if self._bad_scores >= RESIGN_MOVES:
+        if self.policy.resigns():
             self.out.line("resign")
             self.force = True
             return
@@ -484,7 +470,7 @@ class Xboard(Session):
         self.clock.depth = None
         self.clock.own_ms = self.clock.opp_ms = None
         self.excluded.clear()
-        self._bad_scores = 0
+        self.policy.reset()
         self.hint = None
         self._set_variant("normal")
         self.engine.new_game()
@@ -743,14 +729,14 @@ class Xboard(Session):
             return
         info = self.last_info
         elapsed = int((time.monotonic() - (self._started or time.monotonic())) * 100)
-        nodes = getattr(info, "nodes", 0) or 0
-        depth = getattr(info, "depth", 0) or 0
-        move = (getattr(info, "pv", None) or ["(none)"])[0]
+        nodes = (info.nodes or 0) if info else 0
+        depth = (info.depth or 0) if info else 0
+        move = info.pv[0] if info and info.pv else "(none)"
         self.out.line(f"stat01: {elapsed} {nodes} {depth} 0 0 {move}")
 
     def cmd_draw(self, args: list[str]) -> None:
         """The opponent offers a draw: accept when the engine thinks it stands worse."""
-        if self._last_cp is not None and self._last_cp <= ACCEPT_DRAW_CP:
+        if self.policy.accepts_draw():
             self.out.line("offer draw")
 
     def cmd_hint(self, args: list[str]) -> None:
@@ -761,6 +747,12 @@ class Xboard(Session):
     def cmd_bk(self, args: list[str]) -> None:
         """Book moves: there is no book."""
         self.out.lines(["\tno book moves", ""])
+
+    def cmd_perft(self, args: list[str]) -> None:
+        """`perft N` (a ferz extension): leaf counts below each root move, in XBoard notation."""
+        depth = parse_number("perft", args)
+        check_depth(depth)
+        self.out.lines([*divide_lines(self.engine.board.copy(), depth, self.to_gui), ""])
 
     def cmd_memory(self, args: list[str]) -> None:
         """Hash size in MB (all of it goes to the transposition table)."""

@@ -11,21 +11,19 @@ from pathlib import Path
 import pytest
 
 from tests.protocol.proc import ROOT
-from tests.protocol.xboard_gui import ENGINE, POLYGLOT, XBOARD, XVFB, play_in_xboard
+from tests.protocol.xboard_gui import ENGINE, POLYGLOT, play_in_xboard
 
 pytestmark = pytest.mark.e2e
 
 
-@pytest.mark.skipif(
-    not (XBOARD and POLYGLOT and XVFB), reason="needs Debian's xboard, polyglot and xvfb"
-)
+@pytest.mark.programs("xboard", "polyglot", "Xvfb")
 def test_xboard_plays_ferz_native_against_ferz_via_polyglot(tmp_path: Path) -> None:
     second = ["-scp", f"{ENGINE} uci", "-sUCI"]
     run_xboard(tmp_path, second, "xboard-ferz-vs-ferz-polyglot")
 
 
 @pytest.mark.variant
-@pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
+@pytest.mark.programs("xboard", "Xvfb")
 def test_xboard_xiangqi_ranks_from_zero(tmp_path: Path) -> None:
     # XBoard numbers the ranks of a 10-rank board 0-9; a wrong translation forfeits at once.
     second = ["-scp", f"{ENGINE} xboard", "-variant", "xiangqi"]

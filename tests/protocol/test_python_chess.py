@@ -6,17 +6,15 @@ import logging
 import os
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import chess
 import chess.engine
 import pytest
 
+from tests.programs import find
 from tests.protocol.proc import ROOT
 
-STOCKFISH = next(
-    (p for p in ("/usr/games/stockfish", "/usr/bin/stockfish") if Path(p).exists()), None
-)
+STOCKFISH = find("stockfish")
 COMMAND = [sys.executable, "-m", "ferz"]
 ENV = dict(os.environ, PYTHONPATH=str(ROOT))
 
@@ -119,7 +117,7 @@ def test_xboard_analysis_and_fixed_depth(no_protocol_errors: None) -> None:
         engine.quit()
 
 
-@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
+@pytest.mark.programs("stockfish")
 def test_against_stockfish(no_protocol_errors: None) -> None:
     ours = open_uci()
     theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
@@ -133,7 +131,7 @@ def test_against_stockfish(no_protocol_errors: None) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(STOCKFISH is None, reason="Debian's stockfish is not installed")
+@pytest.mark.programs("stockfish")
 def test_complete_games_against_stockfish_both_protocols(no_protocol_errors: None) -> None:
     theirs = chess.engine.SimpleEngine.popen_uci(STOCKFISH)
     theirs.configure({"UCI_LimitStrength": True, "UCI_Elo": 1350})

@@ -158,15 +158,13 @@ def test_eof_quits_even_while_searching() -> None:
     assert len(bestmoves(pipe.lines)) == 1
 
 
-def test_extras_d_eval_perft(gui: Pipe) -> None:
+def test_extras_d_eval(gui: Pipe) -> None:
+    # `go perft` counts with ferz's compiled core, which this python-chess stand-in does not
+    # have: tests/rules/test_perft_cli.py and the transcript tests run it on the real engine.
     gui.send("position startpos moves e2e4", "d")
     gui.expect("Fen: ")
     gui.send("eval")
     gui.expect("info string static eval 0")
-    gui.send("go perft 2")
-    lines = gui.expect("Nodes searched")
-    assert "Nodes searched: 600" in lines
-    assert "d7d5: 31" in lines
 
 
 def test_standin_is_a_fair_engine() -> None:

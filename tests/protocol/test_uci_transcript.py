@@ -10,6 +10,10 @@ import pytest
 
 from tests.protocol.proc import EngineProcess
 
+# Wall-clock bounds here only catch a hang (a loaded 2-core machine can delay any answer by
+# hundreds of ms); bench/latency.py measures the latencies.
+HANG = 5.0
+
 INTEGER_FIELDS = {"depth", "seldepth", "multipv", "nodes", "nps", "hashfull", "tbhits", "time"}
 REQUIRED_OPTIONS = (
     "Hash",
@@ -108,7 +112,7 @@ def test_game_moves_depth_nodes_movetime(uci: EngineProcess) -> None:
     search(uci, board, "go nodes 2000")
     start = time.monotonic()
     search(uci, board, "go movetime 300")
-    assert time.monotonic() - start < 2.0
+    assert 0.15 < time.monotonic() - start < HANG
 
 
 def test_clock_only_one_side_like_fastchess(uci: EngineProcess) -> None:
@@ -118,23 +122,19 @@ def test_clock_only_one_side_like_fastchess(uci: EngineProcess) -> None:
     board.push_uci("e2e4")
     search(uci, board, "go btime 100")
     search(uci, board, "go wtime 1000 btime 100 winc 10 binc 10")
-    assert time.monotonic() - start < 3.0
+    assert time.monotonic() - start < HANG
 
 
 def test_isready_and_stop_during_infinite(uci: EngineProcess) -> None:
     uci.send("position startpos", "go infinite")
     time.sleep(0.3)
-    asked = time.monotonic()
     uci.send("isready")
-    lines = uci.expect("readyok", timeout=2)
-    assert time.monotonic() - asked < 0.5
+    lines = uci.expect("readyok", timeout=HANG)  # answered while the search goes on
     assert not any(x.startswith("bestmove") for x in lines)
     time.sleep(0.5)
     assert not any(x.startswith("bestmove") for x in uci.quiet(0.2))
-    asked = time.monotonic()
     uci.send("stop")
-    lines = uci.expect("bestmove", timeout=2)
-    assert time.monotonic() - asked < 0.5
+    lines = uci.expect("bestmove", timeout=HANG)
     uci.send("isready")
     assert not any(x.startswith("bestmove") for x in uci.expect("readyok"))
 
@@ -205,9 +205,7 @@ def test_quit_during_search_exits_promptly() -> None:
     engine = EngineProcess("uci")
     engine.send("position startpos", "go infinite")
     time.sleep(0.3)
-    start = time.monotonic()
-    assert engine.close(timeout=3) == 0
-    assert time.monotonic() - start < 2
+    assert engine.close(timeout=HANG) == 0
 
 
 def test_eof_is_quit() -> None:

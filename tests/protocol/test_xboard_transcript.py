@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shlex
-import time
 from collections.abc import Iterator
 
 import chess
@@ -13,11 +12,11 @@ from tests.protocol.proc import EngineProcess
 
 
 def handshake(engine: EngineProcess) -> dict[str, str]:
-    """xboard + protover 2; returns the features (within xboard's 2 s window)."""
-    start = time.monotonic()
+    """xboard + protover 2; returns the features. `feature done=0` comes first, so XBoard waits
+    for `done=1` instead of giving up after its 2 s window (a loaded machine can be slower)."""
     engine.send("xboard", "protover 2")
-    lines = engine.expect("feature done=1", timeout=2)
-    assert time.monotonic() - start < 2
+    lines = engine.expect("feature done=1", timeout=10)
+    assert [x for x in lines if x.startswith("feature")][0] == "feature done=0"
     features: dict[str, str] = {}
     for line in lines:
         for item in shlex.split(line.split(" ", 1)[1]):
@@ -126,9 +125,8 @@ def test_ping_during_ponder_and_ponder_game(xb: EngineProcess) -> None:
     for _ in range(4):
         reply = xb.expect("move ", timeout=10)[-1].split()[1]
         board.push_uci(reply)
-        start = time.monotonic()
-        ping(xb, len(board.move_stack))  # answered at once while pondering
-        assert time.monotonic() - start < 0.5
+        # answered while pondering (the ponder search runs until our move; no move comes first)
+        assert not any(x.startswith("move ") for x in ping(xb, len(board.move_stack)))
         mine = sorted(board.legal_moves, key=lambda m: m.uci())[0]
         board.push(mine)
         xb.send("time 900", "otim 900", f"usermove {mine.uci()}")

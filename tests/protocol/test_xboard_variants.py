@@ -16,7 +16,7 @@ from ferz.protocol.xboard import Xboard, shift_ranks
 from ferz.protocol.xsetup import XBOARD_KNOWS, parse_setup, setup_lines, xboard_betza
 from tests.protocol.proc import ROOT, EngineProcess
 from tests.protocol.test_xboard_transcript import handshake, ping
-from tests.protocol.xboard_gui import XBOARD, XVFB, play_in_xboard
+from tests.protocol.xboard_gui import play_in_xboard
 
 pytestmark = pytest.mark.variant
 
@@ -269,7 +269,7 @@ def test_setup_from_the_gui(xb: EngineProcess) -> None:
 
 
 @pytest.mark.e2e
-@pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
+@pytest.mark.programs("xboard", "Xvfb")
 @pytest.mark.parametrize("variant", ["gardner", "shako"])
 def test_xboard_plays_variants_it_does_not_know(tmp_path: Path, variant: str) -> None:
     # XBoard learns the board (5x5; 10x10 with ranks numbered from 0) and the pieces (shako's
@@ -278,7 +278,7 @@ def test_xboard_plays_variants_it_does_not_know(tmp_path: Path, variant: str) ->
 
 
 @pytest.mark.e2e
-@pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
+@pytest.mark.programs("xboard", "Xvfb")
 @pytest.mark.parametrize(("text", "variant"), [(USER_INI, "nightrider5"), (SWAPPED_INI, "swapped")])
 def test_xboard_plays_a_user_variant(tmp_path: Path, text: str, variant: str) -> None:
     # A nightrider (Betza NN, XBoard's N0), and an R that leaps like a knight while N slides
@@ -289,7 +289,7 @@ def test_xboard_plays_a_user_variant(tmp_path: Path, text: str, variant: str) ->
 
 
 @pytest.mark.e2e
-@pytest.mark.skipif(not (XBOARD and XVFB), reason="needs Debian's xboard and xvfb")
+@pytest.mark.programs("xboard", "Xvfb")
 def test_xboard_plays_minishogi_with_drops(tmp_path: Path) -> None:
     # Minishogi with pieces in hand from the start (a user variant): ferz's setup carries the
     # holdings, and drops (S@b3, uppercase for both sides) must pass XBoard's legality test.

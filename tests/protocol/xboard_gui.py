@@ -10,16 +10,13 @@ import sys
 import time
 from pathlib import Path
 
+from tests.programs import find
 from tests.protocol.proc import ROOT
 
-XBOARD = shutil.which("xboard") or (
-    "/usr/games/xboard" if Path("/usr/games/xboard").exists() else None
-)
-POLYGLOT = shutil.which("polyglot") or (
-    "/usr/games/polyglot" if Path("/usr/games/polyglot").exists() else None
-)
-XVFB = shutil.which("Xvfb")
-SHOT = shutil.which("import")  # ImageMagick
+XBOARD = find("xboard")
+POLYGLOT = find("polyglot")
+XVFB = find("Xvfb")
+SHOT = find("import")  # ImageMagick: a screenshot of the board when it can take one
 ARTIFACTS = ROOT / "test-artifacts"
 ENGINE = f"{sys.executable} -m ferz"
 #: How many moves the game must reach, and how long it may take.

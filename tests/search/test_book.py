@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 
 import pytest
 
 from ferz import book
 from ferz.board import Board
+from tests.programs import find
 
 pytest.importorskip("chess.polyglot", reason="python-chess is the oracle")
 import chess  # noqa: E402
 import chess.polyglot  # noqa: E402
 
-POLYGLOT = shutil.which("polyglot") or shutil.which("polyglot", path="/usr/games")
+POLYGLOT = find("polyglot")
 
 
 def test_keys_match_python_chess_on_random_play() -> None:
@@ -78,7 +78,7 @@ def test_illegal_entries_are_skipped(tmp_path) -> None:
     assert book.Book(path).entries(Board()) == []
 
 
-@pytest.mark.skipif(POLYGLOT is None, reason="Debian polyglot is not installed")
+@pytest.mark.programs("polyglot")
 def test_book_made_by_polyglot(tmp_path) -> None:
     pgn = tmp_path / "games.pgn"
     pgn.write_text(
@@ -97,3 +97,79 @@ def test_book_made_by_polyglot(tmp_path) -> None:
     with chess.polyglot.open_reader(out) as reader:
         theirs = {e.move.uci() for e in reader.find_all(chess.Board())}
     assert ours == theirs and "e2e4" in ours
+
+
+def _random_games(count: int, seed: int) -> list[tuple[Board, str]]:
+    """Random games (castling, promotions, en passant come up) with a mix of results."""
+    rng = random.Random(seed)
+    games = []
+    for _ in range(count):
+        board = Board()
+        for _ in range(rng.randrange(4, 60)):
+            moves = board.legal_moves
+            if not moves or board.outcome() is not None:
+                break
+            board.push(rng.choice(moves))
+        games.append((board, rng.choice(["1-0", "0-1", "1/2-1/2", "*"])))
+    return games
+
+
+def _pgn(games: list[tuple[Board, str]]) -> str:
+    """The games as PGN movetext that polyglot reads."""
+    out, texts = [], {}
+    for board, result in games:
+        if id(board) not in texts:  # the same game object repeated: write its moves once
+            replay, sans = Board(), []
+            for move in board.move_stack:
+                sans.append(replay.san(move))
+                replay.push(move)
+            texts[id(board)] = " ".join(
+                (f"{i // 2 + 1}. " if i % 2 == 0 else "") + san for i, san in enumerate(sans)
+            )
+        out.append(f'[Event "t"]\n[Result "{result}"]\n\n{texts[id(board)]} {result}\n')
+    return "\n".join(out)
+
+
+def _polyglot_rows(tmp_path, games, *options: str) -> set[tuple[int, int, int]]:
+    """(key, move, weight) of the book `polyglot make-book` makes from the games."""
+    pgn, out = tmp_path / "games.pgn", tmp_path / "polyglot.bin"
+    pgn.write_text(_pgn(games))
+    subprocess.run(
+        [POLYGLOT, "make-book", "-pgn", str(pgn), "-bin", str(out), *options],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    data = out.read_bytes()
+    return {book.ENTRY.unpack_from(data, i)[:3] for i in range(0, len(data), book.ENTRY.size)}
+
+
+@pytest.mark.programs("polyglot")
+@pytest.mark.parametrize(
+    ("max_ply", "min_games", "uniform"), [(1024, 1, False), (12, 3, False), (8, 2, True)]
+)
+def test_built_book_equals_polyglot_make_book(tmp_path, max_ply, min_games, uniform) -> None:
+    """Same keys, moves and weights as `polyglot make-book` on the same games, for its max-ply,
+    min-game and uniform options (many games share their first moves: 4 first moves only)."""
+    games = _random_games(300, 7 + max_ply)
+    options = ["-max-ply", str(max_ply), "-min-game", str(min_games)]
+    theirs = _polyglot_rows(tmp_path, games, *options, *(["-uniform"] if uniform else []))
+    rows = book.build(games, max_ply=max_ply, min_games=min_games, uniform=uniform)
+    assert {row[:3] for row in rows} == theirs and len(theirs) > 20
+    path = tmp_path / "ours.bin"
+    book.save(path, rows)
+    first = book.Book(path).entries(Board())
+    assert {e.move.uci() for e in first} == {
+        e.move.uci() for e in book.Book(tmp_path / "polyglot.bin").entries(Board())
+    }
+
+
+@pytest.mark.programs("polyglot")
+def test_built_book_halves_counts_as_polyglot_does(tmp_path) -> None:
+    """Past 16 383 games through one move, every move of the position has its counts halved."""
+    e4, d4 = Board(), Board()
+    e4.push_san("e4")
+    d4.push_san("d4")
+    games = [(d4, "1/2-1/2")] * 11 + [(e4, "1-0")] * 16390 + [(d4, "1/2-1/2")] * 3
+    rows = book.build(games, min_games=1)
+    assert {row[:3] for row in rows} == _polyglot_rows(tmp_path, games, "-min-game", "1")

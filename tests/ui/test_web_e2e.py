@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from tests.programs import find, need, need_module
 from tests.ui.webserver import running_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
-CHROMIUM = os.environ.get("FERZ_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("FERZ_CHROMIUM") or find("chromium") or ""
 ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -33,9 +34,9 @@ ARTIFACTS = ROOT / "test-artifacts" / "web"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 PROMOTION = "8/4P3/8/8/8/8/k7/6K1 w - - 0 1"
 
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} not found (apt-get install chromium)", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+if not CHROMIUM or not Path(CHROMIUM).exists():
+    need("chromium")
+sync_api = need_module("playwright.sync_api", "playwright")
 
 # Where each piece stands, read from chessgroundx's DOM (translate() of every piece element).
 PIECES_JS = """() => {

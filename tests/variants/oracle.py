@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import threading
 from pathlib import Path
 
 import pytest
 
+from tests.programs import find, need, need_module
+
 PYFFISH_VERSION = (0, 0, 90)  # the oracle the tests were written against; others are skipped
-FSF_BINARY = "/usr/games/fairy-stockfish"
+FSF_BINARY = find("fairy-stockfish") or "/usr/games/fairy-stockfish"
 FSF_NAME = {"chess960": "fischerandom"}  # ferz name -> Fairy-Stockfish name
 
 
@@ -22,7 +23,7 @@ def fsf_name(name: str) -> str:
 
 def pyffish():
     """The pinned pyffish module, or skip the test with the reason."""
-    sf = pytest.importorskip("pyffish", reason="pyffish (pip install pyffish==0.0.90) is missing")
+    sf = need_module("pyffish", "pyffish==0.0.90")
     if tuple(sf.version()) != PYFFISH_VERSION:
         pytest.skip(f"pyffish {sf.version()} is not the pinned oracle {PYFFISH_VERSION}")
     return sf
@@ -156,6 +157,5 @@ class FairyStockfish:
 
 def fairy_stockfish() -> FairyStockfish:
     """A started Debian fairy-stockfish, or skip the test with the reason."""
-    if shutil.which(FSF_BINARY) is None:
-        pytest.skip(f"{FSF_BINARY} is missing (apt install fairy-stockfish)")
+    need("fairy-stockfish")
     return FairyStockfish()
