@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -66,27 +65,23 @@ def eval_text(entry: Any) -> str | None:
 
 async def receive(ws: WebSocket) -> dict[str, Any] | None | str:
     """The next client message as a dict, an error text for a bad one, None when closed."""
+    from .schema import parse_json  # schema imports ClientError from here
+
     try:
         event = await ws.receive()
     except (WebSocketDisconnect, RuntimeError):
         return None
     if event["type"] == "websocket.disconnect":
         return None
-    text = event.get("text")
-    if text is None:
-        data = event.get("bytes") or b""
-        if len(data) > MAX_MESSAGE:
-            return f"message over {MAX_MESSAGE} bytes"
-        try:
-            text = data.decode()
-        except UnicodeDecodeError:
-            return "messages must be UTF-8 JSON"
-    if len(text) > MAX_MESSAGE:
+    raw: str | bytes | None = event.get("text")
+    if raw is None:
+        raw = event.get("bytes") or b""
+    if len(raw) > MAX_MESSAGE:
         return f"message over {MAX_MESSAGE} bytes"
     try:
-        message = json.loads(text)
-    except ValueError:
-        return "messages must be JSON"
+        message = parse_json(raw)
+    except ClientError as error:
+        return f"messages must be JSON objects: {error}"
     if not isinstance(message, dict):
         return "messages must be JSON objects"
     return message

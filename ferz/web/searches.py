@@ -1,14 +1,28 @@
-"""A bounded pool of engines: at most N searches at once, the rest wait in line (FIFO)."""
+"""A bounded pool of engines: at most N searches at once; games' moves go before analysis.
+
+Fairness: a waiting game move takes the slot of a running analysis at once (the analysis is
+stopped and waits for its turn again); analyses share the slots they have, one slice at a
+time, when others wait; every waiter learns its place in line. Memory: one engine per slot,
+dropped when the slot has been idle for a while.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+import gc
+import itertools
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 STOP_GRACE_S = 5.0  # how long a stopped search may take to report its move
+PLAY = 0  # priority of an engine move in a game (lower goes first)
+ANALYSIS = 1  # priority of analysis and review searches
+ANALYSIS_SLICE_S = 2.0  # an analysis holding a slot yields it after this if another waits
+IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tables freed)
 
 
 @dataclass
@@ -17,6 +31,35 @@ class Result:
 
     best: str | None
     infos: dict[int, Any] = field(default_factory=dict)  # multipv number -> last Info
+
+
+@dataclass
+class _Waiter:
+    """A search waiting for a slot."""
+
+    priority: int
+    seq: int
+    future: asyncio.Future[int]
+    on_queue: Callable[[int], None] | None
+    told: int = -1
+
+
+@dataclass
+class _Holder:
+    """A search holding a slot: when it started, and a future that asks it to yield."""
+
+    priority: int
+    started: float
+    wake: asyncio.Future[None]
+
+
+def trim_memory() -> None:
+    """Give freed memory back to the system (glibc keeps it otherwise); a no-op elsewhere."""
+    gc.collect()
+    with contextlib.suppress(Exception):  # not glibc, no ctypes: nothing to give back
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class SearchPool:
@@ -28,6 +71,9 @@ class SearchPool:
         max_think_ms: int,
         factory: Callable[[str], Any] | None = None,
         limits: Callable[..., Any] | None = None,
+        *,
+        analysis_slice_s: float = ANALYSIS_SLICE_S,
+        idle_release_s: float = IDLE_RELEASE_S,
     ) -> None:
         """`factory(variant)` makes an engine and `limits(**fields)` its search limits; both
         default to ferz.engine's Engine and Limits (tests pass stand-ins)."""
@@ -35,6 +81,8 @@ class SearchPool:
             raise ValueError("the search pool needs at least one slot")
         self.slots = slots
         self.max_think_ms = max_think_ms
+        self.analysis_slice_s = analysis_slice_s
+        self.idle_release_s = idle_release_s
         if factory is None or limits is None:
             from ..engine import Engine, Limits
 
@@ -42,20 +90,54 @@ class SearchPool:
             limits = limits or Limits
         self._factory = factory
         self._limits = limits
-        self._free: asyncio.Queue[int] | None = None
+        self._free: list[int] = list(range(slots - 1, -1, -1))
+        self._waiters: list[_Waiter] = []
+        self._holders: dict[int, _Holder] = {}
+        self._seq = itertools.count()
         # One engine per slot, for the variant it last searched: memory stays slots x Hash.
         self._engines: list[tuple[str, Any] | None] = [None] * slots
         self._owner: list[str | None] = [None] * slots
-        self.running = 0
-        self.waiting = 0
+        self._idle_since: list[float] = [time.monotonic()] * slots
+        self._reaper: asyncio.TimerHandle | None = None
+        self.play_waits_ms: deque[float] = deque(maxlen=2000)  # recent waits of game moves
+        self.preemptions = 0
+        self.released = 0
 
-    def _queue(self) -> asyncio.Queue[int]:
-        """The queue of free slots, made inside the running event loop."""
-        if self._free is None:
-            self._free = asyncio.Queue()
-            for slot in range(self.slots):
-                self._free.put_nowait(slot)
-        return self._free
+    @property
+    def running(self) -> int:
+        """Searches holding a slot now."""
+        return len(self._holders)
+
+    @property
+    def waiting(self) -> int:
+        """Searches waiting for a slot."""
+        return len(self._waiters)
+
+    def engines(self) -> int:
+        """Engines alive now."""
+        return sum(held is not None for held in self._engines)
+
+    def stats(self) -> dict[str, Any]:
+        """Counts and the waits of game moves (ms), for /api/stats and the load test."""
+        waits = sorted(self.play_waits_ms)
+
+        def pct(p: float) -> float | None:
+            return None if not waits else round(waits[min(len(waits) - 1, int(p * len(waits)))])
+
+        return {
+            "slots": self.slots,
+            "running": self.running,
+            "waiting": self.waiting,
+            "engines": self.engines(),
+            "preemptions": self.preemptions,
+            "engines_released": self.released,
+            "play_wait_ms": {
+                "count": len(waits),
+                "p50": pct(0.5),
+                "p95": pct(0.95),
+                "max": None if not waits else round(waits[-1]),
+            },
+        }
 
     def warm(self, variant: str) -> None:
         """Make every slot's engine for `variant` now, so the first move does not wait."""
@@ -66,6 +148,10 @@ class SearchPool:
         """The slot's engine, replaced by a new one when the variant changes."""
         held = self._engines[slot]
         if held is None or held[0] != variant:
+            if held is not None:  # free the old engine before building the new one
+                self._engines[slot] = None
+                held = None
+                trim_memory()
             held = (variant, self._factory(variant))
             self._engines[slot] = held
             self._owner[slot] = None
@@ -81,31 +167,126 @@ class SearchPool:
         limits: dict[str, Any],
         options: dict[str, Any],
         on_info: Callable[[Any], None] | None = None,
+        priority: int = PLAY,
+        on_queue: Callable[[int], None] | None = None,
     ) -> Result:
         """Search one position; waits for a free slot. Cancelling stops the engine cleanly.
 
         `owner` names the game or board: an engine that switches owner starts a new game
-        (clears its hash) so that games do not leak into each other.
+        (clears its hash) so that games do not leak into each other. An analysis search that
+        must yield its slot waits in line again and starts over. `on_queue(n)` hears the
+        place in line (1 = next), and 0 when the search starts.
         """
-        async with self._slot() as slot:
-            engine = await self._prepare(slot, owner, variant, fen, moves, options)
-            return await self._go(engine, limits, on_info)
+        asked = time.monotonic()
+        while True:
+            slot = await self._acquire(priority, on_queue)
+            if priority == PLAY:
+                self.play_waits_ms.append((time.monotonic() - asked) * 1000)
+            try:
+                engine = await self._prepare(slot, owner, variant, fen, moves, options)
+                result, yielded = await self._go(slot, engine, limits, on_info)
+            finally:
+                self._release(slot)
+            if not yielded:
+                return result
 
-    @contextlib.asynccontextmanager
-    async def _slot(self) -> AsyncIterator[int]:
-        """Wait in line for a free slot and hold it for the block."""
-        queue = self._queue()
-        self.waiting += 1
+    async def _acquire(self, priority: int, on_queue: Callable[[int], None] | None) -> int:
+        """Wait in line (by priority, then arrival) for a slot."""
+        loop = asyncio.get_running_loop()
+        if self._free and not self._waiters:
+            slot = self._free.pop()
+            self._hold(slot, priority)
+            if on_queue is not None:
+                on_queue(0)
+            return slot
+        waiter = _Waiter(priority, next(self._seq), loop.create_future(), on_queue)
+        self._waiters.append(waiter)
+        self._waiters.sort(key=lambda w: (w.priority, w.seq))
+        self._ask_to_yield()
+        self._tell_places()
         try:
-            slot = await queue.get()
-        finally:
-            self.waiting -= 1
-        self.running += 1
-        try:
-            yield slot
-        finally:
-            self.running -= 1
-            queue.put_nowait(slot)
+            slot = await waiter.future
+        except asyncio.CancelledError:
+            if waiter.future.done() and not waiter.future.cancelled():
+                self._release(waiter.future.result())  # a slot came with the cancellation
+            elif waiter in self._waiters:
+                self._waiters.remove(waiter)
+                self._tell_places()
+            raise
+        if on_queue is not None:
+            on_queue(0)
+        return slot
+
+    def _hold(self, slot: int, priority: int) -> None:
+        """Mark a slot as held by a new search."""
+        loop = asyncio.get_running_loop()
+        self._holders[slot] = _Holder(priority, time.monotonic(), loop.create_future())
+
+    def _release(self, slot: int) -> None:
+        """Give a slot to the first in line, or back to the free list."""
+        self._holders.pop(slot, None)
+        self._idle_since[slot] = time.monotonic()
+        while self._waiters:
+            waiter = self._waiters.pop(0)
+            if waiter.future.done():  # cancelled meanwhile
+                continue
+            self._hold(slot, waiter.priority)
+            waiter.future.set_result(slot)
+            self._tell_places()
+            self._ask_to_yield()
+            return
+        self._free.append(slot)
+        self._schedule_reaper()
+
+    def _tell_places(self) -> None:
+        """Tell each waiter its place in line when it changed."""
+        for place, waiter in enumerate(self._waiters, 1):
+            if waiter.told != place and waiter.on_queue is not None:
+                waiter.told = place
+                waiter.on_queue(place)
+
+    def _ask_to_yield(self) -> None:
+        """Ask running analyses to give their slots to those who wait: every waiting game
+        move takes one at once, waiting analyses take those held for a whole slice."""
+        if not self._waiters:
+            return
+        now = time.monotonic()
+        analyses = sorted(
+            (h for h in self._holders.values() if h.priority == ANALYSIS and not h.wake.done()),
+            key=lambda h: h.started,
+        )
+        play_waiting = sum(w.priority == PLAY for w in self._waiters)
+        for holder in analyses[:play_waiting]:
+            holder.wake.set_result(None)
+        for holder in analyses[play_waiting:]:
+            if now - holder.started >= self.analysis_slice_s:
+                holder.wake.set_result(None)
+
+    def _schedule_reaper(self) -> None:
+        """Check for idle engines a little after the idle time."""
+        if self._reaper is None and self.idle_release_s > 0:
+            loop = asyncio.get_running_loop()
+            self._reaper = loop.call_later(self.idle_release_s + 0.1, self._reap)
+
+    def _reap(self) -> None:
+        """Drop the engines of slots idle for IDLE_RELEASE_S (a game or board that comes
+        back gets a new engine, a fraction of a second)."""
+        self._reaper = None
+        now = time.monotonic()
+        dropped = False
+        for slot in self._free:
+            if (
+                self._engines[slot] is not None
+                and now - self._idle_since[slot] >= self.idle_release_s
+            ):
+                self._engines[slot] = None
+                self._owner[slot] = None
+                self.released += 1
+                dropped = True
+        if dropped:
+            trim_memory()
+        if any(self._engines[slot] is not None for slot in self._free):
+            self._schedule_reaper()
 
     async def _prepare(
         self,
@@ -130,12 +311,18 @@ class SearchPool:
         return engine
 
     async def _go(
-        self, engine: Any, limits: dict[str, Any], on_info: Callable[[Any], None] | None
-    ) -> Result:
-        """Run one search on a prepared engine, within the think-time ceiling."""
+        self,
+        slot: int,
+        engine: Any,
+        limits: dict[str, Any],
+        on_info: Callable[[Any], None] | None,
+    ) -> tuple[Result, bool]:
+        """Run one search on a prepared engine, within the think-time ceiling; the bool says
+        it stopped early to yield its slot (an analysis that others waited for)."""
         loop = asyncio.get_running_loop()
         result = Result(None)
         done: asyncio.Future[str | None] = loop.create_future()
+        holder = self._holders[slot]
         live = True
 
         def info_cb(info: Any) -> None:
@@ -156,13 +343,31 @@ class SearchPool:
             on_info=lambda info: loop.call_soon_threadsafe(info_cb, info),
             on_bestmove=lambda best, ponder=None: loop.call_soon_threadsafe(best_cb, best),
         )
-        ceiling = self.max_think_ms / 1000
+        deadline = holder.started + self.max_think_ms / 1000
+        yielded = False
         try:
-            try:
-                result.best = await asyncio.wait_for(asyncio.shield(done), ceiling)
-            except asyncio.TimeoutError:
-                engine.stop()  # the think-time ceiling: take the best move found so far
-                result.best = await asyncio.wait_for(done, STOP_GRACE_S)
+            while not done.done():
+                timeout = deadline - time.monotonic()
+                if holder.priority == ANALYSIS and self._waiters:
+                    # Others wait: look again when this analysis has had its slice.
+                    timeout = min(
+                        timeout, holder.started + self.analysis_slice_s - time.monotonic()
+                    )
+                if timeout > 0:
+                    await asyncio.wait(
+                        [done, holder.wake], timeout=timeout, return_when="FIRST_COMPLETED"
+                    )
+                if done.done():
+                    break
+                if holder.wake.done() or time.monotonic() >= deadline:
+                    yielded = holder.wake.done() and time.monotonic() < deadline
+                    break
+                self._ask_to_yield()
+            if not done.done():
+                engine.stop()  # the ceiling, or a yield: take the best move found so far
+                if yielded:
+                    self.preemptions += 1
+            result.best = await asyncio.wait_for(asyncio.shield(done), STOP_GRACE_S)
         except asyncio.CancelledError:
             live = False
             engine.stop()
@@ -171,4 +376,4 @@ class SearchPool:
             raise
         finally:
             live = False
-        return result
+        return result, yielded
