@@ -203,6 +203,12 @@ class SearchPool:
         self._waiters.append(waiter)
         self._waiters.sort(key=lambda w: (w.priority, w.seq))
         self._ask_to_yield()
+        now = time.monotonic()
+        for holder in self._holders.values():
+            if holder.priority == ANALYSIS and not holder.wake.done():
+                # Look again when this analysis has had its slice.
+                later = holder.started + self.analysis_slice_s - now
+                loop.call_later(max(0.0, later) + 0.001, self._ask_to_yield)
         self._tell_places()
         try:
             slot = await waiter.future
@@ -348,11 +354,6 @@ class SearchPool:
         try:
             while not done.done():
                 timeout = deadline - time.monotonic()
-                if holder.priority == ANALYSIS and self._waiters:
-                    # Others wait: look again when this analysis has had its slice.
-                    timeout = min(
-                        timeout, holder.started + self.analysis_slice_s - time.monotonic()
-                    )
                 if timeout > 0:
                     await asyncio.wait(
                         [done, holder.wake], timeout=timeout, return_when="FIRST_COMPLETED"
@@ -362,7 +363,6 @@ class SearchPool:
                 if holder.wake.done() or time.monotonic() >= deadline:
                     yielded = holder.wake.done() and time.monotonic() < deadline
                     break
-                self._ask_to_yield()
             if not done.done():
                 engine.stop()  # the ceiling, or a yield: take the best move found so far
                 if yielded:

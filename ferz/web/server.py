@@ -196,7 +196,8 @@ def create_app(
             raise ClientError(str(error)) from None
         room = games.add(game)
         room.save()
-        return JSONResponse(game.to_json(time.monotonic()), status_code=201)
+        room.start_engine()  # the engine moves first as White at once, not on a connect
+        return JSONResponse(game.to_json(time.monotonic(), room.thinking), status_code=201)
 
     async def new_game(request: Request) -> Response:
         data = await read_json(request, NEW_GAME)
@@ -427,6 +428,25 @@ def _port_free(host: str, port: int) -> str | None:
     return None
 
 
+def access(args: argparse.Namespace) -> tuple[Policy, str, str | None]:
+    """Who may connect, the URL to print (with the token, if any) and a warning to print
+    when the server listens beyond this machine."""
+    token = args.token
+    warning = None
+    if not is_loopback(args.host):
+        token = token or new_token()
+        warning = (
+            f"ferz web: WARNING: listening on {args.host}, beyond this machine: anyone who can "
+            "reach this port and has the token can see and play every game. The link below "
+            "carries the token; add --allow-host NAME for each name the server is reached by."
+        )
+    policy = Policy.make(args.host, args.allow_host or (), token)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    host = f"[{shown}]" if ":" in shown else shown
+    url = f"http://{host}:{args.port}/" + (f"?token={token}" if token else "")
+    return policy, url, warning
+
+
 def main(args: argparse.Namespace) -> int:
     """Run `ferz web`: serve until Ctrl-C; returns the exit code."""
     import uvicorn
@@ -436,21 +456,10 @@ def main(args: argparse.Namespace) -> int:
     if problem:
         print(f"ferz: error: {problem}", file=sys.stderr)
         return 2
-    token = args.token
-    if not is_loopback(args.host):
-        token = token or new_token()
-        print(
-            f"ferz web: WARNING: listening on {args.host}, beyond this machine: anyone who can "
-            "reach this port and has the token can see and play every game. The link below "
-            "carries the token; add --allow-host NAME for each name the server is reached by.",
-            file=sys.stderr,
-            flush=True,
-        )
-    policy = Policy.make(args.host, args.allow_host or (), token)
+    policy, url, warning = access(args)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
     app = create_app(path, policy=policy)
-    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
-    host = f"[{shown}]" if ":" in shown else shown
-    url = f"http://{host}:{args.port}/" + (f"?token={token}" if token else "")
     config = uvicorn.Config(
         app,
         host=args.host,
