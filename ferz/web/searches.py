@@ -2,8 +2,9 @@
 
 Fairness: a waiting game move takes the slot of a running analysis at once (the analysis is
 stopped and waits for its turn again); analyses share the slots they have, one slice at a
-time, when others wait; every waiter learns its place in line. Memory: one engine per slot,
-dropped when the slot has been idle for a while.
+time, when others wait; every waiter learns its place in line. Memory: engines are kept per
+variant, at most `max_engines` of them (twice the slots by default; the least recently used
+idle one goes first), and an engine idle for IDLE_RELEASE_S is dropped.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ PLAY = 0  # priority of an engine move in a game (lower goes first)
 ANALYSIS = 1  # priority of analysis and review searches
 ANALYSIS_SLICE_S = 2.0  # an analysis holding a slot yields it after this if another waits
 IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tables freed)
+ENGINES_PER_SLOT = 2  # engines kept per search slot (other variants' engines wait idle)
 
 
 @dataclass
@@ -42,6 +44,16 @@ class _Waiter:
     future: asyncio.Future[int]
     on_queue: Callable[[int], None] | None
     told: int = -1
+
+
+@dataclass
+class _Kept:
+    """An engine with its variant, the game or board it last searched for, and when."""
+
+    variant: str
+    engine: Any
+    owner: str | None = None
+    used: float = 0.0
 
 
 @dataclass
@@ -74,6 +86,7 @@ class SearchPool:
         *,
         analysis_slice_s: float = ANALYSIS_SLICE_S,
         idle_release_s: float = IDLE_RELEASE_S,
+        max_engines: int | None = None,
     ) -> None:
         """`factory(variant)` makes an engine and `limits(**fields)` its search limits; both
         default to ferz.engine's Engine and Limits (tests pass stand-ins)."""
@@ -94,10 +107,10 @@ class SearchPool:
         self._waiters: list[_Waiter] = []
         self._holders: dict[int, _Holder] = {}
         self._seq = itertools.count()
-        # One engine per slot, for the variant it last searched: memory stays slots x Hash.
-        self._engines: list[tuple[str, Any] | None] = [None] * slots
-        self._owner: list[str | None] = [None] * slots
-        self._idle_since: list[float] = [time.monotonic()] * slots
+        # Engines by variant: searching (one per held slot) and idle, least recently used first.
+        self.max_engines = max(slots, max_engines or ENGINES_PER_SLOT * slots)
+        self._busy: dict[int, _Kept] = {}
+        self._idle: list[_Kept] = []
         self._reaper: asyncio.TimerHandle | None = None
         self.play_waits_ms: deque[float] = deque(maxlen=2000)  # recent waits of game moves
         self.preemptions = 0
@@ -115,7 +128,7 @@ class SearchPool:
 
     def engines(self) -> int:
         """Engines alive now."""
-        return sum(held is not None for held in self._engines)
+        return len(self._busy) + len(self._idle)
 
     def stats(self) -> dict[str, Any]:
         """Counts and the waits of game moves (ms), for /api/stats and the load test."""
@@ -129,6 +142,7 @@ class SearchPool:
             "running": self.running,
             "waiting": self.waiting,
             "engines": self.engines(),
+            "max_engines": self.max_engines,
             "preemptions": self.preemptions,
             "engines_released": self.released,
             "play_wait_ms": {
@@ -140,22 +154,23 @@ class SearchPool:
         }
 
     def warm(self, variant: str) -> None:
-        """Make every slot's engine for `variant` now, so the first move does not wait."""
-        for slot in range(self.slots):
-            self._engine(slot, variant)
+        """Make an engine per slot for `variant` now, so the first moves do not wait."""
+        now = time.monotonic()
+        while len(self._idle) < self.slots:
+            self._idle.append(_Kept(variant, self._factory(variant), None, now))
 
-    def _engine(self, slot: int, variant: str) -> Any:
-        """The slot's engine, replaced by a new one when the variant changes."""
-        held = self._engines[slot]
-        if held is None or held[0] != variant:
-            if held is not None:  # free the old engine before building the new one
-                self._engines[slot] = None
-                held = None
-                trim_memory()
-            held = (variant, self._factory(variant))
-            self._engines[slot] = held
-            self._owner[slot] = None
-        return held[1]
+    def _take(self, variant: str, owner: str) -> _Kept:
+        """An idle engine for `variant` (the owner's own first, to keep its hash), or a new
+        one, dropping the least recently used idle engine when the ceiling is reached."""
+        same = [k for k in self._idle if k.variant == variant]
+        if same:
+            kept = next((k for k in same if k.owner == owner), same[-1])
+            self._idle.remove(kept)
+            return kept
+        if self.engines() >= self.max_engines and self._idle:
+            del self._idle[0]  # free it before the new one is built
+            trim_memory()
+        return _Kept(variant, self._factory(variant))
 
     async def search(
         self,
@@ -229,9 +244,13 @@ class SearchPool:
         self._holders[slot] = _Holder(priority, time.monotonic(), loop.create_future())
 
     def _release(self, slot: int) -> None:
-        """Give a slot to the first in line, or back to the free list."""
+        """Give a slot to the first in line, or back to the free list; its engine goes idle."""
         self._holders.pop(slot, None)
-        self._idle_since[slot] = time.monotonic()
+        kept = self._busy.pop(slot, None)
+        if kept is not None:
+            kept.used = time.monotonic()
+            self._idle.append(kept)
+            self._schedule_reaper()
         while self._waiters:
             waiter = self._waiters.pop(0)
             if waiter.future.done():  # cancelled meanwhile
@@ -242,7 +261,6 @@ class SearchPool:
             self._ask_to_yield()
             return
         self._free.append(slot)
-        self._schedule_reaper()
 
     def _tell_places(self) -> None:
         """Tell each waiter its place in line when it changed."""
@@ -275,23 +293,16 @@ class SearchPool:
             self._reaper = loop.call_later(self.idle_release_s + 0.1, self._reap)
 
     def _reap(self) -> None:
-        """Drop the engines of slots idle for IDLE_RELEASE_S (a game or board that comes
-        back gets a new engine, a fraction of a second)."""
+        """Drop the engines idle for IDLE_RELEASE_S (a game or board that comes back gets a
+        new engine, a tenth of a second)."""
         self._reaper = None
         now = time.monotonic()
-        dropped = False
-        for slot in self._free:
-            if (
-                self._engines[slot] is not None
-                and now - self._idle_since[slot] >= self.idle_release_s
-            ):
-                self._engines[slot] = None
-                self._owner[slot] = None
-                self.released += 1
-                dropped = True
-        if dropped:
+        keep = [k for k in self._idle if now - k.used < self.idle_release_s]
+        if len(keep) < len(self._idle):
+            self.released += len(self._idle) - len(keep)
+            self._idle = keep
             trim_memory()
-        if any(self._engines[slot] is not None for slot in self._free):
+        if self._idle:
             self._schedule_reaper()
 
     async def _prepare(
@@ -303,14 +314,17 @@ class SearchPool:
         moves: Sequence[str],
         options: dict[str, Any],
     ) -> Any:
-        """The slot's engine, idle and set up for the position (a new game for a new owner)."""
-        engine = self._engine(slot, variant)
+        """An engine for the slot, idle and set up for the position (a new game for a new
+        owner)."""
+        kept = self._take(variant, owner)
+        self._busy[slot] = kept
+        engine = kept.engine
         if engine.searching:  # a search cancelled twice may still be winding down
             engine.stop()
             await asyncio.to_thread(engine.wait)
-        if self._owner[slot] != owner:
+        if kept.owner != owner:
             engine.new_game()
-            self._owner[slot] = owner
+            kept.owner = owner
         for name, value in options.items():
             engine.set_option(name, value)
         engine.set_position(fen=fen, moves=list(moves))

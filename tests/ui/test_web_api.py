@@ -603,7 +603,7 @@ def test_games_send_the_board_family_and_piece_names(tmp_path):
         assert new_game(client)["look"]["pieces"]["q"] == "queen"
 
 
-def test_one_engine_per_slot_whatever_the_variant(tmp_path):
+def test_engines_are_kept_per_variant_up_to_a_ceiling(tmp_path):
     from ferz.web.searches import SearchPool
 
     made: list[str] = []
@@ -612,11 +612,11 @@ def test_one_engine_per_slot_whatever_the_variant(tmp_path):
         made.append(variant)
         return factory(Stats())(variant)
 
-    pool = SearchPool(1, 1000, make, Limits)
+    pool = SearchPool(1, 1000, make, Limits, max_engines=2)
 
     async def play() -> list[str | None]:
         best = []
-        for variant in ("chess", "chess", "capablanca", "chess"):
+        for variant in ("chess", "chess", "capablanca", "chess", "xiangqi", "chess"):
             result = await pool.search(
                 owner="x", variant=variant, fen=None, moves=[], limits={"depth": 1}, options={}
             )
@@ -625,6 +625,7 @@ def test_one_engine_per_slot_whatever_the_variant(tmp_path):
 
     import asyncio
 
-    assert asyncio.run(play()) == ["a2a3", "a2a3", "a2a3", "a2a3"]
-    assert made == ["chess", "capablanca", "chess"]
-    assert len([e for e in pool._engines if e is not None]) == 1
+    assert asyncio.run(play())[:2] == ["a2a3", "a2a3"]
+    # chess is kept while capablanca is played; xiangqi replaces the least recently used.
+    assert made == ["chess", "capablanca", "xiangqi"]
+    assert pool.engines() == 2
