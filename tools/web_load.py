@@ -54,6 +54,7 @@ class Report:
     moves_sent: int = 0
     infos: int = 0
     rss: list[tuple[float, float]] = field(default_factory=list)  # (time, MB)
+    stats_ms: list[float] = field(default_factory=list)  # GET /api/stats answer times
 
 
 def free_port() -> int:
@@ -179,10 +180,15 @@ def report_done(report: Report, args: argparse.Namespace) -> bool:
     return report.games_done >= args.games
 
 
-async def sample_rss(pid: int, report: Report, stop: asyncio.Event) -> None:
-    """Record the server's RSS twice a second until told to stop."""
+async def sample_rss(port: int, pid: int, report: Report, stop: asyncio.Event) -> None:
+    """Record the server's RSS, and how fast it answers a small request (a stalled event
+    loop shows there), twice a second until told to stop."""
     while not stop.is_set():
-        report.rss.append((time.monotonic(), rss_mb(pid)))
+        if pid != os.getpid():
+            report.rss.append((time.monotonic(), rss_mb(pid)))
+        asked = time.monotonic()
+        await asyncio.to_thread(http, port, "/api/stats")
+        report.stats_ms.append((time.monotonic() - asked) * 1000)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 0.5)
 
@@ -191,7 +197,7 @@ async def load(port: int, pid: int, args: argparse.Namespace, report: Report) ->
     """Run every game and board at once, sampling memory."""
     stop_at = time.monotonic() + args.timeout
     stop = asyncio.Event()
-    sampler = asyncio.create_task(sample_rss(pid, report, stop))
+    sampler = asyncio.create_task(sample_rss(port, pid, report, stop))
     boards = [
         asyncio.create_task(analyse_board(port, n, args, report, stop_at))
         for n in range(args.boards)
@@ -279,6 +285,11 @@ def main(argv: list[str] | None = None) -> int:
             f"max {replies[-1]:.0f} (target {args.max_reply:.0f})"
         )
     print(f"  analysis infos received {report.infos}")
+    if report.stats_ms:
+        print(
+            f"  GET /api/stats during the load: median {statistics.median(report.stats_ms):.0f}"
+            f" ms, max {max(report.stats_ms):.0f} ms"
+        )
     print(f"  server waits of engine moves (ms): {stats['play_wait_ms']}")
     print(f"  preemptions of analyses {stats['preemptions']}; engines {stats['engines']}")
     if proc:

@@ -121,9 +121,16 @@ class Room:
         def on_info(info: Any) -> None:
             """Pass the engine's progress on; its lines and score only if the player asked
             for them (they would tell the player their best reply)."""
-            line = info_json(info, board, white)
-            if not show_pv:
-                line = {k: line[k] for k in ("multipv", "depth", "nodes", "nps", "time_ms")}
+            if show_pv:
+                line = info_json(info, board, white)
+            else:  # no lines, so no SAN to work out on the event loop either
+                line = {
+                    "multipv": info.multipv or 1,
+                    "depth": info.depth,
+                    "nodes": info.nodes,
+                    "nps": info.nps,
+                    "time_ms": info.time_ms,
+                }
             message = {"type": "info", "info": line}
             asyncio.get_running_loop().create_task(self.broadcast(message))
 

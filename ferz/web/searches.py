@@ -3,7 +3,7 @@
 Fairness: a waiting game move takes the slot of a running analysis at once (the analysis is
 stopped and waits for its turn again); analyses share the slots they have, one slice at a
 time, when others wait; every waiter learns its place in line. Memory: engines are kept per
-variant, at most `max_engines` of them (twice the slots by default; the least recently used
+variant, at most `max_engines` of them (four per slot by default; the least recently used
 idle one goes first), and an engine idle for IDLE_RELEASE_S is dropped.
 """
 
@@ -24,7 +24,7 @@ PLAY = 0  # priority of an engine move in a game (lower goes first)
 ANALYSIS = 1  # priority of analysis and review searches
 ANALYSIS_SLICE_S = 2.0  # an analysis holding a slot yields it after this if another waits
 IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tables freed)
-ENGINES_PER_SLOT = 2  # engines kept per search slot (other variants' engines wait idle)
+ENGINES_PER_SLOT = 4  # engines kept per search slot (other variants' engines wait idle)
 
 
 @dataclass
@@ -159,7 +159,7 @@ class SearchPool:
         while len(self._idle) < self.slots:
             self._idle.append(_Kept(variant, self._factory(variant), None, now))
 
-    def _take(self, variant: str, owner: str) -> _Kept:
+    async def _take(self, variant: str, owner: str) -> _Kept:
         """An idle engine for `variant` (the owner's own first, to keep its hash), or a new
         one, dropping the least recently used idle engine when the ceiling is reached."""
         same = [k for k in self._idle if k.variant == variant]
@@ -170,7 +170,8 @@ class SearchPool:
         if self.engines() >= self.max_engines and self._idle:
             del self._idle[0]  # free it before the new one is built
             trim_memory()
-        return _Kept(variant, self._factory(variant))
+        # Building an engine takes 70-130 ms (tables, network): not on the event loop.
+        return _Kept(variant, await asyncio.to_thread(self._factory, variant))
 
     async def search(
         self,
@@ -287,10 +288,12 @@ class SearchPool:
                 holder.wake.set_result(None)
 
     def _schedule_reaper(self) -> None:
-        """Check for idle engines a little after the idle time."""
-        if self._reaper is None and self.idle_release_s > 0:
+        """Check for idle engines when the oldest idle one reaches the idle time."""
+        if self._reaper is None and self.idle_release_s > 0 and self._idle:
             loop = asyncio.get_running_loop()
-            self._reaper = loop.call_later(self.idle_release_s + 0.1, self._reap)
+            oldest = min(k.used for k in self._idle)
+            delay = max(0.0, oldest + self.idle_release_s - time.monotonic())
+            self._reaper = loop.call_later(delay + 0.1, self._reap)
 
     def _reap(self) -> None:
         """Drop the engines idle for IDLE_RELEASE_S (a game or board that comes back gets a
@@ -302,8 +305,7 @@ class SearchPool:
             self.released += len(self._idle) - len(keep)
             self._idle = keep
             trim_memory()
-        if self._idle:
-            self._schedule_reaper()
+        self._schedule_reaper()
 
     async def _prepare(
         self,
@@ -316,7 +318,7 @@ class SearchPool:
     ) -> Any:
         """An engine for the slot, idle and set up for the position (a new game for a new
         owner)."""
-        kept = self._take(variant, owner)
+        kept = await self._take(variant, owner)
         self._busy[slot] = kept
         engine = kept.engine
         if engine.searching:  # a search cancelled twice may still be winding down
