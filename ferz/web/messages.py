@@ -23,18 +23,23 @@ def error_message(message: str) -> dict[str, str]:
 
 
 def info_json(info: Any, board: Any, white: bool) -> dict[str, Any]:
-    """An engine Info as JSON: scores from White's side, the PV also in SAN."""
+    """An engine Info as JSON: scores from White's side, the PV also in SAN (`board` is
+    left as it was)."""
     sign = 1 if white else -1
     pv = list(info.pv or [])
     san: list[str] = []
-    line = board.copy()
-    for uci in pv:
-        try:
-            move = line.parse_uci(uci)
-            san.append(line.san(move))
-            line.push(move)
-        except ValueError:
-            break
+    # The PV is played on `board` itself and taken back: a copy costs ~3 ms a board, and
+    # analyses send many lines (the caller owns the board; nothing else runs meanwhile).
+    try:
+        for uci in pv:
+            move = board.parse_uci(uci)
+            san.append(board.san(move))
+            board.push(move)
+    except ValueError:
+        pass
+    finally:
+        for _ in san:
+            board.pop()
     return {
         "multipv": info.multipv or 1,
         "depth": info.depth,

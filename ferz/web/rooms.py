@@ -113,10 +113,9 @@ class Room:
     async def _engine_move(self, ply: int) -> None:
         """Search, then play the engine's move if the game has not changed meanwhile."""
         game = self.game
-        board = game.board.copy()
         white = game.turn == "white"
-
         show_pv = game.settings.show_pv
+        board = game.board.copy() if show_pv else None  # for the lines' SAN only
 
         def on_info(info: Any) -> None:
             """Pass the engine's progress on; its lines and score only if the player asked

@@ -24,6 +24,7 @@ PLAY = 0  # priority of an engine move in a game (lower goes first)
 ANALYSIS = 1  # priority of analysis and review searches
 ANALYSIS_SLICE_S = 2.0  # an analysis holding a slot yields it after this if another waits
 IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tables freed)
+PLAY_RESERVE_S = 2.0  # while games have searched this recently, analyses leave them a slot
 ENGINES_PER_SLOT = 4  # engines kept per search slot (other variants' engines wait idle)
 
 
@@ -112,6 +113,8 @@ class SearchPool:
         self._busy: dict[int, _Kept] = {}
         self._idle: list[_Kept] = []
         self._reaper: asyncio.TimerHandle | None = None
+        self._last_play = -1e9  # when a game's search last started (monotonic)
+        self._redispatch: asyncio.TimerHandle | None = None
         self.play_waits_ms: deque[float] = deque(maxlen=2000)  # recent waits of game moves
         self.preemptions = 0
         self.released = 0
@@ -209,7 +212,9 @@ class SearchPool:
     async def _acquire(self, priority: int, on_queue: Callable[[int], None] | None) -> int:
         """Wait in line (by priority, then arrival) for a slot."""
         loop = asyncio.get_running_loop()
-        if self._free and not self._waiters:
+        if priority == PLAY:
+            self._last_play = time.monotonic()
+        if self._free and not self._waiters and not (priority == ANALYSIS and self._reserved()):
             slot = self._free.pop()
             self._hold(slot, priority)
             if on_queue is not None:
@@ -218,6 +223,8 @@ class SearchPool:
         waiter = _Waiter(priority, next(self._seq), loop.create_future(), on_queue)
         self._waiters.append(waiter)
         self._waiters.sort(key=lambda w: (w.priority, w.seq))
+        if self._free:  # kept for games: look again when the reservation may have lapsed
+            self._dispatch_later()
         self._ask_to_yield()
         now = time.monotonic()
         for holder in self._holders.values():
@@ -245,23 +252,53 @@ class SearchPool:
         self._holders[slot] = _Holder(priority, time.monotonic(), loop.create_future())
 
     def _release(self, slot: int) -> None:
-        """Give a slot to the first in line, or back to the free list; its engine goes idle."""
+        """Give a slot back (its engine goes idle) and to whoever is next in line."""
         self._holders.pop(slot, None)
         kept = self._busy.pop(slot, None)
         if kept is not None:
             kept.used = time.monotonic()
             self._idle.append(kept)
             self._schedule_reaper()
-        while self._waiters:
-            waiter = self._waiters.pop(0)
-            if waiter.future.done():  # cancelled meanwhile
-                continue
+        self._free.append(slot)
+        self._dispatch()
+
+    def _reserved(self) -> bool:
+        """Whether a free slot is kept for games: they searched in the last PLAY_RESERVE_S
+        and analyses hold every other slot. A game's move then starts at once instead of
+        waiting for an analysis to stop (with 20 games, every stop added to every reply)."""
+        if self.slots < 2 or time.monotonic() - self._last_play > PLAY_RESERVE_S:
+            return False
+        analyses = sum(h.priority == ANALYSIS for h in self._holders.values())
+        return analyses >= self.slots - 1
+
+    def _dispatch_later(self) -> None:
+        """Dispatch again once the games' reservation may have lapsed (one timer at most)."""
+        if self._redispatch is None:
+
+            def again() -> None:
+                self._redispatch = None
+                self._dispatch()
+
+            loop = asyncio.get_running_loop()
+            self._redispatch = loop.call_later(PLAY_RESERVE_S + 0.01, again)
+
+    def _dispatch(self) -> None:
+        """Hand free slots to the waiters in line (analyses only where none is kept)."""
+        self._waiters = [w for w in self._waiters if not w.future.done()]  # cancelled ones
+        handed = False
+        while self._free and self._waiters:
+            waiter = self._waiters[0]
+            if waiter.priority == ANALYSIS and self._reserved():
+                self._dispatch_later()
+                break
+            self._waiters.pop(0)
+            slot = self._free.pop()
             self._hold(slot, waiter.priority)
             waiter.future.set_result(slot)
+            handed = True
+        if handed:
             self._tell_places()
             self._ask_to_yield()
-            return
-        self._free.append(slot)
 
     def _tell_places(self) -> None:
         """Tell each waiter its place in line when it changed."""

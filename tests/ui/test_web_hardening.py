@@ -159,6 +159,26 @@ def test_analyses_share_one_slot(tmp_path):
         assert time.monotonic() - start < 3
 
 
+def test_analyses_leave_a_slot_to_games_that_just_searched(tmp_path):
+    app = app_for(tmp_path / "g.sqlite3", slots=2, max_think_ms=20_000)
+    with TestClient(app) as client:
+        game = client.post("/api/games", json={"color": "black", "movetime_ms": 50}).json()
+        assert poll(client, game["id"], lambda g: len(g["moves"]) == 1)["moves"]
+        with (
+            client.websocket_connect("/ws/analysis") as first,
+            client.websocket_connect("/ws/analysis") as second,
+        ):
+            first.send_json({"type": "analyse", "seq": 1})
+            until(first, lambda m: m["type"] == "info")
+            second.send_json({"type": "analyse", "seq": 1})
+            # One slot is free, but a game searched a moment ago: it stays free for games.
+            assert until(second, lambda m: m["type"] == "queue")["position"] == 1
+            assert client.get("/api/stats").json()["running"] == 1
+            start = time.monotonic()
+            until(second, lambda m: m["type"] == "info")  # once the games have gone quiet
+            assert 0.2 < time.monotonic() - start < 5
+
+
 def test_a_board_runs_one_search_at_a_time(tmp_path):
     stats = Stats()
     with TestClient(app_for(tmp_path / "g.sqlite3", stats, slots=2)) as client:
