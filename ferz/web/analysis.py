@@ -112,6 +112,7 @@ class Analysis:
         """A callback telling the client its search's place in line (0: thinking)."""
 
         def tell(place: int) -> None:
+            """Send the place in line."""
             message = {"type": "queue", "seq": seq, "position": place}
             asyncio.get_running_loop().create_task(self.send(message))
 
@@ -178,6 +179,7 @@ class Analysis:
         self._thinking = (seq, variant, fen, moves, board, multipv)
 
         def on_info(info: Any) -> None:
+            """Pass a line on, scores from White's side and the PV in SAN."""
             message = {"type": "info", "seq": seq, "info": info_json(info, board, white)}
             asyncio.get_running_loop().create_task(self.send(message))
 

@@ -47,8 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--token",
         metavar="SECRET",
-        help="access secret required for every API call and socket when --host is not "
-        "loopback (default: a random one, printed at start)",
+        help="access secret required for every API call and socket (always when --host "
+        "is not loopback: then a random one is printed at start if none is given)",
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument(

@@ -138,6 +138,7 @@ class SearchPool:
         waits = sorted(self.play_waits_ms)
 
         def pct(p: float) -> float | None:
+            """The p-quantile of the waits, None without any."""
             return None if not waits else round(waits[min(len(waits) - 1, int(p * len(waits)))])
 
         return {
@@ -276,6 +277,7 @@ class SearchPool:
         if self._redispatch is None:
 
             def again() -> None:
+                """The timer fired: dispatch now."""
                 self._redispatch = None
                 self._dispatch()
 

@@ -140,9 +140,11 @@ def create_app(
     boards_open: set[Analysis] = set()
 
     async def index(request: Request) -> Response:
+        """The page (never cached, so that a new version is picked up)."""
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     async def meta(request: Request) -> Response:
+        """What the new-game form needs: variants, Elo range, think-time ceiling."""
         return JSONResponse(
             {
                 "variants": boards.variant_names(),
@@ -166,6 +168,7 @@ def create_app(
         )
 
     async def variant(request: Request) -> Response:
+        """A variant's card for the new-game form (404 for an unknown one)."""
         try:
             card = boards.variant_card(request.path_params["name"])
         except ValueError as error:
@@ -200,6 +203,7 @@ def create_app(
         return JSONResponse(game.to_json(time.monotonic(), room.thinking), status_code=201)
 
     async def new_game(request: Request) -> Response:
+        """Start a game from the new-game form (schema.NEW_GAME)."""
         data = await read_json(request, NEW_GAME)
         try:
             settings = Settings.parse(data, max_think_ms)
@@ -222,10 +226,12 @@ def create_app(
         return Response(status_code=204)
 
     async def get_game(request: Request) -> Response:
+        """A game as the page shows it."""
         room = games.room(request.path_params["game_id"])
         return JSONResponse(room.game.to_json(time.monotonic(), room.thinking))
 
     async def game_pgn(request: Request) -> Response:
+        """A stored game as a PGN download."""
         room = games.room(request.path_params["game_id"])
         game = room.game
         text = pgn.write(
@@ -240,6 +246,7 @@ def create_app(
         return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
 
     async def import_text(request: Request) -> Response:
+        """A pasted PGN (stored as an imported game) or FEN, as a validated line."""
         data = await read_json(request, IMPORT)
         text, variant = data["text"], data["variant"] or "chess"
         if not text.strip():
@@ -307,6 +314,7 @@ def create_app(
         return JSONResponse({"pgn": text})
 
     async def game_socket(ws: WebSocket) -> None:
+        """A game's socket: the state at once, then the player's messages."""
         await ws.accept()
         try:
             room = games.room(ws.path_params["game_id"])
@@ -327,6 +335,7 @@ def create_app(
             room.sockets.discard(ws)
 
     async def analysis_socket(ws: WebSocket) -> None:
+        """An analysis board's socket (at most MAX_ANALYSIS_SOCKETS at once)."""
         await ws.accept()
         if len(boards_open) >= analysis_sockets:
             await ws.send_json(error_message("too many analysis boards open; try again later"))
@@ -343,15 +352,18 @@ def create_app(
             await board.close()
 
     async def client_error(request: Request, exc: Exception) -> Response:
+        """A refused request as JSON with its status."""
         assert isinstance(exc, ClientError)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
     async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own errors (404, 405) as JSON too."""
         assert isinstance(exc, HTTPException)
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        """Warm the engines and resume unfinished games; stop every search at the end."""
         await asyncio.to_thread(pool.warm, "chess")
         resumed = games.resume()
         if resumed:
@@ -482,6 +494,7 @@ def main(args: argparse.Namespace) -> int:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     async def serve() -> None:
+        """Run uvicorn and the announcement side by side."""
         waiter = asyncio.ensure_future(announce())
         try:
             await server.serve()

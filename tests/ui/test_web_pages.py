@@ -107,6 +107,7 @@ def test_another_site_cannot_frame_the_game_page(server, browser):
 
     class Framer(BaseHTTPRequestHandler):
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            """Serve the page that frames the game."""
             body = f'<iframe id="f" src="{target}" width="900" height="700"></iframe>'.encode()
             self.send_response(200)
             self.send_header("content-type", "text/html")
@@ -115,6 +116,7 @@ def test_another_site_cannot_frame_the_game_page(server, browser):
             self.wfile.write(body)
 
         def log_message(self, *args: Any) -> None:
+            """Quiet."""
             pass
 
     evil = ThreadingHTTPServer(("127.0.0.1", 0), Framer)

@@ -80,6 +80,7 @@ def test_dns_rebinding_is_refused(port):
     assert status == 403
 
     async def upgrade() -> str:
+        """Try the upgrade; what came of it."""
         # The URL's name goes into Host; the TCP connection goes to 127.0.0.1 (as after a
         # rebinding).
         url = f"ws://{evil}/ws/analysis"
@@ -117,6 +118,7 @@ def test_deeply_nested_json_gets_a_400_not_a_500(port):
         assert status == 400 and b"nested" in text, (path, status, text[:200])
 
     async def deep_message() -> tuple[dict, dict]:
+        """Send deep JSON, then a good message; both answers."""
         async with websockets_client.connect(f"ws://127.0.0.1:{port}/ws/analysis") as ws:
             await ws.send("[" * 10_000)
             error = json.loads(await ws.recv())

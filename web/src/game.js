@@ -180,16 +180,17 @@ class GameView {
     const g = this.game;
     const live = this.ply === g.moves.length;
     const human = g.human;
-    const myTurn = live && !g.result && g.turn === human;
+    const playing = !g.result && !g.imported; // an imported game is shown, not played
+    const myTurn = live && playing && g.turn === human;
     const last = this.ply > 0 ? splitUci(g.moves[this.ply - 1].uci) : null;
     this.board.show({
       fen: this.fenAt(this.ply),
       turn: live ? g.turn : (this.ply % 2 === 0) === (g.start_turn === 'white') ? 'white' : 'black',
       legal: myTurn ? g.legal : [],
-      movable: live && !g.result ? human : undefined,
+      movable: live && playing ? human : undefined,
       lastMove: last ? [last[0].endsWith('@') ? last[1] : last[0], last[1]] : null,
       check: live ? g.check : g.moves[this.ply - 1] && g.moves[this.ply - 1].san.match(/[+#]$/),
-      premove: live && !g.result && g.turn !== human,
+      premove: live && playing && g.turn !== human,
     });
     const bottom = this.board.cg.state.orientation;
     const engine = other(human);
