@@ -224,8 +224,11 @@ class SearchPool:
         waiter = _Waiter(priority, next(self._seq), loop.create_future(), on_queue)
         self._waiters.append(waiter)
         self._waiters.sort(key=lambda w: (w.priority, w.seq))
-        if self._free:  # kept for games: look again when the reservation may have lapsed
-            self._dispatch_later()
+        self._dispatch()  # a free slot kept for games goes to a game's move at once
+        if waiter.future.done():
+            if on_queue is not None:
+                on_queue(0)
+            return waiter.future.result()
         self._ask_to_yield()
         now = time.monotonic()
         for holder in self._holders.values():

@@ -313,3 +313,48 @@ def test_game_over_says_who_won_and_a_rematch_swaps_colours(tmp_path):
         rematch = again.json()
         assert rematch["human"] == "black" and rematch["settings"]["elo"] == 1500
         assert rematch["id"] != game["id"] and rematch["start_fen"] == game["start_fen"]
+
+
+def test_a_game_move_takes_the_slot_kept_for_games_without_stopping_an_analysis():
+    import asyncio
+
+    from ferz.web.searches import ANALYSIS, PLAY, SearchPool
+
+    pool = SearchPool(2, 10_000, factory(Stats()), Limits)
+    start = {"fen": None, "moves": [], "options": {}}
+
+    async def scenario() -> tuple[float, int, list[int]]:
+        """A game searched; analysis A runs, B waits (a slot kept); a game's move comes."""
+        await pool.search(owner="g1", variant="chess", limits={"movetime": 20}, **start)
+        a = asyncio.create_task(
+            pool.search(
+                owner="a", variant="chess", limits={"infinite": True}, priority=ANALYSIS, **start
+            )
+        )
+        await asyncio.sleep(0.1)
+        places: list[int] = []
+        b = asyncio.create_task(
+            pool.search(
+                owner="b",
+                variant="chess",
+                limits={"infinite": True},
+                priority=ANALYSIS,
+                on_queue=places.append,
+                **start,
+            )
+        )
+        await asyncio.sleep(0.1)
+        asked = time.monotonic()
+        await pool.search(
+            owner="g2", variant="chess", limits={"movetime": 20}, priority=PLAY, **start
+        )
+        waited = time.monotonic() - asked
+        preempted = pool.preemptions
+        for task in (a, b):
+            task.cancel()
+        await asyncio.gather(a, b, return_exceptions=True)
+        return waited, preempted, places
+
+    waited, preempted, places = asyncio.run(scenario())
+    assert places[0] == 1  # B was told it waits although a slot was free
+    assert waited < 0.5 and preempted == 0  # the game's move took the kept slot at once
