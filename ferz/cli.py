@@ -51,11 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--ascii", action="store_true", help="letters instead of chess glyphs")
     play.add_argument("--pgn", metavar="FILE", help="append the finished game to this PGN file")
 
-    web = sub.add_parser("web", help="play and analyse in the browser")
-    web.add_argument("--host", default="127.0.0.1")
-    web.add_argument("--port", type=int, default=8765)
-    web.add_argument("--no-browser", action="store_true", help="do not open a browser")
-    web.add_argument("--db", metavar="PATH", help="SQLite file for games (default: user data dir)")
+    from .web.command import add_arguments as web_arguments
+
+    web_arguments(sub.add_parser("web", help="play and analyse in the browser"))
 
     perft = sub.add_parser("perft", help="count the leaf nodes of the move tree")
     perft.add_argument("depth", type=int)

@@ -1,20 +1,29 @@
 #!/usr/bin/env python3
-"""Load test for `ferz web` on loopback: N simultaneous games, each a bounded number of moves.
+"""Load test of `ferz web`: engine games and open analysis boards at once, on loopback.
 
-Starts its own server on a free 127.0.0.1 port with a throwaway database (or uses --url, which
-must be a loopback address), creates N games, connects one WebSocket per game and plays
-seeded-random legal moves until each game has its moves or ends. Every game must finish with
-no error message and with the server's stored move list equal to what its socket saw.
+Starts `python -m ferz web` on a free 127.0.0.1 port with a fresh database (or uses --url,
+a running loopback server), then plays GAMES games against the engine (a fixed think time per move,
+mixed variants; the "player" answers with a random legal move after a short pause) while
+BOARDS analysis boards think about positions that change every few seconds. Bounded in
+count (--games, --boards, --moves per game) and time (--timeout). Reports every engine
+reply's wait, errors, lost moves and the server's resident memory before, during (peak) and
+after the load, and again once idle engines have been released.
 
-    python tools/web_load.py --games 20 --moves 8 --movetime 100 --timeout 180
+    python tools/web_load.py                  # 20 games at 100 ms + 10 boards (the target)
+    python tools/web_load.py --games 5 --boards 2 --moves 5 --after 0   # a quick look
+
+Exit status 0 when every reply came within --max-reply, nothing failed or went missing and
+the peak RSS stayed below --ceiling-mb; 1 otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import json
+import os
 import random
 import socket
 import statistics
@@ -26,161 +35,283 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from websockets.asyncio.client import connect
-
-MAX_GAMES, MAX_MOVES, MAX_TIMEOUT = 100, 60, 900
+VARIANTS = ["chess", "chess", "chess", "crazyhouse", "capablanca", "xiangqi", "shogi"]
+ANALYSIS_VARIANTS = ["chess", "chess", "xiangqi", "capablanca", "crazyhouse"]
+DEFAULT_CEILING_MB = 600  # docs/web.md: the documented ceiling with the default 2 slots
+MAX_GAMES, MAX_BOARDS, MAX_MOVES, MAX_TIMEOUT = 100, 50, 60, 900  # bounds of one load
 
 
 @dataclass
 class Report:
-    """What one game saw."""
+    """What the load saw."""
 
-    id: str = ""
-    moves: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
     replies_ms: list[float] = field(default_factory=list)
-    result: str | None = None
-
-
-def http_json(url: str, body: dict | None = None) -> dict:
-    """GET (or POST `body`) and decode JSON."""
-    data = None if body is None else json.dumps(body).encode()
-    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return json.loads(response.read())
-
-
-async def play(base: str, index: int, args: argparse.Namespace) -> Report:
-    """Play one game to its move budget through its WebSocket."""
-    report = Report()
-    rng = random.Random(args.seed * 1000 + index)
-    game = await asyncio.to_thread(
-        http_json, base + "api/games", {"color": "white", "movetime_ms": args.movetime}
-    )
-    report.id = game["id"]
-    ws_url = base.replace("http", "ws", 1) + f"ws/games/{game['id']}"
-    sent_at = 0.0
-    async with connect(ws_url, max_size=2**22) as ws:
-        async for raw in ws:
-            message = json.loads(raw)
-            if message["type"] == "error":
-                report.errors.append(message["message"])
-                break
-            if message["type"] != "state":
-                continue
-            g = message["game"]
-            report.moves = [m["uci"] for m in g["moves"]]
-            report.result = g["result"]
-            if g["thinking"]:
-                continue
-            if sent_at and len(report.moves) % 2 == 0:
-                report.replies_ms.append((time.monotonic() - sent_at) * 1000)
-                sent_at = 0.0
-            if g["result"] or len(report.moves) >= 2 * args.moves:
-                break
-            if g["turn"] == g["human"] and g["legal"] and not sent_at:
-                move = rng.choice(sorted(g["legal"]))
-                sent_at = time.monotonic()
-                await ws.send(json.dumps({"type": "move", "uci": move, "ply": len(report.moves)}))
-    stored = await asyncio.to_thread(http_json, base + f"api/games/{game['id']}")
-    if [m["uci"] for m in stored["moves"]] != report.moves:
-        report.errors.append("stored moves differ from the socket's view (lost move)")
-    return report
+    errors: list[str] = field(default_factory=list)
+    lost: list[str] = field(default_factory=list)
+    games_done: int = 0
+    moves_sent: int = 0
+    infos: int = 0
+    rss: list[tuple[float, float]] = field(default_factory=list)  # (time, MB)
+    stats_ms: list[float] = field(default_factory=list)  # GET /api/stats answer times
 
 
 def free_port() -> int:
-    """A free loopback port."""
+    """A loopback port nobody listens on right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def loopback_only(url: str) -> str:
-    """Refuse anything but a loopback http URL; return it with a trailing slash."""
+def rss_mb(pid: int) -> float:
+    """Resident memory of process `pid` in MB (Linux /proc)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def loopback_port(url: str) -> int:
+    """The port of a loopback http URL; anything else is refused (the load stays local)."""
     parts = urllib.parse.urlsplit(url)
     host = parts.hostname or ""
     try:
         loop = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         loop = False
-    if parts.scheme != "http" or not loop:
-        raise SystemExit(f"web_load: {url} is not a loopback http URL")
-    return url if url.endswith("/") else url + "/"
+    if parts.scheme != "http" or not loop or parts.port is None:
+        raise SystemExit(f"web_load: {url} is not a loopback http URL with a port")
+    return parts.port
 
 
-async def run(base: str, args: argparse.Namespace) -> int:
-    """Play every game at once; print the summary; 0 if all finished cleanly."""
-    start = time.monotonic()
-    tasks = [asyncio.create_task(play(base, i, args)) for i in range(args.games)]
-    done, pending = await asyncio.wait(tasks, timeout=args.timeout)
-    for task in pending:
-        task.cancel()
-    reports = []
-    failures = len(pending)
-    for task in done:
-        if task.exception() is not None:
-            failures += 1
-            print(f"game failed: {task.exception()!r}", file=sys.stderr)
-        else:
-            reports.append(task.result())
-    wall = time.monotonic() - start
-    replies = [ms for r in reports for ms in r.replies_ms]
-    errors = [(r.id, e) for r in reports for e in r.errors]
-    short = [r.id for r in reports if not r.result and len(r.moves) < 2 * args.moves]
-    print(f"games: {len(reports)}/{args.games} finished, {len(pending)} timed out")
-    print(f"moves played: {sum(len(r.moves) for r in reports)} in {wall:.1f} s")
-    if replies:
-        q = statistics.quantiles(replies, n=20) if len(replies) > 1 else replies * 19
-        print(
-            f"engine replies: {len(replies)}, median {statistics.median(replies):.0f} ms, "
-            f"p95 {q[18]:.0f} ms, max {max(replies):.0f} ms (movetime {args.movetime} ms)"
-        )
-    for gid, message in errors:
-        print(f"error in game {gid}: {message}", file=sys.stderr)
-    for gid in short:
-        print(f"game {gid} stopped early", file=sys.stderr)
-    bad = failures + len(errors) + len(short)
-    print("OK" if bad == 0 else f"FAILED: {bad} problems")
-    return 0 if bad == 0 else 1
+def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
+    """A JSON request to the server."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read())
 
 
-def main() -> int:
-    """Parse the bounds, start a server unless --url is given, run the load."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=20, help=f"at most {MAX_GAMES}")
-    parser.add_argument("--moves", type=int, default=8, help=f"own moves per game, <= {MAX_MOVES}")
-    parser.add_argument("--movetime", type=int, default=100, help="engine ms per move")
-    parser.add_argument("--timeout", type=float, default=180, help=f"seconds, <= {MAX_TIMEOUT}")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--url", help="an already running loopback server")
-    args = parser.parse_args()
-    if not (1 <= args.games <= MAX_GAMES and 1 <= args.moves <= MAX_MOVES):
-        parser.error("games or moves out of bounds")
-    if not 0 < args.timeout <= MAX_TIMEOUT:
-        parser.error("timeout out of bounds")
-    if args.url:
-        return asyncio.run(run(loopback_only(args.url), args))
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "games.sqlite3"
-        cmd = [sys.executable, "-m", "ferz", "web", "--no-browser", "--port", str(port)]
-        server = subprocess.Popen([*cmd, "--db", str(db)], stdout=subprocess.PIPE, text=True)
-        try:
-            seen = []
-            for line in server.stdout or ():  # warnings may come first; EOF: it died
-                if "serving on" in line:
+async def play_game(
+    port: int, n: int, args: argparse.Namespace, report: Report, stop_at: float
+) -> None:
+    """One game: the engine thinks args.movetime ms a move; we answer with random moves."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(args.seed * 1000 + n)
+    variant = VARIANTS[n % len(VARIANTS)]
+    game = await asyncio.to_thread(
+        http, port, "/api/games", {"variant": variant, "movetime_ms": args.movetime}
+    )
+    ours: list[str] = []
+    async with connect(f"ws://127.0.0.1:{port}/ws/games/{game['id']}") as ws:
+        state = json.loads(await ws.recv())["game"]
+        while len(ours) < args.moves and not state["result"] and time.monotonic() < stop_at:
+            if not state["legal"]:
+                break
+            await asyncio.sleep(rng.uniform(0.05, args.pause))
+            uci = rng.choice(state["legal"])
+            plies = len(state["moves"])
+            await ws.send(json.dumps({"type": "move", "uci": uci, "ply": plies}))
+            ours.append(uci)
+            report.moves_sent += 1
+            sent = time.monotonic()
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if message["type"] == "error":
+                    report.errors.append(f"game {n} ({variant}): {message['message']}")
+                    return
+                if message["type"] != "state":
+                    continue
+                state = message["game"]
+                if state["result"] or (len(state["moves"]) >= plies + 2 and not state["thinking"]):
                     break
-                seen.append(line)
+            if len(state["moves"]) >= plies + 2:
+                report.replies_ms.append((time.monotonic() - sent) * 1000)
+    final = await asyncio.to_thread(http, port, f"/api/games/{game['id']}")
+    played = [m["uci"] for m in final["moves"]]
+    mine = played[0::2] if final["human"] == "white" else played[1::2]
+    if mine[: len(ours)] != ours:
+        report.lost.append(f"game {n} ({variant}): sent {ours}, stored {mine}")
+    report.games_done += 1
+
+
+async def analyse_board(
+    port: int, n: int, args: argparse.Namespace, report: Report, stop_at: float
+) -> None:
+    """One analysis board: think about a position, move on every few seconds."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(args.seed * 7000 + n)
+    variant = ANALYSIS_VARIANTS[n % len(ANALYSIS_VARIANTS)]
+    moves: list[str] = []
+    seq = 0
+    async with connect(f"ws://127.0.0.1:{port}/ws/analysis") as ws:
+        while time.monotonic() < stop_at and not report_done(report, args):
+            seq += 1
+            message = {"type": "analyse", "seq": seq, "variant": variant, "moves": moves}
+            await ws.send(json.dumps({**message, "multipv": 2}))
+            until = time.monotonic() + rng.uniform(2, 5)
+            legal: list[str] = []
+            while time.monotonic() < until:
+                try:
+                    got = json.loads(await asyncio.wait_for(ws.recv(), until - time.monotonic()))
+                except TimeoutError:
+                    break
+                if got["type"] == "error":
+                    report.errors.append(f"board {n} ({variant}): {got['message']}")
+                elif got["type"] == "position" and got["seq"] == seq:
+                    legal = got["legal"]
+                elif got["type"] == "info":
+                    report.infos += 1
+            if not legal or len(moves) > 40:
+                moves = []
             else:
-                raise SystemExit("web_load: the server did not start:\n" + "".join(seen))
-            return asyncio.run(run(f"http://127.0.0.1:{port}/", args))
-        finally:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+                moves = [*moves, rng.choice(legal)]
+
+
+def report_done(report: Report, args: argparse.Namespace) -> bool:
+    """Whether every game has finished (the boards stop then)."""
+    return report.games_done >= args.games
+
+
+async def sample_rss(port: int, pid: int, report: Report, stop: asyncio.Event) -> None:
+    """Record the server's RSS, and how fast it answers a small request (a stalled event
+    loop shows there), twice a second until told to stop."""
+    while not stop.is_set():
+        if pid != os.getpid():
+            report.rss.append((time.monotonic(), rss_mb(pid)))
+        asked = time.monotonic()
+        await asyncio.to_thread(http, port, "/api/stats")
+        report.stats_ms.append((time.monotonic() - asked) * 1000)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.5)
+
+
+async def load(port: int, pid: int, args: argparse.Namespace, report: Report) -> None:
+    """Run every game and board at once, sampling memory."""
+    stop_at = time.monotonic() + args.timeout
+    stop = asyncio.Event()
+    sampler = asyncio.create_task(sample_rss(port, pid, report, stop))
+    boards = [
+        asyncio.create_task(analyse_board(port, n, args, report, stop_at))
+        for n in range(args.boards)
+    ]
+    await asyncio.sleep(1)  # the boards hold the engines when the games start
+    games = [play_game(port, n, args, report, stop_at) for n in range(args.games)]
+    results = await asyncio.gather(*games, return_exceptions=True)
+    for n, result in enumerate(results):
+        if isinstance(result, BaseException):
+            report.errors.append(f"game {n}: {type(result).__name__}: {result}")
+    board_results = await asyncio.gather(*boards, return_exceptions=True)
+    for n, result in enumerate(board_results):
+        if isinstance(result, BaseException):
+            report.errors.append(f"board {n}: {type(result).__name__}: {result}")
+    stop.set()
+    await sampler
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the load and print the figures; the exit status says whether the targets held."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20, help="engine games at once (20)")
+    parser.add_argument("--boards", type=int, default=10, help="analysis boards open (10)")
+    parser.add_argument("--movetime", type=int, default=100, help="engine ms per move (100)")
+    parser.add_argument("--moves", type=int, default=20, help="moves we play per game (20)")
+    parser.add_argument("--pause", type=float, default=0.5, help="longest pause before a move")
+    parser.add_argument("--timeout", type=float, default=240, help="time bound, seconds")
+    parser.add_argument("--max-reply", type=float, default=2000, help="reply target, ms")
+    parser.add_argument("--ceiling-mb", type=float, default=DEFAULT_CEILING_MB)
+    parser.add_argument(
+        "--after", type=float, default=70, help="seconds to wait idle, then measure RSS again"
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--url", help="a running loopback server (no RSS figures)")
+    args = parser.parse_args(argv)
+    if not (0 < args.games <= MAX_GAMES and 0 <= args.boards <= MAX_BOARDS):
+        parser.error(f"at most {MAX_GAMES} games and {MAX_BOARDS} boards")
+    if not (0 < args.moves <= MAX_MOVES and 0 < args.timeout <= MAX_TIMEOUT):
+        parser.error(f"at most {MAX_MOVES} moves a game and {MAX_TIMEOUT} s")
+
+    report = Report()
+    proc = None
+    port = loopback_port(args.url) if args.url else None
+    tmp = tempfile.TemporaryDirectory()
+    if port is None:
+        port = free_port()
+        cmd = [sys.executable, "-m", "ferz", "web", "--no-browser", "--port", str(port)]
+        cmd += ["--db", str(Path(tmp.name) / "games.sqlite3")]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if "serving on" in line:
+                break
+        else:
+            print("ferz web did not start", file=sys.stderr)
+            return 1
+    pid = proc.pid if proc else os.getpid()
+    try:
+        time.sleep(1)
+        before = rss_mb(pid) if proc else 0.0
+        started = time.monotonic()
+        asyncio.run(load(port, pid, args, report))
+        elapsed = time.monotonic() - started
+        after_load = rss_mb(pid) if proc else 0.0
+        stats = http(port, "/api/stats")
+        time.sleep(args.after)
+        after_idle = rss_mb(pid) if proc else 0.0
+        idle_stats = http(port, "/api/stats")
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(30)
+        tmp.cleanup()
+
+    replies = sorted(report.replies_ms)
+    peak = max((mb for _, mb in report.rss), default=0.0)
+    during = [mb for _, mb in report.rss]
+    print(f"load: {args.games} games ({args.movetime} ms a move) + {args.boards} analysis boards")
+    print(f"  time {elapsed:.1f} s; games finished {report.games_done}/{args.games}")
+    print(f"  moves sent {report.moves_sent}; engine replies {len(replies)}")
+    if replies:
+        p95 = replies[min(len(replies) - 1, int(0.95 * len(replies)))]
+        print(
+            f"  reply ms: median {statistics.median(replies):.0f}, p95 {p95:.0f}, "
+            f"max {replies[-1]:.0f} (target {args.max_reply:.0f})"
+        )
+    print(f"  analysis infos received {report.infos}")
+    if report.stats_ms:
+        print(
+            f"  GET /api/stats during the load: median {statistics.median(report.stats_ms):.0f}"
+            f" ms, max {max(report.stats_ms):.0f} ms"
+        )
+    print(f"  server waits of engine moves (ms): {stats['play_wait_ms']}")
+    print(f"  preemptions of analyses {stats['preemptions']}; engines {stats['engines']}")
+    if proc:
+        mean = statistics.mean(during) if during else 0.0
+        print(
+            f"  RSS MB: before {before:.0f}, during mean {mean:.0f} / peak {peak:.0f}, "
+            f"after the load {after_load:.0f}, after {args.after:.0f} s idle {after_idle:.0f} "
+            f"(engines then {idle_stats['engines']}); ceiling {args.ceiling_mb:.0f}"
+        )
+    print(f"  errors {len(report.errors)}; lost moves {len(report.lost)}")
+    for line in (report.errors + report.lost)[:20]:
+        print("   ", line)
+    ok = (
+        not report.errors
+        and not report.lost
+        and report.games_done == args.games
+        and bool(replies)
+        and replies[-1] <= args.max_reply
+        and (not proc or peak < args.ceiling_mb)
+    )
+    print("  targets met" if ok else "  TARGETS MISSED")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -11,7 +11,8 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from . import boards, pgn
 from .messages import ClientError, error_message, info_json
-from .searches import SearchPool
+from .schema import ANALYSIS_MESSAGES, check_message
+from .searches import ANALYSIS, SearchPool
 
 log = logging.getLogger("ferz.web")
 
@@ -63,7 +64,11 @@ def position_json(board: Any, variant: str) -> dict[str, Any]:
 
 
 class Analysis:
-    """One analysis board's socket: the current position's search and a move-by-move review."""
+    """One analysis board's socket: the current position's search and a move-by-move review.
+
+    A board runs one search at a time (one analysis per client): a review pauses the live
+    analysis, which resumes on the shown position when the review ends.
+    """
 
     def __init__(self, pool: SearchPool, review_ms: int, ws: WebSocket) -> None:
         self.pool = pool
@@ -72,6 +77,8 @@ class Analysis:
         self.owner = f"analysis-{id(self)}"
         self.task: asyncio.Task[None] | None = None
         self.review_task: asyncio.Task[None] | None = None
+        self.deferred: tuple[Any, ...] | None = None  # the thinking a review put off
+        self._thinking: tuple[Any, ...] | None = None  # what the live analysis searches
 
     async def send(self, message: dict[str, Any]) -> None:
         """Send unless the socket has gone."""
@@ -81,20 +88,35 @@ class Analysis:
 
     async def close(self) -> None:
         """Stop both searches."""
+        self.deferred = None
         await self._cancel("task")
         await self._cancel("review_task")
 
-    async def handle(self, message: dict[str, Any]) -> None:
-        """One client message."""
-        kind = message.get("type")
+    async def handle(self, raw: dict[str, Any]) -> None:
+        """One client message (checked against schema.ANALYSIS_MESSAGES)."""
+        try:
+            message = check_message(raw, ANALYSIS_MESSAGES)
+        except ClientError as error:
+            await self.send(error_message(str(error)))
+            return
+        kind = message["type"]
         if kind == "analyse":
             await self.analyse(message)
         elif kind == "stop":
+            self.deferred = None
             await self._cancel("task")
-        elif kind == "review":
-            await self.review(message)
         else:
-            await self.send(error_message(f"unknown message type {kind!r}"))
+            await self.review(message)
+
+    def _on_queue(self, seq: Any) -> Any:
+        """A callback telling the client its search's place in line (0: thinking)."""
+
+        def tell(place: int) -> None:
+            """Send the place in line."""
+            message = {"type": "queue", "seq": seq, "position": place}
+            asyncio.get_running_loop().create_task(self.send(message))
+
+        return tell
 
     async def _cancel(self, name: str) -> None:
         """Cancel one of the two searches."""
@@ -107,13 +129,12 @@ class Analysis:
 
     async def analyse(self, message: dict[str, Any]) -> None:
         """Validate a line, show the position at `ply`, and think about it (MultiPV)."""
-        seq, ply, multipv = message.get("seq"), message.get("ply"), message.get("multipv", 1)
-        variant = message.get("variant", "chess")
-        moves = message.get("moves", [])
+        seq, ply = message.get("seq"), message.get("ply")
+        multipv = message.get("multipv") or 1
+        variant = message.get("variant") or "chess"
+        moves = message.get("moves") or []
         try:
             board, line = parse_line(variant, message.get("fen"), moves)
-            if not isinstance(multipv, int) or not 1 <= multipv <= 5:
-                raise ClientError("multipv must be from 1 to 5")
             if ply is None:
                 ply = len(line)
             if not isinstance(ply, int) or not 0 <= ply <= len(line):
@@ -140,19 +161,25 @@ class Analysis:
                 **position,
             }
         )
-        if message.get("think", True) and position["outcome"] is None:
+        self.deferred = None
+        if message.get("think") is not False and position["outcome"] is None:
             uci = [m["uci"] for m in line[:ply]]
-            self.task = asyncio.get_running_loop().create_task(
-                self._think(seq, variant, start.fen(), uci, board, multipv)
-            )
+            job = (seq, variant, start.fen(), uci, board, multipv)
+            if self.review_task is not None and not self.review_task.done():
+                self.deferred = job  # one search per board: think after the review
+                await self.send({"type": "queue", "seq": seq, "position": 1, "review": True})
+            else:
+                self.task = asyncio.get_running_loop().create_task(self._think(*job))
 
     async def _think(
         self, seq: Any, variant: str, fen: str, moves: list[str], board: Any, multipv: int
     ) -> None:
         """Think until the ceiling, streaming every line; then say it stopped."""
         white = boards.turn(board) == "white"
+        self._thinking = (seq, variant, fen, moves, board, multipv)
 
         def on_info(info: Any) -> None:
+            """Pass a line on, scores from White's side and the PV in SAN."""
             message = {"type": "info", "seq": seq, "info": info_json(info, board, white)}
             asyncio.get_running_loop().create_task(self.send(message))
 
@@ -165,6 +192,8 @@ class Analysis:
                 limits={"infinite": True},
                 options={"MultiPV": multipv, "UCI_LimitStrength": False},
                 on_info=on_info,
+                priority=ANALYSIS,
+                on_queue=self._on_queue(seq),
             )
         except asyncio.CancelledError:
             raise
@@ -176,15 +205,17 @@ class Analysis:
 
     async def review(self, message: dict[str, Any]) -> None:
         """Evaluate every position of a line, one short search each, streaming the scores."""
+        variant = message.get("variant") or "chess"
         try:
-            _, line = parse_line(
-                message.get("variant", "chess"), message.get("fen"), message.get("moves", [])
-            )
+            _, line = parse_line(variant, message.get("fen"), message.get("moves") or [])
         except ClientError as error:
             await self.send(error_message(str(error)))
             return
         await self._cancel("review_task")
-        variant = message.get("variant", "chess")
+        if self.task is not None and not self.task.done():
+            # One search per board: the live analysis waits for the review to end.
+            self.deferred = self._thinking
+            await self._cancel("task")
         self.review_task = asyncio.get_running_loop().create_task(
             self._review(variant, message.get("fen"), [m["uci"] for m in line])
         )
@@ -202,8 +233,11 @@ class Analysis:
                 score_cp: int | None
                 score_mate: int | None = None
                 best = None
+                outcome = None
                 if done is not None:
-                    score_cp = {"1-0": 100_000, "0-1": -100_000}.get(done.result, 0)
+                    # The game is over here: no score to show or export, the result says it
+                    # (a checkmate written as +1000.00 read as a score).
+                    score_cp, outcome = None, done.result
                 else:
                     result = await self.pool.search(
                         owner=self.owner,
@@ -212,6 +246,7 @@ class Analysis:
                         moves=moves[:ply],
                         limits={"movetime": self.review_ms},
                         options={"MultiPV": 1, "UCI_LimitStrength": False},
+                        priority=ANALYSIS,
                     )
                     info = result.infos.get(1)
                     sign = 1 if white else -1
@@ -228,6 +263,7 @@ class Analysis:
                         "score_cp": score_cp,
                         "score_mate": score_mate,
                         "best": best,
+                        "outcome": outcome,
                     }
                 )
         except asyncio.CancelledError:
@@ -236,4 +272,12 @@ class Analysis:
             log.exception("review failed")
             await self.send(error_message(f"the review failed: {error}"))
             return
+        finally:
+            self._resume_deferred()
         await self.send({"type": "review_done"})
+
+    def _resume_deferred(self) -> None:
+        """After a review: think about the shown position again, if it was put off."""
+        job, self.deferred = self.deferred, None
+        if job is not None and (self.task is None or self.task.done()):
+            self.task = asyncio.get_running_loop().create_task(self._think(*job))

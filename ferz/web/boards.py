@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..board import Board
@@ -94,17 +95,68 @@ def variant_from_tag(tag: str) -> str:
     raise ValueError(f"unknown variant {tag!r}")
 
 
+MAX_FEN = 300  # characters; the longest start position (16x16 with pockets) is ~180
+MAX_COUNTER = 100_000  # halfmove clock and fullmove number: far above any real game
+MAX_RUN = 16  # an empty run in the piece placement: boards are at most 16 files wide
+_DIGITS = re.compile(r"\d+")
+
+
+def check_fen_fields(fen: str) -> None:
+    """Refuse a FEN whose numbers are out of range before the core sees it (ValueError).
+
+    The core stores counters in C ints: 2**31 and more overflowed (a 500 and a dropped
+    socket); here every number is bounded and named: the placement's empty runs, the
+    halfmove clock and the fullmove number (the last two fields), check counters.
+    """
+    fields = fen.split()
+    if len(fields) > 8:
+        raise ValueError(f"FEN has {len(fields)} fields, at most 8")
+    for run in _DIGITS.findall(fields[0]):
+        if len(run) > 2 or int(run) > MAX_RUN:
+            raise ValueError(f"FEN piece placement: an empty run of {run[:12]} squares")
+    names = {len(fields) - 2: "halfmove clock", len(fields) - 1: "fullmove number"}
+    for index, text in enumerate(fields[1:], 1):
+        for number in _DIGITS.findall(text):
+            if len(number) > 6 or int(number) > MAX_COUNTER:
+                name = names.get(index, f"field {index + 1}")
+                raise ValueError(f"FEN {name} {number[:12]} is out of range (0 to {MAX_COUNTER})")
+
+
 def new_board(fen: str | None, variant: str = "chess") -> Board:
     """A board at `fen` (None: the variant's start); ValueError on a bad FEN or variant."""
     if variant not in variant_names():
-        raise ValueError(f"unknown variant {variant!r}")
+        raise ValueError(f"unknown variant {variant[:40]!r}")
     if fen is not None:
         fen = fen.strip()
         if not fen:
             raise ValueError("empty FEN")
-        if len(fen) > 300:
+        if len(fen) > MAX_FEN:
             raise ValueError("FEN too long")
-    return Board(fen, variant=variant) if fen else Board(variant=variant)
+        if not fen.isprintable() or not fen.isascii():
+            raise ValueError("FEN has characters no FEN uses")
+        check_fen_fields(fen)
+    try:
+        return Board(fen, variant=variant) if fen else Board(variant=variant)
+    except ValueError:
+        raise
+    except (OverflowError, IndexError, KeyError, TypeError) as error:
+        # Input the core's parser did not foresee: still the client's bad FEN, not a crash.
+        raise ValueError(f"invalid FEN ({type(error).__name__})") from None
+
+
+def cannot_mate(board: Board, color: str) -> bool:
+    """Whether `color` could not checkmate by any series of legal moves (FIDE 6.9), so that
+    a flag fall against it is a draw. Only for variants where checkmate wins; ferz.board
+    decides by piece movement."""
+    probe = getattr(board, "_insufficient", None)
+    rules = board.rules
+    if probe is None or not any(p.royal for p in rules.pieces):
+        return False
+    if rules.checkmate_value != "loss" or rules.extinction_value or rules.check_counting:
+        return False
+    if any(rules.flag_letters) or rules.must_capture:
+        return False
+    return bool(probe(0 if color == "white" else 1))
 
 
 # The ten ways to put two knights on five empty squares, in Scharnagl's order.

@@ -14,6 +14,11 @@ from .store import Record
 COLORS = ("white", "black")
 
 
+def new_id() -> str:
+    """A fresh random game id (12 hex digits)."""
+    return secrets.token_hex(6)
+
+
 def other(color: str) -> str:
     """The opposite colour."""
     return "black" if color == "white" else "white"
@@ -29,11 +34,15 @@ class Settings:
     increment_ms: int = 0
     movetime_ms: int | None = None
     depth: int | None = None
+    show_pv: bool = False  # show the engine's lines while it thinks (a hint; off by default)
+    imported: bool = False  # a game read from PGN: shown and analysed, not played
 
     @classmethod
     def parse(cls, data: dict[str, Any], max_think_ms: int) -> Settings:
-        """Validate a new-game request; ValueError names the bad field."""
-        color = data.get("color", "white")
+        """Validate a new-game request (types already checked by schema.NEW_GAME); ValueError
+        names the bad field."""
+        color = data.get("color") or "white"
+        show_pv = data.get("show_pv") is True
         if color == "random":
             color = secrets.choice(COLORS)
         if color not in COLORS:
@@ -47,19 +56,25 @@ class Settings:
         if clock is not None:
             if not isinstance(clock, dict):
                 raise ValueError("clock must be {initial_ms, increment_ms}")
-            initial, inc = clock.get("initial_ms"), clock.get("increment_ms", 0)
+            initial, inc = clock.get("initial_ms"), clock.get("increment_ms") or 0
             if not _is_int(initial) or not 1000 <= initial <= 3 * 3600 * 1000:
                 raise ValueError("clock.initial_ms must be from 1000 to 10800000")
             if not _is_int(inc) or not 0 <= inc <= 60000:
                 raise ValueError("clock.increment_ms must be from 0 to 60000")
-            return cls(color, elo, initial_ms=initial, increment_ms=inc)
+            return cls(color, elo, initial_ms=initial, increment_ms=inc, show_pv=show_pv)
         if movetime is not None:
             if not _is_int(movetime) or not 10 <= movetime <= max_think_ms:
                 raise ValueError(f"movetime_ms must be from 10 to {max_think_ms}")
-            return cls(color, elo, movetime_ms=movetime)
+            return cls(color, elo, movetime_ms=movetime, show_pv=show_pv)
         if not _is_int(depth) or not 1 <= depth <= 30:
             raise ValueError("depth must be from 1 to 30")
-        return cls(color, elo, depth=depth)
+        return cls(color, elo, depth=depth, show_pv=show_pv)
+
+    @classmethod
+    def load(cls, stored: dict[str, Any]) -> Settings:
+        """Settings from the store, ignoring keys this version does not know."""
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in stored.items() if k in known})
 
 
 def _is_int(value: object) -> bool:
@@ -76,7 +91,8 @@ class Game:
         self.updated = rec.updated
         self.variant = rec.variant
         self.start_fen = rec.start_fen
-        self.settings = Settings(**rec.settings)
+        self.settings = Settings.load(rec.settings)
+        self.tags = dict(rec.tags)
         self.board = boards.new_board(rec.start_fen, rec.variant)
         self.moves: list[str] = []
         self.sans: list[str] = []
@@ -95,10 +111,19 @@ class Game:
                 "black": initial if rec.clock_black is None else rec.clock_black,
             }
         # The clock of the side to move runs from here (monotonic seconds); None: stopped.
-        # After a server restart it starts again from now: downtime is not charged.
+        # The store keeps when it started in wall-clock time, so that after a restart the
+        # clock goes on as if the server had never stopped (the engine thinks at once).
         self.turn_started: float | None = None
+        self.flagged_offline = False
         if timed and self.moves and not self.result:
-            self.turn_started = time.monotonic() if now is None else now
+            mono = time.monotonic() if now is None else now
+            away = 0.0
+            if rec.turn_started_at is not None:
+                away = max(0.0, time.time() - rec.turn_started_at)
+            self.turn_started = mono - away
+            if self.check_time(mono):
+                self.flagged_offline = True
+                self.termination = f"{self.termination} while the server was down"
         self.engine_score: int | None = None  # last score from the engine's side, for draw offers
 
     @classmethod
@@ -111,7 +136,7 @@ class Game:
         if boards.outcome(board) is not None:
             raise ValueError("the position is already decided (checkmate, stalemate or a draw)")
         now = time.time()
-        rec = Record(secrets.token_hex(6), now, now, variant, board.fen(), asdict(settings))
+        rec = Record(new_id(), now, now, variant, board.fen(), asdict(settings))
         return cls(rec)
 
     @property
@@ -127,6 +152,9 @@ class Game:
     def record(self) -> Record:
         """The stored form of this game."""
         clock = self.clock or {}
+        started_at = None
+        if self.turn_started is not None:
+            started_at = time.time() - (time.monotonic() - self.turn_started)
         return Record(
             self.id,
             self.created,
@@ -140,6 +168,8 @@ class Game:
             self.result,
             self.termination,
             dict(self.evals),
+            started_at,
+            dict(self.tags),
         )
 
     def remaining(self, color: str, now: float) -> int | None:
@@ -149,7 +179,7 @@ class Game:
         left = self.clock[color]
         if color == self.turn and self.turn_started is not None:
             left -= int((now - self.turn_started) * 1000)
-        return left
+        return max(0, left)  # a clock shows 0, never less, when its flag falls
 
     def check_time(self, now: float) -> bool:
         """End the game if the side to move has run out of time; True if it just ended."""
@@ -157,8 +187,13 @@ class Game:
             return False
         left = self.remaining(self.turn, now)
         if left is not None and left <= 0:
-            self.clock[self.turn] = 0
-            self.finish("0-1" if self.turn == "white" else "1-0", "time forfeit")
+            loser = self.turn
+            self.clock[loser] = 0
+            if boards.cannot_mate(self.board, other(loser)):
+                # FIDE 6.9: the flag falls, but the opponent could not mate by any moves.
+                self.finish("1/2-1/2", "time forfeit against insufficient material")
+            else:
+                self.finish("0-1" if loser == "white" else "1-0", "time forfeit")
             return True
         return False
 
@@ -221,8 +256,24 @@ class Game:
         self.updated = time.time()
 
     def player_name(self, color: str) -> str:
-        """'You' or the engine with its strength."""
-        return player_name(self.settings, color)
+        """'You' or the engine with its strength (an imported game: its tags' names)."""
+        return player_name(self.settings, color, self.tags)
+
+    def winner_text(self) -> str | None:
+        """Who won and why, in words for the game-over panel; None while the game goes on."""
+        if not self.result:
+            return None
+        why = self.termination or "the result of the game"
+        if self.result == "1/2-1/2":
+            return f"Draw ({why})"
+        if self.result not in ("1-0", "0-1"):
+            return f"Game over ({why})"
+        winner = "white" if self.result == "1-0" else "black"
+        if self.settings.imported:
+            return f"{self.player_name(winner)} ({winner.capitalize()}) won ({why})"
+        if winner == self.human:
+            return f"You won ({why})"
+        return f"{self.player_name(winner)} won ({why})"
 
     def to_json(self, now: float, thinking: bool = False) -> dict[str, Any]:
         """Everything a client needs to render the game."""
@@ -264,12 +315,19 @@ class Game:
             "clock": clock,
             "result": self.result,
             "termination": self.termination,
+            "outcome_text": self.winner_text(),
             "thinking": thinking,
+            "imported": self.settings.imported,
+            "show_pv": self.settings.show_pv,
+            "tags": self.tags,
         }
 
 
-def player_name(settings: Settings, color: str) -> str:
-    """'You' or the engine with its strength."""
+def player_name(settings: Settings, color: str, tags: dict[str, str] | None = None) -> str:
+    """'You' or the engine with its strength; an imported game's player from its tags."""
+    if settings.imported:
+        name = (tags or {}).get(color.capitalize(), "?")
+        return name if name and name != "?" else color.capitalize()
     if color == settings.human:
         return "You"
     return f"ferz ({settings.elo})" if settings.elo else "ferz"
@@ -277,14 +335,15 @@ def player_name(settings: Settings, color: str) -> str:
 
 def summary(rec: Record) -> dict[str, Any]:
     """One line of the games list, read from the stored record without replaying the moves."""
-    settings = Settings(**rec.settings)
+    settings = Settings.load(rec.settings)
     return {
         "id": rec.id,
         "created": rec.created,
         "updated": rec.updated,
         "variant": rec.variant,
-        "white": player_name(settings, "white"),
-        "black": player_name(settings, "black"),
+        "white": player_name(settings, "white", rec.tags),
+        "black": player_name(settings, "black", rec.tags),
         "result": rec.result,
         "plies": len(rec.moves),
+        "imported": settings.imported,
     }

@@ -160,6 +160,25 @@ def write(
     return head + "\n" + _wrap(words) + "\n"
 
 
+def line_result(outcome: boards.Outcome | None, given: str | None) -> str:
+    """The result of an exported line: the rules' when its last position ends the game, else
+    the one it came with (a stored or imported game's, sent only for its unchanged line)."""
+    if outcome is not None:
+        return outcome.result
+    return given if given in RESULTS else "*"
+
+
+def export_tags(kept: dict[str, str], *, variant: str, date: str, result: str) -> dict[str, str]:
+    """Tags of an exported analysis line: ours by default, the line's own (White, Black,
+    Event...) kept; the variant and the result always from the line itself."""
+    tags = {"Event": "ferz analysis", "Site": "ferz web", "Date": date}
+    tags.update({k: v for k, v in kept.items() if k not in ("FEN", "SetUp", "Variant", "Result")})
+    if variant != "chess":
+        tags["Variant"] = variant
+    tags["Result"] = result
+    return tags
+
+
 def _escape(value: str) -> str:
     """Escape a tag value (backslash and quote), dropping line breaks."""
     return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")

@@ -15,7 +15,8 @@ from starlette.websockets import WebSocket
 
 from .game import Game
 from .messages import ClientError, error_message, eval_text, info_json
-from .searches import SearchPool
+from .schema import GAME_MESSAGES, check_message
+from .searches import PLAY, SearchPool
 from .store import Store
 
 log = logging.getLogger("ferz.web")
@@ -35,11 +36,14 @@ class Room:
         self.lock = asyncio.Lock()
         self.task: asyncio.Task[None] | None = None
         self.thinking = False
+        self.queue = 0  # the engine's move's place in line for a search slot (0: not waiting)
         self.timer: asyncio.TimerHandle | None = None
 
     def state(self) -> dict[str, Any]:
         """The full game as a message."""
-        return {"type": "state", "game": self.game.to_json(time.monotonic(), self.thinking)}
+        game = self.game.to_json(time.monotonic(), self.thinking)
+        game["queue"] = self.queue if self.thinking else 0
+        return {"type": "state", "game": game}
 
     async def broadcast(self, message: dict[str, Any]) -> None:
         """Send to every open socket of this game; a dead socket is dropped."""
@@ -92,6 +96,8 @@ class Room:
         game = self.game
         if game.result or game.turn == game.human or self.task is not None:
             return
+        if game.settings.imported:
+            return
         self.thinking = True
         self.task = asyncio.get_running_loop().create_task(self._engine_move(len(game.moves)))
 
@@ -107,11 +113,30 @@ class Room:
     async def _engine_move(self, ply: int) -> None:
         """Search, then play the engine's move if the game has not changed meanwhile."""
         game = self.game
-        board = game.board.copy()
         white = game.turn == "white"
+        show_pv = game.settings.show_pv
+        board = game.board.copy() if show_pv else None  # for the lines' SAN only
 
         def on_info(info: Any) -> None:
-            message = {"type": "info", "info": info_json(info, board, white)}
+            """Pass the engine's progress on; its lines and score only if the player asked
+            for them (they would tell the player their best reply)."""
+            if show_pv:
+                line = info_json(info, board, white)
+            else:  # no lines, so no SAN to work out on the event loop either
+                line = {
+                    "multipv": info.multipv or 1,
+                    "depth": info.depth,
+                    "nodes": info.nodes,
+                    "nps": info.nps,
+                    "time_ms": info.time_ms,
+                }
+            message = {"type": "info", "info": line}
+            asyncio.get_running_loop().create_task(self.broadcast(message))
+
+        def on_queue(place: int) -> None:
+            """Tell the players where the engine's move waits in line (0: it thinks now)."""
+            self.queue = place
+            message = {"type": "queue", "position": place}
             asyncio.get_running_loop().create_task(self.broadcast(message))
 
         try:
@@ -123,6 +148,8 @@ class Room:
                 limits=self.limits(),
                 options=self.options(),
                 on_info=on_info,
+                priority=PLAY,
+                on_queue=on_queue,
             )
         except asyncio.CancelledError:
             raise
@@ -190,17 +217,22 @@ class Room:
             options["UCI_Elo"] = elo
         return options
 
-    async def handle(self, ws: WebSocket, message: dict[str, Any]) -> None:
-        """One client message about this game."""
-        kind = message.get("type")
+    async def handle(self, ws: WebSocket, raw: dict[str, Any]) -> None:
+        """One client message about this game (checked against schema.GAME_MESSAGES)."""
+        try:
+            message = check_message(raw, GAME_MESSAGES)
+        except ClientError as error:
+            await ws.send_json(error_message(str(error)))
+            return
+        kind = message["type"]
         async with self.lock:
             game = self.game
             now = time.monotonic()
             if kind == "sync":
                 await ws.send_json(self.state())
                 return
-            if kind not in ("move", "takeback", "resign", "draw"):
-                await ws.send_json(error_message(f"unknown message type {kind!r}"))
+            if game.settings.imported:
+                await ws.send_json(error_message("an imported game is not played here"))
                 return
             if game.result:
                 await ws.send_json(
@@ -288,6 +320,40 @@ class Games:
             room = self.add(game)
         self.rooms.move_to_end(game_id)
         return room
+
+    def resume(self) -> int:
+        """After a start: every unfinished game goes on at once (the engine thinks if it is
+        to move, flags fall when due) without waiting for a browser; returns how many."""
+        count = 0
+        for rec in self.store.unfinished(MAX_ROOMS):
+            try:
+                game = Game(rec)
+            except (ValueError, TypeError) as error:  # a row this version cannot replay
+                log.warning("game %s not resumed: %s", rec.id, error)
+                continue
+            room = self.add(game)
+            if game.flagged_offline:
+                room.save()  # decided while the server was down: keep the result
+            room.start_engine()
+            room.arm_timer()
+            count += 1
+        return count
+
+    async def delete(self, game_id: str) -> None:
+        """Forget a game: stop its engine, close its sockets, remove it from the store."""
+        if not isinstance(game_id, str) or not ID_RE.fullmatch(game_id):
+            raise ClientError(f"no game {game_id!r}", 404)
+        room = self.rooms.pop(game_id, None)
+        if room is not None:
+            if room.timer is not None:
+                room.timer.cancel()
+            await room.stop_engine()
+            for ws in list(room.sockets):
+                with contextlib.suppress(Exception):  # already gone is fine
+                    await ws.send_json(error_message("this game was deleted"))
+                    await ws.close(code=4410)
+        if not self.store.delete(game_id) and room is None:
+            raise ClientError(f"no game {game_id!r}", 404)
 
     def add(self, game: Game) -> Room:
         """Keep a game in memory, forgetting the oldest idle ones beyond MAX_ROOMS."""

@@ -1,14 +1,31 @@
-"""A bounded pool of engines: at most N searches at once, the rest wait in line (FIFO)."""
+"""A bounded pool of engines: at most N searches at once; games' moves go before analysis.
+
+Fairness: a waiting game move takes the slot of a running analysis at once (the analysis is
+stopped and waits for its turn again); analyses share the slots they have, one slice at a
+time, when others wait; every waiter learns its place in line. Memory: engines are kept per
+variant, at most `max_engines` of them (four per slot by default; the least recently used
+idle one goes first), and an engine idle for IDLE_RELEASE_S is dropped.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+import gc
+import itertools
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 STOP_GRACE_S = 5.0  # how long a stopped search may take to report its move
+PLAY = 0  # priority of an engine move in a game (lower goes first)
+ANALYSIS = 1  # priority of analysis and review searches
+ANALYSIS_SLICE_S = 2.0  # an analysis holding a slot yields it after this if another waits
+IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tables freed)
+PLAY_RESERVE_S = 2.0  # while games have searched this recently, analyses leave them a slot
+ENGINES_PER_SLOT = 4  # engines kept per search slot (other variants' engines wait idle)
 
 
 @dataclass
@@ -17,6 +34,45 @@ class Result:
 
     best: str | None
     infos: dict[int, Any] = field(default_factory=dict)  # multipv number -> last Info
+
+
+@dataclass
+class _Waiter:
+    """A search waiting for a slot."""
+
+    priority: int
+    seq: int
+    future: asyncio.Future[int]
+    on_queue: Callable[[int], None] | None
+    told: int = -1
+
+
+@dataclass
+class _Kept:
+    """An engine with its variant, the game or board it last searched for, and when."""
+
+    variant: str
+    engine: Any
+    owner: str | None = None
+    used: float = 0.0
+
+
+@dataclass
+class _Holder:
+    """A search holding a slot: when it started, and a future that asks it to yield."""
+
+    priority: int
+    started: float
+    wake: asyncio.Future[None]
+
+
+def trim_memory() -> None:
+    """Give freed memory back to the system (glibc keeps it otherwise); a no-op elsewhere."""
+    gc.collect()
+    with contextlib.suppress(Exception):  # not glibc, no ctypes: nothing to give back
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 class SearchPool:
@@ -28,6 +84,10 @@ class SearchPool:
         max_think_ms: int,
         factory: Callable[[str], Any] | None = None,
         limits: Callable[..., Any] | None = None,
+        *,
+        analysis_slice_s: float = ANALYSIS_SLICE_S,
+        idle_release_s: float = IDLE_RELEASE_S,
+        max_engines: int | None = None,
     ) -> None:
         """`factory(variant)` makes an engine and `limits(**fields)` its search limits; both
         default to ferz.engine's Engine and Limits (tests pass stand-ins)."""
@@ -35,6 +95,8 @@ class SearchPool:
             raise ValueError("the search pool needs at least one slot")
         self.slots = slots
         self.max_think_ms = max_think_ms
+        self.analysis_slice_s = analysis_slice_s
+        self.idle_release_s = idle_release_s
         if factory is None or limits is None:
             from ..engine import Engine, Limits
 
@@ -42,34 +104,78 @@ class SearchPool:
             limits = limits or Limits
         self._factory = factory
         self._limits = limits
-        self._free: asyncio.Queue[int] | None = None
-        # One engine per slot, for the variant it last searched: memory stays slots x Hash.
-        self._engines: list[tuple[str, Any] | None] = [None] * slots
-        self._owner: list[str | None] = [None] * slots
-        self.running = 0
-        self.waiting = 0
+        self._free: list[int] = list(range(slots - 1, -1, -1))
+        self._waiters: list[_Waiter] = []
+        self._holders: dict[int, _Holder] = {}
+        self._seq = itertools.count()
+        # Engines by variant: searching (one per held slot) and idle, least recently used first.
+        self.max_engines = max(slots, max_engines or ENGINES_PER_SLOT * slots)
+        self._busy: dict[int, _Kept] = {}
+        self._idle: list[_Kept] = []
+        self._reaper: asyncio.TimerHandle | None = None
+        self._last_play = -1e9  # when a game's search last started (monotonic)
+        self._redispatch: asyncio.TimerHandle | None = None
+        self.play_waits_ms: deque[float] = deque(maxlen=2000)  # recent waits of game moves
+        self.preemptions = 0
+        self.released = 0
 
-    def _queue(self) -> asyncio.Queue[int]:
-        """The queue of free slots, made inside the running event loop."""
-        if self._free is None:
-            self._free = asyncio.Queue()
-            for slot in range(self.slots):
-                self._free.put_nowait(slot)
-        return self._free
+    @property
+    def running(self) -> int:
+        """Searches holding a slot now."""
+        return len(self._holders)
+
+    @property
+    def waiting(self) -> int:
+        """Searches waiting for a slot."""
+        return len(self._waiters)
+
+    def engines(self) -> int:
+        """Engines alive now."""
+        return len(self._busy) + len(self._idle)
+
+    def stats(self) -> dict[str, Any]:
+        """Counts and the waits of game moves (ms), for /api/stats and the load test."""
+        waits = sorted(self.play_waits_ms)
+
+        def pct(p: float) -> float | None:
+            """The p-quantile of the waits, None without any."""
+            return None if not waits else round(waits[min(len(waits) - 1, int(p * len(waits)))])
+
+        return {
+            "slots": self.slots,
+            "running": self.running,
+            "waiting": self.waiting,
+            "engines": self.engines(),
+            "max_engines": self.max_engines,
+            "preemptions": self.preemptions,
+            "engines_released": self.released,
+            "play_wait_ms": {
+                "count": len(waits),
+                "p50": pct(0.5),
+                "p95": pct(0.95),
+                "max": None if not waits else round(waits[-1]),
+            },
+        }
 
     def warm(self, variant: str) -> None:
-        """Make every slot's engine for `variant` now, so the first move does not wait."""
-        for slot in range(self.slots):
-            self._engine(slot, variant)
+        """Make an engine per slot for `variant` now, so the first moves do not wait."""
+        now = time.monotonic()
+        while len(self._idle) < self.slots:
+            self._idle.append(_Kept(variant, self._factory(variant), None, now))
 
-    def _engine(self, slot: int, variant: str) -> Any:
-        """The slot's engine, replaced by a new one when the variant changes."""
-        held = self._engines[slot]
-        if held is None or held[0] != variant:
-            held = (variant, self._factory(variant))
-            self._engines[slot] = held
-            self._owner[slot] = None
-        return held[1]
+    async def _take(self, variant: str, owner: str) -> _Kept:
+        """An idle engine for `variant` (the owner's own first, to keep its hash), or a new
+        one, dropping the least recently used idle engine when the ceiling is reached."""
+        same = [k for k in self._idle if k.variant == variant]
+        if same:
+            kept = next((k for k in same if k.owner == owner), same[-1])
+            self._idle.remove(kept)
+            return kept
+        if self.engines() >= self.max_engines and self._idle:
+            del self._idle[0]  # free it before the new one is built
+            trim_memory()
+        # Building an engine takes 70-130 ms (tables, network): not on the event loop.
+        return _Kept(variant, await asyncio.to_thread(self._factory, variant))
 
     async def search(
         self,
@@ -81,31 +187,167 @@ class SearchPool:
         limits: dict[str, Any],
         options: dict[str, Any],
         on_info: Callable[[Any], None] | None = None,
+        priority: int = PLAY,
+        on_queue: Callable[[int], None] | None = None,
     ) -> Result:
         """Search one position; waits for a free slot. Cancelling stops the engine cleanly.
 
         `owner` names the game or board: an engine that switches owner starts a new game
-        (clears its hash) so that games do not leak into each other.
+        (clears its hash) so that games do not leak into each other. An analysis search that
+        must yield its slot waits in line again and starts over. `on_queue(n)` hears the
+        place in line (1 = next), and 0 when the search starts.
         """
-        async with self._slot() as slot:
-            engine = await self._prepare(slot, owner, variant, fen, moves, options)
-            return await self._go(engine, limits, on_info)
+        asked = time.monotonic()
+        while True:
+            slot = await self._acquire(priority, on_queue)
+            if priority == PLAY:
+                self.play_waits_ms.append((time.monotonic() - asked) * 1000)
+            try:
+                engine = await self._prepare(slot, owner, variant, fen, moves, options)
+                result, yielded = await self._go(slot, engine, limits, on_info)
+            finally:
+                self._release(slot)
+            if not yielded:
+                return result
 
-    @contextlib.asynccontextmanager
-    async def _slot(self) -> AsyncIterator[int]:
-        """Wait in line for a free slot and hold it for the block."""
-        queue = self._queue()
-        self.waiting += 1
+    async def _acquire(self, priority: int, on_queue: Callable[[int], None] | None) -> int:
+        """Wait in line (by priority, then arrival) for a slot."""
+        loop = asyncio.get_running_loop()
+        if priority == PLAY:
+            self._last_play = time.monotonic()
+        if self._free and not self._waiters and not (priority == ANALYSIS and self._reserved()):
+            slot = self._free.pop()
+            self._hold(slot, priority)
+            if on_queue is not None:
+                on_queue(0)
+            return slot
+        waiter = _Waiter(priority, next(self._seq), loop.create_future(), on_queue)
+        self._waiters.append(waiter)
+        self._waiters.sort(key=lambda w: (w.priority, w.seq))
+        self._dispatch()  # a free slot kept for games goes to a game's move at once
+        if waiter.future.done():
+            if on_queue is not None:
+                on_queue(0)
+            return waiter.future.result()
+        self._ask_to_yield()
+        now = time.monotonic()
+        for holder in self._holders.values():
+            if holder.priority == ANALYSIS and not holder.wake.done():
+                # Look again when this analysis has had its slice.
+                later = holder.started + self.analysis_slice_s - now
+                loop.call_later(max(0.0, later) + 0.001, self._ask_to_yield)
+        self._tell_places()
         try:
-            slot = await queue.get()
-        finally:
-            self.waiting -= 1
-        self.running += 1
-        try:
-            yield slot
-        finally:
-            self.running -= 1
-            queue.put_nowait(slot)
+            slot = await waiter.future
+        except asyncio.CancelledError:
+            if waiter.future.done() and not waiter.future.cancelled():
+                self._release(waiter.future.result())  # a slot came with the cancellation
+            elif waiter in self._waiters:
+                self._waiters.remove(waiter)
+                self._tell_places()
+            raise
+        if on_queue is not None:
+            on_queue(0)
+        return slot
+
+    def _hold(self, slot: int, priority: int) -> None:
+        """Mark a slot as held by a new search."""
+        loop = asyncio.get_running_loop()
+        self._holders[slot] = _Holder(priority, time.monotonic(), loop.create_future())
+
+    def _release(self, slot: int) -> None:
+        """Give a slot back (its engine goes idle) and to whoever is next in line."""
+        self._holders.pop(slot, None)
+        kept = self._busy.pop(slot, None)
+        if kept is not None:
+            kept.used = time.monotonic()
+            self._idle.append(kept)
+            self._schedule_reaper()
+        self._free.append(slot)
+        self._dispatch()
+
+    def _reserved(self) -> bool:
+        """Whether a free slot is kept for games: they searched in the last PLAY_RESERVE_S
+        and analyses hold every other slot. A game's move then starts at once instead of
+        waiting for an analysis to stop (with 20 games, every stop added to every reply)."""
+        if self.slots < 2 or time.monotonic() - self._last_play > PLAY_RESERVE_S:
+            return False
+        analyses = sum(h.priority == ANALYSIS for h in self._holders.values())
+        return analyses >= self.slots - 1
+
+    def _dispatch_later(self) -> None:
+        """Dispatch again once the games' reservation may have lapsed (one timer at most)."""
+        if self._redispatch is None:
+
+            def again() -> None:
+                """The timer fired: dispatch now."""
+                self._redispatch = None
+                self._dispatch()
+
+            loop = asyncio.get_running_loop()
+            self._redispatch = loop.call_later(PLAY_RESERVE_S + 0.01, again)
+
+    def _dispatch(self) -> None:
+        """Hand free slots to the waiters in line (analyses only where none is kept)."""
+        self._waiters = [w for w in self._waiters if not w.future.done()]  # cancelled ones
+        handed = False
+        while self._free and self._waiters:
+            waiter = self._waiters[0]
+            if waiter.priority == ANALYSIS and self._reserved():
+                self._dispatch_later()
+                break
+            self._waiters.pop(0)
+            slot = self._free.pop()
+            self._hold(slot, waiter.priority)
+            waiter.future.set_result(slot)
+            handed = True
+        if handed:
+            self._tell_places()
+            self._ask_to_yield()
+
+    def _tell_places(self) -> None:
+        """Tell each waiter its place in line when it changed."""
+        for place, waiter in enumerate(self._waiters, 1):
+            if waiter.told != place and waiter.on_queue is not None:
+                waiter.told = place
+                waiter.on_queue(place)
+
+    def _ask_to_yield(self) -> None:
+        """Ask running analyses to give their slots to those who wait: every waiting game
+        move takes one at once, waiting analyses take those held for a whole slice."""
+        if not self._waiters:
+            return
+        now = time.monotonic()
+        analyses = sorted(
+            (h for h in self._holders.values() if h.priority == ANALYSIS and not h.wake.done()),
+            key=lambda h: h.started,
+        )
+        play_waiting = sum(w.priority == PLAY for w in self._waiters)
+        for holder in analyses[:play_waiting]:
+            holder.wake.set_result(None)
+        for holder in analyses[play_waiting:]:
+            if now - holder.started >= self.analysis_slice_s:
+                holder.wake.set_result(None)
+
+    def _schedule_reaper(self) -> None:
+        """Check for idle engines when the oldest idle one reaches the idle time."""
+        if self._reaper is None and self.idle_release_s > 0 and self._idle:
+            loop = asyncio.get_running_loop()
+            oldest = min(k.used for k in self._idle)
+            delay = max(0.0, oldest + self.idle_release_s - time.monotonic())
+            self._reaper = loop.call_later(delay + 0.1, self._reap)
+
+    def _reap(self) -> None:
+        """Drop the engines idle for IDLE_RELEASE_S (a game or board that comes back gets a
+        new engine, a tenth of a second)."""
+        self._reaper = None
+        now = time.monotonic()
+        keep = [k for k in self._idle if now - k.used < self.idle_release_s]
+        if len(keep) < len(self._idle):
+            self.released += len(self._idle) - len(keep)
+            self._idle = keep
+            trim_memory()
+        self._schedule_reaper()
 
     async def _prepare(
         self,
@@ -116,26 +358,35 @@ class SearchPool:
         moves: Sequence[str],
         options: dict[str, Any],
     ) -> Any:
-        """The slot's engine, idle and set up for the position (a new game for a new owner)."""
-        engine = self._engine(slot, variant)
+        """An engine for the slot, idle and set up for the position (a new game for a new
+        owner)."""
+        kept = await self._take(variant, owner)
+        self._busy[slot] = kept
+        engine = kept.engine
         if engine.searching:  # a search cancelled twice may still be winding down
             engine.stop()
             await asyncio.to_thread(engine.wait)
-        if self._owner[slot] != owner:
+        if kept.owner != owner:
             engine.new_game()
-            self._owner[slot] = owner
+            kept.owner = owner
         for name, value in options.items():
             engine.set_option(name, value)
         engine.set_position(fen=fen, moves=list(moves))
         return engine
 
     async def _go(
-        self, engine: Any, limits: dict[str, Any], on_info: Callable[[Any], None] | None
-    ) -> Result:
-        """Run one search on a prepared engine, within the think-time ceiling."""
+        self,
+        slot: int,
+        engine: Any,
+        limits: dict[str, Any],
+        on_info: Callable[[Any], None] | None,
+    ) -> tuple[Result, bool]:
+        """Run one search on a prepared engine, within the think-time ceiling; the bool says
+        it stopped early to yield its slot (an analysis that others waited for)."""
         loop = asyncio.get_running_loop()
         result = Result(None)
         done: asyncio.Future[str | None] = loop.create_future()
+        holder = self._holders[slot]
         live = True
 
         def info_cb(info: Any) -> None:
@@ -156,13 +407,25 @@ class SearchPool:
             on_info=lambda info: loop.call_soon_threadsafe(info_cb, info),
             on_bestmove=lambda best, ponder=None: loop.call_soon_threadsafe(best_cb, best),
         )
-        ceiling = self.max_think_ms / 1000
+        deadline = holder.started + self.max_think_ms / 1000
+        yielded = False
         try:
-            try:
-                result.best = await asyncio.wait_for(asyncio.shield(done), ceiling)
-            except asyncio.TimeoutError:
-                engine.stop()  # the think-time ceiling: take the best move found so far
-                result.best = await asyncio.wait_for(done, STOP_GRACE_S)
+            while not done.done():
+                timeout = deadline - time.monotonic()
+                if timeout > 0:
+                    await asyncio.wait(
+                        [done, holder.wake], timeout=timeout, return_when="FIRST_COMPLETED"
+                    )
+                if done.done():
+                    break
+                if holder.wake.done() or time.monotonic() >= deadline:
+                    yielded = holder.wake.done() and time.monotonic() < deadline
+                    break
+            if not done.done():
+                engine.stop()  # the ceiling, or a yield: take the best move found so far
+                if yielded:
+                    self.preemptions += 1
+            result.best = await asyncio.wait_for(asyncio.shield(done), STOP_GRACE_S)
         except asyncio.CancelledError:
             live = False
             engine.stop()
@@ -171,4 +434,4 @@ class SearchPool:
             raise
         finally:
             live = False
-        return result
+        return result, yielded

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import functools
-import json
 import logging
 import os
 import socket
@@ -29,11 +29,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import boards, pgn
 from .analysis import Analysis, parse_line
-from .game import ELO_MAX, ELO_MIN, Game, Settings, summary
+from .game import ELO_MAX, ELO_MIN, Game, Settings, new_id, other, summary
 from .messages import ClientError, error_message, eval_text, receive
 from .rooms import Games
-from .searches import SearchPool
-from .store import Store, default_path
+from .schema import EXPORT, IMPORT, NEW_GAME, Field, check, parse_json
+from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
+from .security import Guard, Policy, is_loopback, new_token
+from .store import STATUSES, Record, Store, default_path
 
 log = logging.getLogger("ferz.web")
 
@@ -43,10 +45,18 @@ MAX_FRAME = 64 * 1024  # uvicorn closes the socket (1009) on frames above this
 DEFAULT_SLOTS = max(1, min(4, os.cpu_count() or 1))
 DEFAULT_MAX_THINK_MS = 30_000
 DEFAULT_REVIEW_MS = 300
+MAX_ANALYSIS_SOCKETS = 32  # open analysis boards; more are refused (close 1013, try later)
+PAGE_DEFAULT, PAGE_MAX = 50, 200  # games per page of the games list
+LIST_QUERY = {
+    "offset": Field("int", low=0, high=10**9),
+    "limit": Field("int", low=1, high=PAGE_MAX),
+    "status": Field("str", choices=STATUSES),
+    "variant": Field("str", low=1, high=40),
+}
 
 
-async def read_json(request: Request) -> dict[str, Any]:
-    """The request body as a JSON object, refusing bodies over MAX_BODY (413)."""
+async def read_json(request: Request, schema: dict[str, Field]) -> dict[str, Any]:
+    """The request body checked against `schema`, refusing bodies over MAX_BODY (413)."""
     declared = request.headers.get("content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
         raise ClientError(f"request body over {MAX_BODY} bytes", 413)
@@ -55,13 +65,35 @@ async def read_json(request: Request) -> dict[str, Any]:
         body += chunk
         if len(body) > MAX_BODY:
             raise ClientError(f"request body over {MAX_BODY} bytes", 413)
+    return check(parse_json(bytes(body)), schema)
+
+
+def read_query(request: Request, schema: dict[str, Field]) -> dict[str, Any]:
+    """Query parameters checked against `schema` (integers written in decimal)."""
+    data: dict[str, Any] = {}
+    for key, value in request.query_params.multi_items():
+        if key in data:
+            raise ClientError(f"{key[:40]} is given twice")
+        field = schema.get(key)
+        if field is not None and field.kind == "int":
+            if not value.isdigit() or len(value) > 10:
+                raise ClientError(f"{key} must be a whole number")
+            data[key] = int(value)
+        else:
+            data[key] = value
+    return check(data, schema, "query")
+
+
+def rss_mb() -> float | None:
+    """This process's resident memory in MB (Linux), for /api/stats and the load test."""
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise ClientError("the request body is not valid JSON") from None
-    if not isinstance(data, dict):
-        raise ClientError("the request body must be a JSON object")
-    return data
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return None
 
 
 async def serve_messages(
@@ -80,29 +112,6 @@ async def serve_messages(
         await handle(message)
 
 
-class SameOrigin:
-    """ASGI middleware: a browser request from another site's page (its Origin is not this
-    server) is refused, so that no web page can play, read or create games behind the user's
-    back through a local ferz web (cross-site requests, WebSocket hijacking)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] in ("http", "websocket"):
-            headers = dict(scope.get("headers") or [])
-            origin = headers.get(b"origin")
-            host = headers.get(b"host", b"")
-            if origin is not None and origin not in (b"http://" + host, b"https://" + host):
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 4403})
-                else:
-                    response = JSONResponse({"error": "cross-origin request refused"}, 403)
-                    await response(scope, receive, send)
-                return
-        await self.app(scope, receive, send)
-
-
 def create_app(
     db: str | os.PathLike[str],
     *,
@@ -111,16 +120,31 @@ def create_app(
     review_ms: int = DEFAULT_REVIEW_MS,
     engine_factory: Callable[[str], Any] | None = None,
     limits_type: Callable[..., Any] | None = None,
+    policy: Policy | None = None,
+    analysis_sockets: int = MAX_ANALYSIS_SOCKETS,
+    analysis_slice_s: float = ANALYSIS_SLICE_S,
+    idle_release_s: float = IDLE_RELEASE_S,
 ) -> Starlette:
-    """The web app with its games in the SQLite file `db` (engine and limits: see SearchPool)."""
-    pool = SearchPool(slots, max_think_ms, engine_factory, limits_type)
+    """The web app with its games in the SQLite file `db` (engine and limits: see SearchPool;
+    who may connect: `policy`, by default loopback only without a token)."""
+    pool = SearchPool(
+        slots,
+        max_think_ms,
+        engine_factory,
+        limits_type,
+        analysis_slice_s=analysis_slice_s,
+        idle_release_s=idle_release_s,
+    )
     store = Store(db)
     games = Games(store, pool)
+    boards_open: set[Analysis] = set()
 
     async def index(request: Request) -> Response:
+        """The page (never cached, so that a new version is picked up)."""
         return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
 
     async def meta(request: Request) -> Response:
+        """What the new-game form needs: variants, Elo range, think-time ceiling."""
         return JSONResponse(
             {
                 "variants": boards.variant_names(),
@@ -128,10 +152,23 @@ def create_app(
                 "elo_max": ELO_MAX,
                 "max_think_ms": max_think_ms,
                 "slots": slots,
+                "page_max": PAGE_MAX,
+            }
+        )
+
+    async def stats(request: Request) -> Response:
+        """Load figures: searches, waits of game moves, engines, rooms, boards, memory."""
+        return JSONResponse(
+            {
+                **pool.stats(),
+                "rooms": len(games.rooms),
+                "analysis_boards": len(boards_open),
+                "rss_mb": rss_mb(),
             }
         )
 
     async def variant(request: Request) -> Response:
+        """A variant's card for the new-game form (404 for an unknown one)."""
         try:
             card = boards.variant_card(request.path_params["name"])
         except ValueError as error:
@@ -139,28 +176,62 @@ def create_app(
         return JSONResponse(card)
 
     async def list_games(request: Request) -> Response:
-        return JSONResponse([summary(rec) for rec in store.list()])
+        """One page of the games list: ?offset=&limit=&status=all|playing|finished|imported
+        &variant=; the answer says how many games match in all."""
+        query = read_query(request, LIST_QUERY)
+        offset, limit = query["offset"] or 0, query["limit"] or PAGE_DEFAULT
+        status = query["status"] or "all"
+        records, total = store.list(limit, offset, status, query["variant"])
+        return JSONResponse(
+            {
+                "games": [summary(rec) for rec in records],
+                "total": total,
+                "offset": offset,
+                "limit": limit,
+            }
+        )
 
-    async def new_game(request: Request) -> Response:
-        data = await read_json(request)
+    def start_game(settings: Settings, variant: str, fen: str | None) -> Response:
+        """Create, store and answer a new game (201)."""
         try:
-            settings = Settings.parse(data, max_think_ms)
-            variant = data.get("variant", "chess")
-            fen = data.get("fen")
-            if not isinstance(variant, str) or not (fen is None or isinstance(fen, str)):
-                raise ValueError("variant and fen must be strings")
-            game = Game.create(settings, variant, fen or None)
+            game = Game.create(settings, variant, fen)
         except ValueError as error:
             raise ClientError(str(error)) from None
         room = games.add(game)
         room.save()
-        return JSONResponse(game.to_json(time.monotonic()), status_code=201)
+        room.start_engine()  # the engine moves first as White at once, not on a connect
+        return JSONResponse(game.to_json(time.monotonic(), room.thinking), status_code=201)
+
+    async def new_game(request: Request) -> Response:
+        """Start a game from the new-game form (schema.NEW_GAME)."""
+        data = await read_json(request, NEW_GAME)
+        try:
+            settings = Settings.parse(data, max_think_ms)
+        except ValueError as error:
+            raise ClientError(str(error)) from None
+        return start_game(settings, data["variant"] or "chess", data["fen"] or None)
+
+    async def rematch(request: Request) -> Response:
+        """A new game like this one, with the colours swapped (same variant and start)."""
+        game = games.room(request.path_params["game_id"]).game
+        if game.settings.imported:
+            raise ClientError("an imported game has no rematch; start a new game")
+        settings = dataclasses.replace(game.settings, human=other(game.human))
+        fen = None if game.variant == "chess960" else game.start_fen
+        return start_game(settings, game.variant, fen)
+
+    async def delete_game(request: Request) -> Response:
+        """Delete a game (its engine stops, its sockets close with 4410)."""
+        await games.delete(request.path_params["game_id"])
+        return Response(status_code=204)
 
     async def get_game(request: Request) -> Response:
+        """A game as the page shows it."""
         room = games.room(request.path_params["game_id"])
         return JSONResponse(room.game.to_json(time.monotonic(), room.thinking))
 
     async def game_pgn(request: Request) -> Response:
+        """A stored game as a PGN download."""
         room = games.room(request.path_params["game_id"])
         game = room.game
         text = pgn.write(
@@ -175,12 +246,13 @@ def create_app(
         return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
 
     async def import_text(request: Request) -> Response:
-        data = await read_json(request)
-        text, variant = data.get("text"), data.get("variant", "chess")
-        if not isinstance(text, str) or not text.strip():
+        """A pasted PGN (stored as an imported game) or FEN, as a validated line."""
+        data = await read_json(request, IMPORT)
+        text, variant = data["text"], data["variant"] or "chess"
+        if not text.strip():
             raise ClientError("text must be a PGN or a FEN")
-        if not isinstance(variant, str) or variant not in boards.variant_names():
-            raise ClientError(f"unknown variant {str(variant)[:40]!r}")
+        if variant not in boards.variant_names():
+            raise ClientError(f"unknown variant {variant[:40]!r}")
         text = text.strip()
         # A FEN is one line with the board's slashes; a pocket ("[RPb]") may follow the board,
         # but PGN tags start a line with "[" and movetext has move numbers.
@@ -201,20 +273,37 @@ def create_app(
         except ValueError as error:
             raise ClientError(str(error)) from None
         line = {"variant": game.variant, "start_fen": game.start_fen, "moves": game.uci}
-        return JSONResponse({**line, "san": game.san, "tags": game.tags, "result": game.result})
+        stored = store_import(game)
+        return JSONResponse(
+            {**line, "san": game.san, "tags": game.tags, "result": game.result, "id": stored}
+        )
+
+    def store_import(parsed: pgn.Game) -> str:
+        """Keep an imported PGN game (moves, result, tags) in the games list; its id."""
+        now = time.time()
+        result = parsed.result if parsed.result in ("1-0", "0-1", "1/2-1/2") else None
+        tags = {k: v for k, v in parsed.tags.items() if k not in ("FEN", "SetUp")}
+        settings = dataclasses.asdict(Settings(imported=True))
+        rec = Record(new_id(), now, now, parsed.variant, parsed.start_fen, settings, parsed.uci)
+        rec.result, rec.tags = result, tags
+        rec.termination = tags.get("Termination") or ("imported" if result else None)
+        store.save(rec)
+        return rec.id
 
     async def export_line(request: Request) -> Response:
-        data = await read_json(request)
-        variant = data.get("variant", "chess")
-        _, line = parse_line(variant, data.get("fen"), data.get("moves", []))
-        evals = data.get("evals") or []
-        if not isinstance(evals, list):
-            raise ClientError("evals must be a list")
-        comments = [eval_text(e) for e in evals[: len(line)]]
-        start = boards.new_board(data.get("fen"), variant).fen()
-        tags = {"Event": "ferz analysis", "Site": "ferz web", "Date": time.strftime("%Y.%m.%d")}
-        if variant != "chess":
-            tags["Variant"] = variant
+        """The analysis board's line as PGN: the tags it came with (an import, a stored game),
+        the result (the rules' when the line ends the game), `[%eval]` comments."""
+        data = await read_json(request, EXPORT)
+        variant = data["variant"] or "chess"
+        board, line = parse_line(variant, data["fen"], data["moves"] or [])
+        comments = [eval_text(e) for e in (data["evals"] or [])[: len(line)]]
+        start = boards.new_board(data["fen"], variant).fen()
+        tags = pgn.export_tags(
+            data["tags"] or {},
+            variant=variant,
+            date=time.strftime("%Y.%m.%d"),
+            result=pgn.line_result(boards.outcome(board), data["result"]),
+        )
         text = pgn.write(
             tags,
             start,
@@ -225,6 +314,7 @@ def create_app(
         return JSONResponse({"pgn": text})
 
     async def game_socket(ws: WebSocket) -> None:
+        """A game's socket: the state at once, then the player's messages."""
         await ws.accept()
         try:
             room = games.room(ws.path_params["game_id"])
@@ -245,26 +335,39 @@ def create_app(
             room.sockets.discard(ws)
 
     async def analysis_socket(ws: WebSocket) -> None:
+        """An analysis board's socket (at most MAX_ANALYSIS_SOCKETS at once)."""
         await ws.accept()
+        if len(boards_open) >= analysis_sockets:
+            await ws.send_json(error_message("too many analysis boards open; try again later"))
+            await ws.close(code=1013)
+            return
         board = Analysis(pool, review_ms, ws)
+        boards_open.add(board)
         try:
             await serve_messages(ws, board.send, board.handle)
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            boards_open.discard(board)
             await board.close()
 
     async def client_error(request: Request, exc: Exception) -> Response:
+        """A refused request as JSON with its status."""
         assert isinstance(exc, ClientError)
         return JSONResponse({"error": str(exc)}, status_code=exc.status)
 
     async def http_error(request: Request, exc: Exception) -> Response:
+        """Starlette's own errors (404, 405) as JSON too."""
         assert isinstance(exc, HTTPException)
         return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        """Warm the engines and resume unfinished games; stop every search at the end."""
         await asyncio.to_thread(pool.warm, "chess")
+        resumed = games.resume()
+        if resumed:
+            log.info("resumed %d unfinished games", resumed)
         try:
             yield
         finally:
@@ -274,10 +377,13 @@ def create_app(
     routes = [
         Route("/", index),
         Route("/api/meta", meta),
+        Route("/api/stats", stats),
         Route("/api/variants/{name}", variant),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
-        Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}", get_game, methods=["GET"]),
+        Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
+        Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/games/{game_id}/pgn", game_pgn),
         Route("/api/import", import_text, methods=["POST"]),
         Route("/api/export", export_line, methods=["POST"]),
@@ -287,7 +393,7 @@ def create_app(
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(SameOrigin)],
+        middleware=[Middleware(Guard, policy=policy or Policy.make("127.0.0.1"))],
         exception_handlers={ClientError: client_error, HTTPException: http_error},
         lifespan=lifespan,
     )
@@ -296,8 +402,10 @@ def create_app(
 
 
 def _tags(game: Game) -> dict[str, str]:
-    """PGN tags of a stored game."""
+    """PGN tags of a stored game (an imported one keeps the tags it came with)."""
     s = game.settings
+    if s.imported:
+        return {**game.tags, "Result": game.result or "*"}
     tags = {
         "Event": "ferz web game",
         "Site": "ferz web",
@@ -332,6 +440,25 @@ def _port_free(host: str, port: int) -> str | None:
     return None
 
 
+def access(args: argparse.Namespace) -> tuple[Policy, str, str | None]:
+    """Who may connect, the URL to print (with the token, if any) and a warning to print
+    when the server listens beyond this machine."""
+    token = args.token
+    warning = None
+    if not is_loopback(args.host):
+        token = token or new_token()
+        warning = (
+            f"ferz web: WARNING: listening on {args.host}, beyond this machine: anyone who can "
+            "reach this port and has the token can see and play every game. The link below "
+            "carries the token; add --allow-host NAME for each name the server is reached by."
+        )
+    policy = Policy.make(args.host, args.allow_host or (), token)
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
+    host = f"[{shown}]" if ":" in shown else shown
+    url = f"http://{host}:{args.port}/" + (f"?token={token}" if token else "")
+    return policy, url, warning
+
+
 def main(args: argparse.Namespace) -> int:
     """Run `ferz web`: serve until Ctrl-C; returns the exit code."""
     import uvicorn
@@ -341,11 +468,18 @@ def main(args: argparse.Namespace) -> int:
     if problem:
         print(f"ferz: error: {problem}", file=sys.stderr)
         return 2
-    app = create_app(path)
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    url = f"http://{host}:{args.port}/"
+    policy, url, warning = access(args)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
+    app = create_app(path, policy=policy)
     config = uvicorn.Config(
-        app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_FRAME
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=MAX_FRAME,
+        server_header=False,
+        proxy_headers=False,  # no proxy in front: X-Forwarded-* from a client must not count
     )
     server = uvicorn.Server(config)
 
@@ -360,6 +494,7 @@ def main(args: argparse.Namespace) -> int:
             threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
 
     async def serve() -> None:
+        """Run uvicorn and the announcement side by side."""
         waiter = asyncio.ensure_future(announce())
         try:
             await server.serve()

@@ -23,14 +23,23 @@ CREATE TABLE IF NOT EXISTS games (
     clock_black INTEGER,
     result TEXT,
     termination TEXT,
-    evals TEXT NOT NULL DEFAULT '{}'
+    evals TEXT NOT NULL DEFAULT '{}',
+    turn_started_at REAL,
+    tags TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 """
 COLUMNS = (
     "id, created, updated, variant, start_fen, settings, moves,"
-    " clock_white, clock_black, result, termination, evals"
+    " clock_white, clock_black, result, termination, evals, turn_started_at, tags"
 )
+# Columns added since the first version, with their definitions (old files are upgraded).
+ADDED = {
+    "evals": "TEXT NOT NULL DEFAULT '{}'",
+    "turn_started_at": "REAL",
+    "tags": "TEXT NOT NULL DEFAULT '{}'",
+}
+STATUSES = ("all", "playing", "finished", "imported")
 
 
 @dataclass
@@ -49,6 +58,8 @@ class Record:
     result: str | None = None
     termination: str | None = None
     evals: dict[int, str] = field(default_factory=dict)  # ply -> engine's eval, White's side
+    turn_started_at: float | None = None  # wall-clock time the running clock started
+    tags: dict[str, str] = field(default_factory=dict)  # PGN tags kept from an import
 
 
 def default_path() -> Path:
@@ -71,8 +82,9 @@ class Store:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(SCHEMA)
             columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
-            if "evals" not in columns:  # a database from before evals were kept
-                self._db.execute("ALTER TABLE games ADD COLUMN evals TEXT NOT NULL DEFAULT '{}'")
+            for name, definition in ADDED.items():
+                if name not in columns:  # a database from an older version
+                    self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
         except sqlite3.DatabaseError as error:
             raise ValueError(f"cannot open the games database {path}: {error}") from None
 
@@ -96,14 +108,20 @@ class Store:
             rec.result,
             rec.termination,
             json.dumps({str(ply): text for ply, text in rec.evals.items()}),
+            rec.turn_started_at,
+            json.dumps(rec.tags, sort_keys=True),
         )
         with self._lock:
             self._db.execute(
-                "INSERT OR REPLACE INTO games (id, created, updated, variant, start_fen, settings,"
-                " moves, clock_white, clock_black, result, termination, evals)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT OR REPLACE INTO games ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 row,
             )
+
+    def delete(self, game_id: str) -> bool:
+        """Remove a game; False if there was none."""
+        with self._lock:
+            cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        return cursor.rowcount > 0
 
     def load(self, game_id: str) -> Record | None:
         """The game with this id, or None."""
@@ -113,19 +131,58 @@ class Store:
             ).fetchone()
         return None if row is None else _record(row)
 
-    def list(self, limit: int = 200) -> list[Record]:
-        """The most recently changed games first."""
+    def list(
+        self,
+        limit: int = 50,
+        offset: int = 0,
+        status: str = "all",
+        variant: str | None = None,
+    ) -> tuple[list[Record], int]:
+        """One page of games, most recently changed first, and how many match in all.
+
+        `status`: all, playing (unfinished, not imported), finished, imported.
+        """
+        where, args = self._filter(status, variant)
         with self._lock:
+            total = self._db.execute(f"SELECT COUNT(*) FROM games{where}", args).fetchone()[0]
             rows = self._db.execute(
-                f"SELECT {COLUMNS} FROM games ORDER BY updated DESC LIMIT ?", (limit,)
+                f"SELECT {COLUMNS} FROM games{where} ORDER BY updated DESC, id LIMIT ? OFFSET ?",
+                (*args, limit, offset),
             ).fetchall()
-        return [_record(row) for row in rows]
+        return [_record(row) for row in rows], total
+
+    @staticmethod
+    def _filter(status: str, variant: str | None) -> tuple[str, tuple[Any, ...]]:
+        """The WHERE clause (with its parameters) of a games-list filter."""
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {', '.join(STATUSES)}")
+        clauses: list[str] = []
+        args: list[Any] = []
+        imported = "json_extract(settings, '$.imported') = 1"
+        if status == "playing":
+            clauses.append(f"result IS NULL AND NOT coalesce({imported}, 0)")
+        elif status == "finished":
+            clauses.append(f"result IS NOT NULL AND NOT coalesce({imported}, 0)")
+        elif status == "imported":
+            clauses.append(imported)
+        if variant is not None:
+            clauses.append("variant = ?")
+            args.append(variant)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(args)
+
+    def unfinished(self, limit: int) -> list[Record]:
+        """Games still being played (not imported), most recently changed first."""
+        records, _ = self.list(limit=limit, status="playing")
+        return records
 
 
 def _record(row: tuple[Any, ...]) -> Record:
     """A database row as a Record."""
-    (gid, created, updated, variant, fen, settings, moves, white, black, result, end, evals) = row
+    (gid, created, updated, variant, fen, settings, moves, white, black, result, end) = row[:11]
+    evals, started_at, tags = row[11:]
     rec = Record(gid, created, updated, variant, fen, json.loads(settings), moves.split())
     rec.clock_white, rec.clock_black, rec.result, rec.termination = white, black, result, end
     rec.evals = {int(ply): text for ply, text in json.loads(evals).items()}
+    rec.turn_started_at = started_at
+    rec.tags = json.loads(tags or "{}")
     return rec

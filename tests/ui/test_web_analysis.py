@@ -13,7 +13,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from ferz.web import pgn  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
-from tests.ui.web_standin import Limits, Stats, factory  # noqa: E402
+from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -35,6 +35,7 @@ def client_for(tmp_path, stats: Stats | None = None, **engine: Any) -> TestClien
         slots=1,
         max_think_ms=500,
         review_ms=20,
+        policy=TEST_POLICY,
     )
     return TestClient(app)
 
@@ -185,7 +186,8 @@ def test_review_scores_every_position(tmp_path):
                 reviews.append(message)
         assert [r["ply"] for r in reviews] == list(range(8))
         assert reviews[0]["score_cp"] == 10 and reviews[1]["score_cp"] == -10
-        assert reviews[7]["score_cp"] == 100_000  # checkmate: decided without a search
+        # Checkmate: decided without a search, and no score (the result says it).
+        assert reviews[7]["score_cp"] is None and reviews[7]["outcome"] == "1-0"
 
 
 def test_import_in_a_variant(tmp_path):

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ferz.web.messages import MAX_MESSAGE  # noqa: E402
 from ferz.web.server import MAX_BODY, create_app  # noqa: E402
-from tests.ui.web_standin import Limits, Stats, factory  # noqa: E402
+from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -33,6 +33,7 @@ def app_for(tmp_path: Path, stats: Stats | None = None, **kw: Any):
     overrides = kw.pop("engine", {})
     kw.setdefault("slots", 2)
     kw.setdefault("max_think_ms", 2000)
+    kw.setdefault("policy", TEST_POLICY)
     return create_app(
         tmp_path / "games.sqlite3",
         engine_factory=factory(stats or Stats(), **overrides),
@@ -63,6 +64,13 @@ def error(ws) -> str:
 def settled(plies: int):
     """A condition: the game has `plies` moves and the engine is not thinking."""
     return lambda g: len(g["moves"]) == plies and not g["thinking"]
+
+
+def listed(client: TestClient, query: str = "") -> list[dict[str, Any]]:
+    """The games on the first page of the games list."""
+    response = client.get("/api/games" + query)
+    assert response.status_code == 200, response.text
+    return response.json()["games"]
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -108,7 +116,7 @@ def test_nothing_outside_the_static_folder(tmp_path, path):
 def test_lifecycle_move_engine_reply_takeback_resign(tmp_path):
     stats = Stats()
     with TestClient(app_for(tmp_path, stats)) as client:
-        game = new_game(client, color="white", elo=1500)
+        game = new_game(client, color="white", elo=1500, show_pv=True)
         assert game["moves"] == [] and "e2e4" in game["legal"] and game["turn"] == "white"
         with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
             assert state(ws)["id"] == game["id"]
@@ -129,8 +137,7 @@ def test_lifecycle_move_engine_reply_takeback_resign(tmp_path):
             assert (over["result"], over["termination"]) == ("0-1", "resignation")
             ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
             assert "over" in error(ws)
-        listed = client.get("/api/games").json()
-        assert [(g["id"], g["result"]) for g in listed] == [(game["id"], "0-1")]
+        assert [(g["id"], g["result"]) for g in listed(client)] == [(game["id"], "0-1")]
 
 
 def test_engine_moves_first_when_the_person_plays_black(tmp_path):
@@ -180,7 +187,7 @@ def test_promotion_to_a_knight(tmp_path):
         ({"type": "move", "uci": "e2e5", "ply": 0}, "illegal move e2e5"),
         ({"type": "move", "uci": "e7e5", "ply": 0}, "illegal move e7e5"),
         ({"type": "move", "uci": "zz", "ply": 0}, "not a move"),
-        ({"type": "move", "uci": 42, "ply": 0}, "not a move"),
+        ({"type": "move", "uci": 42, "ply": 0}, "uci must be a string"),
         ({"type": "move", "uci": "e2e4", "ply": 3}, "out of date"),
         ({"type": "fly"}, "unknown message type"),
         ({"no": "type"}, "unknown message type"),
@@ -271,7 +278,7 @@ def test_elo_range_is_the_engines():
         ({"movetime_ms": 100, "fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "FEN"),
         ({"movetime_ms": 100, "fen": "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"}, "decided"),
         ({"movetime_ms": 100, "variant": "nochess"}, "unknown variant"),
-        ({"movetime_ms": 100, "variant": 7}, "strings"),
+        ({"movetime_ms": 100, "variant": 7}, "variant must be a string"),
     ],
 )
 def test_new_game_validation(tmp_path, body, expected):
@@ -279,7 +286,7 @@ def test_new_game_validation(tmp_path, body, expected):
         response = client.post("/api/games", json=body)
         assert response.status_code == 400
         assert expected in response.json()["error"]
-        assert client.get("/api/games").json() == []
+        assert listed(client) == []
 
 
 def test_request_body_limits(tmp_path):
@@ -289,7 +296,7 @@ def test_request_body_limits(tmp_path):
         big = json.dumps({"movetime_ms": 100, "pad": "x" * MAX_BODY})
         response = client.post("/api/games", content=big)
         assert response.status_code == 413 and "over" in response.json()["error"]
-        assert client.get("/api/games").json() == []
+        assert listed(client) == []
 
 
 # ---------------------------------------------------------------- clocks
@@ -339,7 +346,7 @@ def test_games_survive_a_server_restart(tmp_path):
             before = state(ws, settled(2))
     # A second app on the same file: the game is listed and resumes where it stood.
     with TestClient(app_for(tmp_path)) as client:
-        assert [g["id"] for g in client.get("/api/games").json()] == [game["id"]]
+        assert [g["id"] for g in listed(client)] == [game["id"]]
         resumed = client.get(f"/api/games/{game['id']}").json()
         assert resumed["moves"] == before["moves"] and resumed["legal"] == before["legal"]
         with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
@@ -462,7 +469,12 @@ def test_main_refuses_a_busy_port(tmp_path, capsys):
         busy.listen()
         port = busy.getsockname()[1]
         args = argparse.Namespace(
-            host="127.0.0.1", port=port, no_browser=True, db=str(tmp_path / "g.sqlite3")
+            host="127.0.0.1",
+            port=port,
+            no_browser=True,
+            db=str(tmp_path / "g.sqlite3"),
+            allow_host=[],
+            token=None,
         )
         assert main(args) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
@@ -472,7 +484,7 @@ def test_requests_from_other_sites_are_refused(tmp_path):
     with TestClient(app_for(tmp_path)) as client:
         evil = {"origin": "http://evil.example"}
         response = client.post("/api/games", json={"movetime_ms": 100}, headers=evil)
-        assert response.status_code == 403 and client.get("/api/games").json() == []
+        assert response.status_code == 403 and listed(client) == []
         game = new_game(client)
         url = f"/ws/games/{game['id']}"
         with (
@@ -591,7 +603,7 @@ def test_games_send_the_board_family_and_piece_names(tmp_path):
         assert new_game(client)["look"]["pieces"]["q"] == "queen"
 
 
-def test_one_engine_per_slot_whatever_the_variant(tmp_path):
+def test_engines_are_kept_per_variant_up_to_a_ceiling(tmp_path):
     from ferz.web.searches import SearchPool
 
     made: list[str] = []
@@ -600,11 +612,11 @@ def test_one_engine_per_slot_whatever_the_variant(tmp_path):
         made.append(variant)
         return factory(Stats())(variant)
 
-    pool = SearchPool(1, 1000, make, Limits)
+    pool = SearchPool(1, 1000, make, Limits, max_engines=2)
 
     async def play() -> list[str | None]:
         best = []
-        for variant in ("chess", "chess", "capablanca", "chess"):
+        for variant in ("chess", "chess", "capablanca", "chess", "xiangqi", "chess"):
             result = await pool.search(
                 owner="x", variant=variant, fen=None, moves=[], limits={"depth": 1}, options={}
             )
@@ -613,6 +625,7 @@ def test_one_engine_per_slot_whatever_the_variant(tmp_path):
 
     import asyncio
 
-    assert asyncio.run(play()) == ["a2a3", "a2a3", "a2a3", "a2a3"]
-    assert made == ["chess", "capablanca", "chess"]
-    assert len([e for e in pool._engines if e is not None]) == 1
+    assert asyncio.run(play())[:2] == ["a2a3", "a2a3"]
+    # chess is kept while capablanca is played; xiangqi replaces the least recently used.
+    assert made == ["chess", "capablanca", "xiangqi"]
+    assert pool.engines() == 2

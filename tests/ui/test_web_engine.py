@@ -13,6 +13,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from ferz.board import Board  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
+from tests.ui.web_standin import TEST_POLICY  # noqa: E402
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -37,7 +38,9 @@ def until(ws, pred, limit: int = 2000) -> dict[str, Any]:
     ],
 )
 def test_the_real_engine_answers_with_a_legal_move(tmp_path, variant, opening):
-    with TestClient(create_app(tmp_path / "g.sqlite3", slots=1, max_think_ms=2000)) as client:
+    with TestClient(
+        create_app(tmp_path / "g.sqlite3", slots=1, max_think_ms=2000, policy=TEST_POLICY)
+    ) as client:
         game = client.post("/api/games", json={"variant": variant, "movetime_ms": 100}).json()
         assert (game["files"], game["ranks"]) == (
             Board(variant=variant).files,
@@ -60,7 +63,7 @@ def test_the_real_engine_answers_with_a_legal_move(tmp_path, variant, opening):
 
 
 def test_real_analysis_gives_distinct_multipv_lines(tmp_path):
-    app = create_app(tmp_path / "g.sqlite3", slots=1, max_think_ms=700)
+    app = create_app(tmp_path / "g.sqlite3", slots=1, max_think_ms=700, policy=TEST_POLICY)
     with TestClient(app) as client, client.websocket_connect("/ws/analysis") as ws:
         ws.send_json({"type": "analyse", "seq": 1, "moves": ["e2e4", "e7e5"], "multipv": 3})
         lines: dict[tuple[int, int], dict[str, Any]] = {}  # (depth, multipv) -> info

@@ -1,4 +1,5 @@
-"""Start `ferz web --no-browser` as a real process on a free loopback port, for e2e tests."""
+"""Run ferz web on a free loopback port for tests: `ferz web --no-browser` as a real
+process (running_server), or an app of the test's own under uvicorn in a thread (serving)."""
 
 from __future__ import annotations
 
@@ -42,3 +43,34 @@ def running_server(db: Path) -> Iterator[int]:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+@contextlib.contextmanager
+def serving(app: object) -> Iterator[int]:
+    """Serve an ASGI app with uvicorn (as `ferz web` configures it) in a thread on a free
+    loopback port until the block ends; yields the port. Real sockets, real frame limits,
+    and the test can pass its own app (slots, think-time ceiling)."""
+    import threading
+    import time
+
+    import uvicorn
+
+    from ferz.web.server import MAX_FRAME
+
+    port = free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=MAX_FRAME
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("uvicorn did not start")
+        time.sleep(0.02)
+    try:
+        yield port
+    finally:
+        server.should_exit = True
+        thread.join(30)

@@ -9,11 +9,14 @@ const BRUSHES = ['paleBlue', 'paleGreen', 'paleGrey', 'paleGrey', 'paleGrey'];
 
 /** Open the analysis board, optionally on stored game `id`. */
 export async function showAnalysis(root, id) {
-  let line = { variant: 'chess', start_fen: null, moves: [], tags: {} };
+  let line = { variant: 'chess', start_fen: null, moves: [], tags: {}, result: null };
   if (id) {
     try {
       const g = await api(`/api/games/${encodeURIComponent(id)}`);
-      line = { variant: g.variant, start_fen: g.start_fen, moves: g.moves.map((m) => m.uci), tags: {} };
+      // An exported line keeps the game's players, event and result (the result only while
+      // the line is the game's own).
+      const tags = g.imported ? g.tags : { Event: 'ferz web game', White: g.white, Black: g.black };
+      line = { variant: g.variant, start_fen: g.start_fen, moves: g.moves.map((m) => m.uci), tags, result: g.result };
     } catch (err) {
       root.replaceChildren(h('p', { class: 'error' }, err.message));
       return () => {};
@@ -26,6 +29,7 @@ export async function showAnalysis(root, id) {
 /** Score for the side that just moved, clamped, from a white-relative cp/mate pair. */
 function clampWhite(e) {
   if (!e) return null;
+  if (e.outcome) return { '1-0': 1000, '0-1': -1000 }[e.outcome] ?? 0;
   if (e.score_mate !== null && e.score_mate !== undefined) return e.score_mate > 0 ? 1000 : -1000;
   return Math.max(-1000, Math.min(1000, e.score_cp));
 }
@@ -35,6 +39,7 @@ class AnalysisView {
     this.variant = line.variant;
     this.startFen = line.start_fen;
     this.pending = line.moves;
+    this.source = { moves: line.moves.join(' '), tags: line.tags || {}, result: line.result || null };
     this.moves = []; // [{uci, san, fen}] as validated by the server
     this.ply = 0;
     this.seq = 0;
@@ -55,6 +60,7 @@ class AnalysisView {
     this.variantSelect = h('select', { 'aria-label': 'variant', name: 'variant', onchange: () => {
       this.variant = this.variantSelect.value;
       this.reviews = new Map();
+      this.source = { moves: '', tags: {}, result: null };
       this.setLine(null, [], 0);
     } }, h('option', { value: this.variant }, this.variant));
     api('/api/meta').then((meta) => {
@@ -128,6 +134,10 @@ class AnalysisView {
     } else if (msg.type === 'info' && msg.seq === this.seq) {
       this.lines.set(msg.info.multipv || 1, msg.info);
       this.renderLines();
+    } else if (msg.type === 'queue' && msg.seq === this.seq) {
+      // Games' moves go first; analyses share the engines: say when this one waits.
+      if (msg.position > 0) this.status.textContent = msg.review ? 'waits for the review to end' : `waiting for the engine (${msg.position} in line)`;
+      else if (/^wait/.test(this.status.textContent)) this.status.textContent = 'thinking…';
     } else if (msg.type === 'done' && msg.seq === this.seq) {
       this.status.textContent = 'paused (think-time ceiling)';
     } else if (msg.type === 'review') {
@@ -164,6 +174,7 @@ class AnalysisView {
     const text = this.pgnText.value.trim();
     if (!text) return;
     api('/api/import', { method: 'POST', body: { text, variant: this.variant } }).then((line) => {
+      this.source = { moves: line.moves.join(' '), tags: line.tags || {}, result: line.result && line.result !== '*' ? line.result : null };
       this.variant = line.variant;
       this.variantSelect.value = line.variant;
       this.reviews = new Map();
@@ -185,7 +196,9 @@ class AnalysisView {
   async exportPgn() {
     const evals = this.moves.map((_, i) => this.reviews.get(i + 1) || null);
     try {
-      const res = await api('/api/export', { method: 'POST', body: { variant: this.variant, fen: this.startFen, moves: this.pending, evals } });
+      const same = this.pending.join(' ') === this.source.moves;
+      const body = { variant: this.variant, fen: this.startFen, moves: this.pending, evals, tags: this.source.tags, result: same ? this.source.result : null };
+      const res = await api('/api/export', { method: 'POST', body });
       const blob = new Blob([res.pgn], { type: 'application/x-chess-pgn' });
       const a = h('a', { href: URL.createObjectURL(blob), download: 'ferz-analysis.pgn' });
       document.body.append(a);
@@ -249,7 +262,7 @@ class AnalysisView {
       const review = this.reviews.get(i + 1);
       li.append(h('span', { class: `move${i + 1 === this.ply ? ' current' : ''}${mark ? ' ' + mark.cls : ''}`,
         'data-ply': String(i + 1), onclick: () => this.goto(i + 1) }, m.san + (mark ? mark.sign : ''),
-        review ? h('small', { class: 'eval' }, formatScore(review.score_cp, review.score_mate)) : null));
+        review ? h('small', { class: 'eval' }, review.outcome || formatScore(review.score_cp, review.score_mate)) : null));
       if (!white) number += 1;
     });
     this.moveList.replaceChildren(...items);

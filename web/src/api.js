@@ -48,8 +48,14 @@ export class Socket {
       }
       this.onMessage(msg);
     };
-    this.ws.onclose = () => {
+    this.ws.onclose = (ev) => {
       if (this.closed) return;
+      // The server refused or ended this socket for good (no such game, deleted, no access).
+      if ([4401, 4403, 4404, 4410].includes(ev.code)) {
+        this.closed = true;
+        this.onStatus('closed');
+        return;
+      }
       this.onStatus('offline');
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 8000);

@@ -90,6 +90,13 @@ export class Board {
     const { dests, promos } = destsOf(movable ? legal : []);
     this.promos = promos;
     const last = lastMove ? lastMove.map(toKey) : undefined;
+    if (fen !== this.shownFen) {
+      // A new position (maybe played in another tab): a piece selected in the old one must
+      // not be played in it (a premove stays: it is meant for the new position).
+      this.cg.selectSquare(null);
+      this.wrap.querySelectorAll('.promotion').forEach((el) => el.remove());
+      this.shownFen = fen;
+    }
     this.cg.set({
       fen,
       turnColor: turn,

@@ -25,9 +25,19 @@ class GameView {
     this.ply = game.moves.length; // the ply shown on the board
     this.received = performance.now();
     this.status = h('span', { class: 'status' });
-    this.banner = h('div', { class: 'banner', role: 'status', hidden: true });
     this.error = h('div', { class: 'error', role: 'alert' });
-    this.thinking = h('div', { class: 'thinking' });
+    // What the engine is doing: its depth (its lines only if the player asked for them).
+    this.thinking = h('div', { class: 'thinking', 'aria-live': 'off' });
+    // The sign that the engine works on its move, next to its name: seen at once, on phones too.
+    this.badge = h('span', { class: 'thinking-badge', role: 'status', hidden: true });
+    this.overText = h('strong', { class: 'game-over-text' });
+    this.rematchBtn = h('button', { class: 'primary', 'data-action': 'rematch', onclick: () => this.rematch() }, 'Rematch');
+    this.over = h('div', { class: 'game-over', role: 'status', hidden: true },
+      this.overText,
+      h('div', { class: 'actions' },
+        this.rematchBtn,
+        h('a', { class: 'button', href: '#/new', 'data-action': 'new-game' }, 'New game'),
+        h('a', { class: 'button', href: `#/analysis/${game.id}`, 'data-action': 'analyse-game' }, 'Analyse')));
     this.clocks = { white: h('div', { class: 'clock', 'data-color': 'white' }), black: h('div', { class: 'clock', 'data-color': 'black' }) };
     this.names = { white: h('div', { class: 'name' }), black: h('div', { class: 'name' }) };
     this.moveList = h('ol', { class: 'moves', 'aria-label': 'Moves' });
@@ -35,10 +45,14 @@ class GameView {
     this.topBar = h('div', { class: 'player top' });
     this.bottomBar = h('div', { class: 'player bottom' });
     const btn = (label, title, onclick, cls = '') => h('button', { class: cls, title, 'data-action': title.toLowerCase().split(' ')[0], onclick }, label);
-    this.actions = h('div', { class: 'actions' },
+    // The buttons that only make sense while the game goes on (disabled once it is over).
+    this.live = [
       btn('↶ Takeback', 'Takeback the last move', () => this.send({ type: 'takeback' })),
       btn('½ Draw', 'Draw offer', () => this.send({ type: 'draw' })),
       btn('⚑ Resign', 'Resign the game', () => { if (confirm('Resign this game?')) this.send({ type: 'resign' }); }),
+    ];
+    this.actions = h('div', { class: 'actions' },
+      ...this.live,
       btn('⇅ Flip', 'Flip the board', () => this.board.flip()),
       btn('FEN', 'FEN copy', () => this.copyFen()),
       h('a', { class: 'button', href: `/api/games/${game.id}/pgn`, download: `ferz-${game.id}.pgn`, 'data-action': 'pgn' }, 'PGN'),
@@ -49,7 +63,7 @@ class GameView {
       btn('›', 'Next move', () => this.goto(this.ply + 1)),
       btn('»', 'Last move', () => this.goto(this.game.moves.length)));
     const side = h('div', { class: 'side-col' },
-      this.thinking, this.moveList, this.nav, this.banner, this.error, this.actions, this.status);
+      this.over, this.thinking, this.moveList, this.nav, this.error, this.actions, this.status);
     root.replaceChildren(h('div', { class: 'game-view' }, boardBox, side));
     boardBox.append(this.topBar);
     this.board = new Board(boardBox, {
@@ -68,7 +82,10 @@ class GameView {
     this.timer = setInterval(() => this.tick(), 100);
     this.socket = new Socket(`/ws/games/${game.id}`, {
       onMessage: (msg) => this.onMessage(msg),
-      onStatus: (s) => { this.status.textContent = s === 'online' ? '' : 'reconnecting…'; },
+      onStatus: (s) => {
+        const words = { online: '', offline: 'reconnecting…', closed: 'this game is no longer on the server' };
+        this.status.textContent = words[s] ?? '';
+      },
     });
   }
 
@@ -96,18 +113,42 @@ class GameView {
       }
       if (this.game.moves.length < (this.lastLength || 0)) this.board.cancelPremove();
       this.lastLength = this.game.moves.length;
+      this.queue = msg.game.queue || 0;
       if (!msg.game.thinking) this.thinking.textContent = '';
-      else if (!this.thinking.textContent) this.thinking.textContent = 'ferz is thinking…';
       this.render();
+    } else if (msg.type === 'queue') {
+      this.queue = msg.position;
+      this.renderThinking();
     } else if (msg.type === 'info') {
       const i = msg.info;
-      this.thinking.textContent = `ferz thinks: depth ${i.depth} · ${formatScore(i.score_cp, i.score_mate)} · ${i.pv_san.slice(0, 6).join(' ')}`;
+      // The server sends the engine's lines and score only when the player asked for them.
+      const pv = i.pv_san ? ` · ${formatScore(i.score_cp, i.score_mate)} · ${i.pv_san.slice(0, 6).join(' ')}` : '';
+      this.thinking.textContent = `depth ${i.depth}${pv}`;
     } else if (msg.type === 'error') {
       this.error.textContent = msg.message;
       this.render(); // snap the board back to the server's position
     } else if (msg.type === 'draw') {
       this.error.textContent = msg.accepted ? '' : 'ferz declines the draw.';
     }
+  }
+
+  async rematch() {
+    this.rematchBtn.disabled = true;
+    try {
+      const next = await api(`/api/games/${encodeURIComponent(this.game.id)}/rematch`, { method: 'POST', body: {} });
+      location.hash = `#/game/${next.id}`;
+    } catch (err) {
+      this.error.textContent = err.message;
+      this.rematchBtn.disabled = false;
+    }
+  }
+
+  /** The engine's badge: thinking, or waiting in line for a search slot. */
+  renderThinking() {
+    const g = this.game;
+    const on = Boolean(g.thinking) && !g.result;
+    this.badge.hidden = !on;
+    this.badge.textContent = this.queue > 0 ? `waiting for the engine (${this.queue} in line)` : 'thinking…';
   }
 
   userMove(uci) {
@@ -139,29 +180,32 @@ class GameView {
     const g = this.game;
     const live = this.ply === g.moves.length;
     const human = g.human;
-    const myTurn = live && !g.result && g.turn === human;
+    const playing = !g.result && !g.imported; // an imported game is shown, not played
+    const myTurn = live && playing && g.turn === human;
     const last = this.ply > 0 ? splitUci(g.moves[this.ply - 1].uci) : null;
     this.board.show({
       fen: this.fenAt(this.ply),
       turn: live ? g.turn : (this.ply % 2 === 0) === (g.start_turn === 'white') ? 'white' : 'black',
       legal: myTurn ? g.legal : [],
-      movable: live && !g.result ? human : undefined,
+      movable: live && playing ? human : undefined,
       lastMove: last ? [last[0].endsWith('@') ? last[1] : last[0], last[1]] : null,
       check: live ? g.check : g.moves[this.ply - 1] && g.moves[this.ply - 1].san.match(/[+#]$/),
-      premove: live && !g.result && g.turn !== human,
+      premove: live && playing && g.turn !== human,
     });
     const bottom = this.board.cg.state.orientation;
-    this.bottomBar.replaceChildren(this.names[bottom], this.clocks[bottom]);
-    this.topBar.replaceChildren(this.names[other(bottom)], this.clocks[other(bottom)]);
+    const engine = other(human);
+    const nameBox = (color) => (color === engine ? h('div', { class: 'name-box' }, this.names[color], this.badge) : this.names[color]);
+    this.bottomBar.replaceChildren(nameBox(bottom), this.clocks[bottom]);
+    this.topBar.replaceChildren(nameBox(other(bottom)), this.clocks[other(bottom)]);
     this.names.white.textContent = `○ ${g.white}`;
     this.names.black.textContent = `● ${g.black}`;
     this.renderMoves();
-    if (g.result) {
-      this.banner.hidden = false;
-      this.banner.textContent = `${g.result} · ${g.termination}`;
-    } else {
-      this.banner.hidden = true;
-    }
+    this.renderThinking();
+    const over = Boolean(g.result) || g.imported;
+    for (const b of this.live) b.disabled = over;
+    this.over.hidden = !g.result;
+    if (g.result) this.overText.textContent = `${g.outcome_text || g.termination} · ${g.result}`;
+    this.rematchBtn.hidden = Boolean(g.imported);
     this.tick();
   }
 

@@ -4,33 +4,69 @@ import { api } from './api.js';
 import { Board } from './board.js';
 import { h } from './util.js';
 
-/** List stored games, newest first, with links to resume or analyse them. */
-export async function showGames(root) {
-  root.replaceChildren(h('h1', {}, 'Games'), h('p', {}, h('a', { class: 'button primary', href: '#/new' }, 'New game')));
-  let games;
+const PAGE = 25;
+
+/** List stored games, newest first, a page at a time, filtered by status and variant, with
+ * links to resume, analyse, download or delete each. */
+export async function showGames(root, query = {}) {
+  const offset = Math.max(0, Number(query.offset) || 0);
+  const status = query.status || 'all';
+  const variant = query.variant || '';
+  const again = (change) => showGames(root, { offset, status, variant, ...change });
+  const statusSelect = h('select', { name: 'status', 'aria-label': 'show', onchange: (e) => again({ status: e.target.value, offset: 0 }) },
+    ...[['all', 'all games'], ['playing', 'being played'], ['finished', 'finished'], ['imported', 'imported']]
+      .map(([v, label]) => h('option', { value: v, selected: v === status }, label)));
+  const variantSelect = h('select', { name: 'variant', 'aria-label': 'variant', onchange: (e) => again({ variant: e.target.value, offset: 0 }) },
+    h('option', { value: '' }, 'every variant'));
+  api('/api/meta').then((meta) => {
+    variantSelect.append(...meta.variants.map((v) => h('option', { value: v, selected: v === variant }, v)));
+  }).catch(() => {});
+  const filters = h('div', { class: 'filters' }, statusSelect, variantSelect);
+  root.replaceChildren(h('h1', {}, 'Games'),
+    h('p', {}, h('a', { class: 'button primary', href: '#/new' }, 'New game')), filters);
+  const params = new URLSearchParams({ offset: String(offset), limit: String(PAGE), status });
+  if (variant) params.set('variant', variant);
+  let page;
   try {
-    games = await api('/api/games');
+    page = await api(`/api/games?${params}`);
   } catch (err) {
     root.append(h('p', { class: 'error' }, err.message));
     return;
   }
-  if (!games.length) {
-    root.append(h('p', { class: 'muted' }, 'No games yet.'));
-    return;
+  if (!page.games.length) {
+    root.append(h('p', { class: 'muted' }, page.total ? 'No games on this page.' : 'No games yet.'));
+    if (!offset) return;
   }
-  const rows = games.map((g) => h('tr', { 'data-game': g.id },
-    h('td', {}, new Date(g.created * 1000).toLocaleString()),
-    h('td', {}, `${g.white} – ${g.black}`),
-    h('td', {}, g.variant),
-    h('td', {}, g.result || 'playing'),
-    h('td', {}, String(Math.ceil(g.plies / 2))),
-    h('td', {},
-      h('a', { href: `#/game/${g.id}` }, g.result ? 'view' : 'resume'), ' · ',
+  const error = h('p', { class: 'error', role: 'alert' });
+  const remove = async (g) => {
+    if (!confirm(`Delete this game (${g.white} – ${g.black})?`)) return;
+    try {
+      await api(`/api/games/${encodeURIComponent(g.id)}`, { method: 'DELETE' });
+      again({ offset: page.games.length === 1 && offset ? Math.max(0, offset - PAGE) : offset });
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+  const state = (g) => (g.imported ? `imported${g.result ? ' ' + g.result : ''}` : g.result || 'playing');
+  const rows = page.games.map((g) => h('tr', { 'data-game': g.id },
+    h('td', { class: 'when' }, new Date(g.created * 1000).toLocaleString()),
+    h('td', { class: 'players' }, `${g.white} – ${g.black}`),
+    h('td', { class: 'variant' }, g.variant),
+    h('td', { class: 'result' }, state(g)),
+    h('td', { class: 'plies' }, String(Math.ceil(g.plies / 2))),
+    h('td', { class: 'links' },
+      h('a', { href: `#/game/${g.id}` }, g.result || g.imported ? 'view' : 'resume'), ' · ',
       h('a', { href: `#/analysis/${g.id}` }, 'analyse'), ' · ',
-      h('a', { href: `/api/games/${g.id}/pgn`, download: `ferz-${g.id}.pgn` }, 'PGN'))));
-  root.append(h('table', { class: 'games' },
+      h('a', { href: `/api/games/${g.id}/pgn`, download: `ferz-${g.id}.pgn` }, 'PGN'), ' · ',
+      h('button', { class: 'link danger', 'data-action': 'delete', title: 'Delete this game', onclick: () => remove(g) }, 'delete'))));
+  const last = Math.min(offset + page.games.length, page.total);
+  const pager = h('div', { class: 'pager' },
+    h('button', { 'data-action': 'newer', disabled: offset === 0, onclick: () => again({ offset: Math.max(0, offset - PAGE) }) }, '‹ newer'),
+    h('span', { class: 'muted' }, page.total ? `${offset + 1}–${last} of ${page.total}` : ''),
+    h('button', { 'data-action': 'older', disabled: last >= page.total, onclick: () => again({ offset: offset + PAGE }) }, 'older ›'));
+  root.append(h('div', { class: 'table-box' }, h('table', { class: 'games' },
     h('thead', {}, h('tr', {}, ...['Started', 'Players', 'Variant', 'Result', 'Moves', ''].map((t) => h('th', {}, t)))),
-    h('tbody', {}, ...rows)));
+    h('tbody', {}, ...rows))), pager, error);
 }
 
 /** The new-game form; on submit the server creates the game and we open it. */
@@ -78,6 +114,8 @@ export async function showNewGame(root) {
         h('input', { type: 'number', name: 'movetime', value: '1', min: '0.05', max: String(meta.max_think_ms / 1000), step: '0.05', 'aria-label': 'seconds per move' }), ' s'),
       h('div', {}, mode('depth', 'Engine depth', false), ' ',
         h('input', { type: 'number', name: 'depth', value: '6', min: '1', max: '30', 'aria-label': 'depth' }))),
+    h('fieldset', {}, h('legend', {}, 'Hints'),
+      h('label', {}, h('input', { type: 'checkbox', name: 'show_pv' }), " show the engine's lines while it thinks")),
     h('fieldset', {}, h('legend', {}, 'Strength'),
       h('label', {}, h('input', { type: 'checkbox', name: 'full', checked: true }), ' full strength'), ' ',
       h('label', {}, 'or Elo ', h('input', { type: 'range', name: 'elo', min: String(meta.elo_min), max: String(meta.elo_max), step: '50', value: '1500',
@@ -94,7 +132,7 @@ export async function showNewGame(root) {
     ev.preventDefault();
     const f = form.elements;
     const body = { color: f.color.value, variant: f.variant.value, fen: f.fen.value.trim() || null,
-      elo: f.full.checked ? null : Number(f.elo.value) };
+      elo: f.full.checked ? null : Number(f.elo.value), show_pv: f.show_pv.checked };
     const m = f.mode.value;
     if (m === 'clock') {
       body.clock = { initial_ms: Math.round(Number(f.minutes.value) * 60000), increment_ms: Math.round(Number(f.increment.value) * 1000) };

@@ -1,0 +1,56 @@
+"""The options of `ferz web` (kept apart from the server so that `ferz --help` needs no
+Starlette)."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = """\
+Serves the browser app on http://HOST:PORT/ and keeps every game in SQLite, so a restart
+resumes them (the engine thinks again at once when it is to move).
+
+security:
+  By default the server listens on 127.0.0.1 only and answers only requests whose Host is
+  a loopback name or address (localhost, 127.0.0.1, [::1]) and whose Origin, if any, is
+  the server itself: a web page from elsewhere cannot read, start, move or resign games,
+  not even through DNS rebinding. Every response forbids framing (no clickjacking) and
+  runs scripts and connections from this server only (Content-Security-Policy).
+
+  Any other --host (e.g. 0.0.0.0 for the local network) prints a warning: everyone who
+  can reach the port could play and read the games. Such a server needs a secret for every
+  API call and socket: --token, or one generated and printed at start in a link that sets
+  it as a cookie. Names by which it is reached (e.g. mybox.lan) must be given with
+  --allow-host; IP addresses are accepted as they are."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the options of `ferz web` on its sub-parser."""
+    parser.description = HELP
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; any other "
+        "address needs a token and prints a warning)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=8765, help="TCP port to listen on (default 8765)"
+    )
+    parser.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="also answer requests whose Host header is NAME (repeatable); loopback names "
+        "are always allowed",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="SECRET",
+        help="access secret required for every API call and socket (always when --host "
+        "is not loopback: then a random one is printed at start if none is given)",
+    )
+    parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    parser.add_argument(
+        "--db", metavar="PATH", help="SQLite file for games (default: user data dir)"
+    )

@@ -1,0 +1,45 @@
+"""The load test of ferz web (tools/web_load.py) as a test: a small load by default, the
+issue's target under -m slow (20 engine games at 100 ms and 10 analysis boards; every reply
+within 2 s, no error, no lost move, RSS below the documented ceiling, engines released)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+pytest.importorskip("websockets")
+
+TOOL = Path(__file__).resolve().parents[2] / "tools" / "web_load.py"
+
+
+def run_load(*args: str, timeout: float) -> str:
+    """Run the load tool; its report (the test fails with it if a target was missed)."""
+    done = subprocess.run(
+        [sys.executable, str(TOOL), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    print(done.stdout, done.stderr)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+@pytest.mark.timeout(180)
+def test_a_small_load_meets_the_targets():
+    report = run_load("--games", "4", "--boards", "2", "--moves", "4", "--after", "0", timeout=170)
+    assert "errors 0; lost moves 0" in report and "targets met" in report
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_twenty_games_and_ten_boards():
+    report = run_load("--after", "65", timeout=880)
+    assert "games finished 20/20" in report
+    idle = re.search(r"after 65 s idle (\d+) \(engines then (\d+)\)", report)
+    assert idle and int(idle.group(2)) == 0  # every engine released when idle
