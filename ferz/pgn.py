@@ -268,9 +268,10 @@ def parse_move(board: Board, text: str) -> Move:
         return move
 
 
-def read_games(text: str) -> Iterator[Game]:
-    """Every game of a PGN text, in order; PgnError names the game and move of a problem."""
-    reader = _Reader(text)
+def read_games(text: str, variant: str = "chess") -> Iterator[Game]:
+    """Every game of a PGN text, in order; PgnError names the game and move of a problem.
+    `variant` is the variant of games without a Variant tag (one is added to them)."""
+    reader = _Reader(text, variant)
     while True:
         game = reader.game()
         if game is None:
@@ -278,9 +279,9 @@ def read_games(text: str) -> Iterator[Game]:
         yield game
 
 
-def read_game(text: str) -> Game | None:
-    """The first game of a PGN text, or None if there is none."""
-    return next(read_games(text), None)
+def read_game(text: str, variant: str = "chess") -> Game | None:
+    """The first game of a PGN text, or None if there is none (`variant` as in read_games)."""
+    return next(read_games(text, variant), None)
 
 
 def read_file(path: str) -> list[Game]:
@@ -299,7 +300,8 @@ def read_file(path: str) -> list[Game]:
 class _Reader:
     """Tokens of a PGN text, taken game by game."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, variant: str = "chess") -> None:
+        self.variant = variant
         self.tokens = [
             (m.lastgroup if m.lastgroup not in ("name", "value") else "tag", m)
             for m in _TOKEN.finditer(text)
@@ -327,6 +329,8 @@ class _Reader:
             if not headers:
                 return None
         self.count += 1
+        if "Variant" not in headers and self.variant != "chess":
+            headers["Variant"] = self.variant
         game = Game(headers)
         try:
             self._movetext(game)

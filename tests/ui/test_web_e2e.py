@@ -263,7 +263,7 @@ def test_reload_resumes_and_pgn_downloads(page, server):
     with page.expect_download() as download:
         page.click("[data-action=pgn]")
     text = Path(download.value.path()).read_text()
-    eval_ = r"\{\[%eval [-+#.\d]+\]\}"
+    eval_ = r"\{ \[%eval [-+#.\d]+\] \}"
     assert re.search(rf"^1\. c4 \S+ {eval_} 2\. Nc3 \S+ {eval_} \*$", text, re.M), text
     assert '[White "You"]' in text
     page.goto(server)
