@@ -66,6 +66,13 @@ def move_accuracy(before: int, after: int) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
 
 
+def judge(before: int, after: int) -> int | None:
+    """The NAG a move earns (?!, ?, ??) from the mover's scores before and after it (mates
+    as +-MATE_CP), by the drop of its winning chances; None for a good enough move."""
+    drop = winning_chances(clamp(before)) - winning_chances(clamp(after))
+    return next((nag for limit, nag in THRESHOLDS if drop >= limit), None)
+
+
 def eval_text(score: int, white_to_move: bool, depth: int | None = None) -> str:
     """`[%eval ...]` of a score given for the side to move."""
     white = score if white_to_move else -score
@@ -140,8 +147,7 @@ def annotate(
         side.losses.append(max(0, before_cp - after_cp))
         side.accuracies.append(move_accuracy(before_cp, after_cp))
         node.comment = _with_eval(node.comment, eval_text(after.score, not white, after.depth))
-        drop = winning_chances(before_cp) - winning_chances(after_cp)
-        nag = next((nag for limit, nag in THRESHOLDS if drop >= limit), None)
+        nag = judge(before_cp, after_cp)
         if nag is not None and best.pv and best.pv[0] != node.move:
             node.nags = [n for n in node.nags if n not in NAG_WORDS] + [nag]
             side.nags[nag] = side.nags.get(nag, 0) + 1

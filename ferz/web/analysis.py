@@ -9,6 +9,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
+from ..analyse import MATE_CP, judge
 from . import boards, pgn
 from .messages import ClientError, error_message, info_json
 from .schema import ANALYSIS_MESSAGES, check_message
@@ -224,6 +225,11 @@ class Analysis:
         """The review loop (each position waits its turn in the pool like any search)."""
         board = boards.new_board(fen, variant)
         start = board.fen()
+        # the previous position's score (White's view), best move and side to move: each move
+        # is judged as `ferz analyse` judges it (ferz.analyse.judge, lichess's thresholds)
+        prev_cp: int | None = None
+        prev_best: str | None = None
+        prev_white = boards.turn(board) == "white"
         try:
             for ply in range(len(moves) + 1):
                 if ply:
@@ -256,6 +262,12 @@ class Analysis:
                     if info is not None and info.score_mate is not None:
                         score_mate = sign * info.score_mate
                     best = result.best
+                white_cp = _white_cp(score_cp, score_mate, outcome)
+                nag = None
+                if ply and None not in (prev_cp, white_cp) and prev_best != moves[ply - 1]:
+                    sign = 1 if prev_white else -1
+                    nag = judge(sign * prev_cp, sign * white_cp)  # type: ignore[operator]
+                prev_cp, prev_best, prev_white = white_cp, best, white
                 await self.send(
                     {
                         "type": "review",
@@ -264,6 +276,7 @@ class Analysis:
                         "score_mate": score_mate,
                         "best": best,
                         "outcome": outcome,
+                        "nag": nag,
                     }
                 )
         except asyncio.CancelledError:
@@ -281,3 +294,12 @@ class Analysis:
         job, self.deferred = self.deferred, None
         if job is not None and (self.task is None or self.task.done()):
             self.task = asyncio.get_running_loop().create_task(self._think(*job))
+
+
+def _white_cp(cp: int | None, mate: int | None, outcome: str | None) -> int | None:
+    """A review score as White's centipawns (mates and won results as +-MATE_CP), or None."""
+    if outcome is not None:
+        return {"1-0": MATE_CP, "0-1": -MATE_CP}.get(outcome, 0)
+    if mate is not None:
+        return MATE_CP - abs(mate) if mate > 0 else -(MATE_CP - abs(mate))
+    return cp

@@ -62,10 +62,12 @@ def write(
     *,
     default_fen: str,
     evals: Sequence[str | None] = (),
+    nags: Sequence[int | None] = (),
 ) -> str:
     """A PGN text: the seven tag roster first, SetUp/FEN when not the default start, SAN movetext.
 
-    `evals[i]`, when given, is the evaluation after ply i+1 written as a `[%eval ...]` comment.
+    `evals[i]`, when given, is the evaluation after ply i+1 written as a `[%eval ...]` comment,
+    and `nags[i]` the mark of that move (`$2` for a mistake).
     """
     headers = {name: tags.get(name, "?") for name in SEVEN_TAGS}
     headers["Result"] = tags.get("Result", "*")
@@ -85,6 +87,9 @@ def write(
         board.push(move)
     notes = [f"[%eval {e}]" if e is not None else "" for e in evals]
     game.add_line(moves, notes)
+    for node, nag in zip(game.mainline(), nags, strict=False):
+        if nag:
+            node.nags.append(nag)
     return pgn.write(game)
 
 

@@ -196,6 +196,7 @@ EVAL = Field(
         "best": Field("str", nullable=True, high=8),
         "outcome": RESULT,
         "type": Field("str", nullable=True, high=20),
+        "nag": Field("score", low=0, high=255),  # the move's mark (ferz.analyse.judge)
     },
 )
 

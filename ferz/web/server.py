@@ -296,7 +296,9 @@ def create_app(
         data = await read_json(request, EXPORT)
         variant = data["variant"] or "chess"
         board, line = parse_line(variant, data["fen"], data["moves"] or [])
-        comments = [eval_text(e) for e in (data["evals"] or [])[: len(line)]]
+        reviewed = (data["evals"] or [])[: len(line)]
+        comments = [eval_text(e) for e in reviewed]
+        nags = [e.get("nag") if isinstance(e, dict) else None for e in reviewed]
         start = boards.new_board(data["fen"], variant).fen()
         tags = pgn.export_tags(
             data["tags"] or {},
@@ -310,6 +312,7 @@ def create_app(
             [m["san"] for m in line],
             default_fen=boards.start_fen(variant),
             evals=comments,
+            nags=nags,
         )
         return JSONResponse({"pgn": text})
 

@@ -190,6 +190,42 @@ def test_review_scores_every_position(tmp_path):
         assert reviews[7]["score_cp"] is None and reviews[7]["outcome"] == "1-0"
 
 
+def test_review_marks_moves_as_ferz_analyse_does(tmp_path):
+    """Each reviewed move carries the NAG ferz.analyse.judge gives it: a stand-in that always
+    thinks the side to move is 3 pawns up makes every move a blunder (the mover drops from +3
+    to -3), except a move that was the engine's own choice; the export writes the marks."""
+    with (
+        client_for(tmp_path, score_cp=300) as client,
+        client.websocket_connect("/ws/analysis") as ws,
+    ):
+        ws.send_json({"type": "review", "moves": ["e2e4", "e7e5"]})
+        reviews = {}
+        while (message := ws.receive_json())["type"] != "review_done":
+            if message["type"] == "review":
+                reviews[message["ply"]] = message
+        assert reviews[0]["nag"] is None
+        for ply in (1, 2):
+            played = ["e2e4", "e7e5"][ply - 1]
+            expected = None if reviews[ply - 1]["best"] == played else 4
+            assert reviews[ply]["nag"] == expected
+        evals = [reviews[1], reviews[2]]
+        body = {"moves": ["e2e4", "e7e5"], "evals": evals}
+        text = client.post("/api/export", json=body).json()["pgn"]
+        marked = [ply for ply in (1, 2) if reviews[ply]["nag"] == 4]
+        assert text.count("$4") == len(marked) and marked
+
+
+def test_judge_thresholds() -> None:
+    """lichess's winning-chance drops: small losses pass, large ones grade up to a blunder."""
+    from ferz.analyse import MATE_CP, judge
+
+    assert judge(30, 0) is None
+    assert judge(50, -20) == 6  # ?!  (a drop of 0.13 in winning chances)
+    assert judge(100, -50) == 2  # ?   (0.27)
+    assert judge(200, -400) == 4  # ?? (0.98)
+    assert judge(MATE_CP - 3, 0) == 4 and judge(-MATE_CP + 5, -MATE_CP + 3) is None
+
+
 def test_import_in_a_variant(tmp_path):
     with client_for(tmp_path) as client:
         # coordinates are read as python-chess reads them (ferz.pgn), a bad square is not

@@ -26,13 +26,12 @@ export async function showAnalysis(root, id) {
   return () => view.close();
 }
 
-/** Score for the side that just moved, clamped, from a white-relative cp/mate pair. */
-function clampWhite(e) {
-  if (!e) return null;
-  if (e.outcome) return { '1-0': 1000, '0-1': -1000 }[e.outcome] ?? 0;
-  if (e.score_mate !== null && e.score_mate !== undefined) return e.score_mate > 0 ? 1000 : -1000;
-  return Math.max(-1000, Math.min(1000, e.score_cp));
-}
+/** How a reviewed move is marked, by the NAG the server judged it (ferz.analyse.judge). */
+const MARKS = {
+  6: { sign: '?!', cls: 'inaccuracy' },
+  2: { sign: '?', cls: 'mistake' },
+  4: { sign: '??', cls: 'blunder' },
+};
 
 class AnalysisView {
   constructor(root, line) {
@@ -258,7 +257,7 @@ class AnalysisView {
         if (!white) li.append(h('span', { class: 'move empty' }, '…'));
         items.push(li);
       }
-      const mark = this.mark(i + 1, white);
+      const mark = this.mark(i + 1);
       const review = this.reviews.get(i + 1);
       li.append(h('span', { class: `move${i + 1 === this.ply ? ' current' : ''}${mark ? ' ' + mark.cls : ''}`,
         'data-ply': String(i + 1), onclick: () => this.goto(i + 1) }, m.san + (mark ? mark.sign : ''),
@@ -270,15 +269,9 @@ class AnalysisView {
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
   }
 
-  /** Judge the move that led to `ply` by how much the mover's evaluation dropped. */
-  mark(ply, whiteMoved) {
-    const before = clampWhite(this.reviews.get(ply - 1));
-    const after = clampWhite(this.reviews.get(ply));
-    if (before === null || after === null) return null;
-    const loss = whiteMoved ? before - after : after - before;
-    if (loss >= 300) return { sign: '??', cls: 'blunder' };
-    if (loss >= 150) return { sign: '?', cls: 'mistake' };
-    if (loss >= 70) return { sign: '?!', cls: 'inaccuracy' };
-    return null;
+  /** The mark of the move that led to `ply`, as the server's review judged it. */
+  mark(ply) {
+    const review = this.reviews.get(ply);
+    return review ? MARKS[review.nag] || null : null;
   }
 }
