@@ -67,6 +67,17 @@ def key(board: Board) -> int:
     return h
 
 
+def bundled_book() -> Book | None:
+    """The opening book that ships with ferz (ferz/data/book.bin), or None without one."""
+    return _bundled(str(resources.files("ferz.data").joinpath("book.bin")))
+
+
+@lru_cache(maxsize=1)
+def _bundled(path: str) -> Book | None:
+    """The book at path, read once; None if there is none."""
+    return Book(path) if Path(path).is_file() else None
+
+
 @dataclass(frozen=True)
 class Entry:
     """One book move of a position."""

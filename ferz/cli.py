@@ -50,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--elo", type=int, help="limit the engine's strength to this Elo (1000-2400)")
     play.add_argument("--ascii", action="store_true", help="letters instead of chess glyphs")
     play.add_argument("--pgn", metavar="FILE", help="append the finished game to this PGN file")
+    play.add_argument(
+        "--book",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the engine opens from ferz's opening book (standard chess; default: on)",
+    )
 
     from .web.command import add_arguments as web_arguments
 
@@ -98,6 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_analyse_arguments(analyse)
+
+    from .book_cli import EXAMPLES as BOOK_EXAMPLES
+    from .book_cli import add_arguments as add_book_arguments
+
+    book = sub.add_parser(
+        "book",
+        help="build a Polyglot opening book from PGN games, or list a book's moves",
+        epilog=BOOK_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_book_arguments(book)
 
     check = sub.add_parser("check", help="validate a variants.ini file")
     check.add_argument("file")
@@ -192,6 +209,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .analyse_cli import main as analyse_main
 
         return analyse_main(args)
+    if command == "book":
+        from .book_cli import main as book_main
+
+        return book_main(args)
     if command == "check":
         from .variants import check_main
 

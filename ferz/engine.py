@@ -18,7 +18,7 @@ from functools import partial
 
 from . import timeman, variants
 from .board import Board, Move, rules_for
-from .book import Book
+from .book import Book, bundled_book
 from .core import nnue
 from .core.evaluate import Evaluator
 from .core.position import Position
@@ -146,6 +146,7 @@ class Engine:
         self._lag = 0.0  # ms the bestmove came after the hard limit lately (see _measure_lag)
         self._budget = timeman.Budget(None, None)
         self._rng = random.Random(0)
+        self._book_rng = random.Random()
         self._pv_board = self._board  # the root position for move notation during a search
         # line -> (mate score, depth, seldepth) of the iteration that first found that mate
         self._mate_found: dict[int, tuple[int, int, int]] = {}
@@ -204,12 +205,17 @@ class Engine:
                 Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="target strength"),
                 Option("Skill Level", "spin", 20, 0, 20, help="20 = full strength"),
                 Option("UCI_ShowWDL", "check", False, help="report win/draw/loss permille"),
-                Option("OwnBook", "check", False, help="play moves from BookFile when it has some"),
+                Option(
+                    "OwnBook",
+                    "check",
+                    False,
+                    help="play book moves (BookFile, or ferz's own book for standard chess)",
+                ),
                 Option(
                     "BookFile",
                     "string",
                     "",
-                    help="Polyglot opening book (.bin)",
+                    help="Polyglot opening book (.bin); empty: the book that ships with ferz",
                     on_change=self._set_book,
                 ),
                 Option(
@@ -299,10 +305,20 @@ class Engine:
         self._book = Book(path) if path else None
 
     def _book_move(self) -> str | None:
-        """A move from the opening book when OwnBook is on and the book knows the position."""
-        if not self.options.get("OwnBook") or self._book is None:
+        """A move from the opening book when OwnBook is on and the book knows the position:
+        BookFile's, or the bundled one (standard chess only). Chosen by weight, at random
+        from game to game (the skill levels' generator is seeded; this one is not)."""
+        if not self.options.get("OwnBook"):
             return None
-        move = self._book.choose(self._board, self._rng)
+        board = self._board
+        if board.variant not in ("chess", "chess960"):
+            return None  # Polyglot books describe standard chess
+        chosen = self._book
+        if chosen is None and not board.chess960:
+            chosen = bundled_book()
+        if chosen is None:
+            return None
+        move = chosen.choose(board, self._book_rng)
         return None if move is None else self._board.uci(move)
 
     def _clear(self) -> None:
@@ -323,6 +339,7 @@ class Engine:
         self.wait()
         self._clear()
         self._rng = random.Random(0)
+        self._book_rng = random.Random()
         self._board = Board(rules=self._rules, chess960=self._board.chess960)
 
     def set_position(self, fen: str | None = None, moves: Sequence[str] = ()) -> None:

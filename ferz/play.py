@@ -314,6 +314,8 @@ def main(
     if getattr(args, "elo", None):
         engine.set_option("UCI_LimitStrength", True)
         engine.set_option("UCI_Elo", args.elo)
+    if getattr(args, "book", False) and "OwnBook" in engine.options:
+        engine.set_option("OwnBook", True)  # ferz's own book: games vary from the first move
     color = args.color if args.color != "random" else random.choice(["white", "black"])
     out = out or sys.stdout
     ascii = getattr(args, "ascii", False) or not _can_show(out, "♔♟·")

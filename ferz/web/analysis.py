@@ -191,7 +191,7 @@ class Analysis:
                 fen=fen,
                 moves=moves,
                 limits={"infinite": True},
-                options={"MultiPV": multipv, "UCI_LimitStrength": False},
+                options={"MultiPV": multipv, "UCI_LimitStrength": False, "OwnBook": False},
                 on_info=on_info,
                 priority=ANALYSIS,
                 on_queue=self._on_queue(seq),
@@ -251,7 +251,7 @@ class Analysis:
                         fen=start,
                         moves=moves[:ply],
                         limits={"movetime": self.review_ms},
-                        options={"MultiPV": 1, "UCI_LimitStrength": False},
+                        options={"MultiPV": 1, "UCI_LimitStrength": False, "OwnBook": False},
                         priority=ANALYSIS,
                     )
                     info = result.infos.get(1)

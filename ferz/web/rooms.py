@@ -212,7 +212,12 @@ class Room:
     def options(self) -> dict[str, Any]:
         """Engine options for this game (the engines are shared, so every search sets them)."""
         elo = self.game.settings.elo
-        options: dict[str, Any] = {"MultiPV": 1, "UCI_LimitStrength": elo is not None}
+        # ferz's own book makes games differ from the first move (standard chess only)
+        options: dict[str, Any] = {
+            "MultiPV": 1,
+            "UCI_LimitStrength": elo is not None,
+            "OwnBook": True,
+        }
         if elo is not None:
             options["UCI_Elo"] = elo
         return options

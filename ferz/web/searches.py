@@ -370,7 +370,8 @@ class SearchPool:
             engine.new_game()
             kept.owner = owner
         for name, value in options.items():
-            engine.set_option(name, value)
+            if name in engine.options:  # a stand-in engine may lack some (OwnBook)
+                engine.set_option(name, value)
         engine.set_position(fen=fen, moves=list(moves))
         return engine
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import subprocess
+import sys
 
 import pytest
 
@@ -173,3 +174,59 @@ def test_built_book_halves_counts_as_polyglot_does(tmp_path) -> None:
     games = [(d4, "1/2-1/2")] * 11 + [(e4, "1-0")] * 16390 + [(d4, "1/2-1/2")] * 3
     rows = book.build(games, min_games=1)
     assert {row[:3] for row in rows} == _polyglot_rows(tmp_path, games, "-min-game", "1")
+
+
+def _ferz(*args: str) -> subprocess.CompletedProcess:
+    """`python -m ferz ARGS`."""
+    return subprocess.run(
+        [sys.executable, "-m", "ferz", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_book_command_builds_and_probes(tmp_path) -> None:
+    """`ferz book build` writes the book of the PGN's games; `probe` lists a position's moves
+    with their weights; bad input is an error message, not a traceback."""
+    games = _random_games(60, 3)
+    pgn_path, out = tmp_path / "g.pgn", tmp_path / "b.bin"
+    pgn_path.write_text(_pgn(games))
+    run = _ferz("book", "build", str(pgn_path), "-o", str(out), "--min-games", "1")
+    assert run.returncode == 0 and "moves in" in run.stdout, run.stderr
+    rows = book.build(games, min_games=1)
+    assert len(book.Book(out)) == len(rows)
+    probe = _ferz("book", "probe", str(out))
+    assert probe.returncode == 0
+    first = {e.move.uci() for e in book.Book(out).entries(Board())}
+    assert {line.split()[1] for line in probe.stdout.splitlines()} == first
+    for bad in (
+        ["book", "build", str(tmp_path / "none.pgn"), "-o", str(out)],
+        ["book", "probe", str(tmp_path / "none.bin")],
+        ["book", "build", str(pgn_path), "-o", str(out), "--max-ply", "0"],
+    ):
+        run = _ferz(*bad)
+        assert (
+            run.returncode == 2 and "ferz: error:" in run.stderr and "Traceback" not in run.stderr
+        )
+
+
+def test_the_bundled_book_makes_games_differ() -> None:
+    """With OwnBook on and no BookFile, ferz opens from the book that ships with it, picked at
+    random from game to game: the first 8 plies of 30 self-play games are not all the same,
+    and every book move is legal."""
+    from ferz.engine import Engine, Limits
+
+    assert book.bundled_book() is not None, "ferz/data/book.bin is missing"
+    engine = Engine()
+    engine.set_option("OwnBook", True)
+    openings = set()
+    for _ in range(30):
+        engine.new_game()
+        board = Board()
+        for _ in range(8):
+            move = engine.play(board, Limits(nodes=300)).move
+            assert move is not None
+            board.push_uci(move)
+        openings.add(tuple(m.uci() for m in board.move_stack))
+    assert len(openings) >= 5
+    engine.set_option("OwnBook", False)
+    engine.new_game()
+    assert engine.play(Board(), Limits(depth=1)).info.depth == 1  # a search, not the book

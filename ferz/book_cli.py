@@ -1,0 +1,69 @@
+"""`ferz book`: build a Polyglot opening book from PGN games, and list a book's moves."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+from . import book, pgn
+from .board import Board
+
+EXAMPLES = """examples:
+  ferz book build games.pgn -o book.bin --max-ply 16 --min-games 3
+  ferz book build a.pgn b.pgn -o book.bin --uniform
+  ferz book probe book.bin                       # the start position's moves
+  ferz book probe book.bin --moves e2e4 e7e5     # after 1. e4 e5
+  ferz book probe book.bin --fen "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+
+build weights moves as `polyglot make-book` does: each game through a move adds 2 when the
+mover won, 1 for a draw or an unknown result, 0 for a loss; moves seen in fewer than
+--min-games games, or with no score, are left out. Books cover standard chess (and Chess960)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The `book build` and `book probe` sub-commands."""
+    sub = parser.add_subparsers(dest="book_command", metavar="ACTION", required=True)
+    build = sub.add_parser("build", help="build a Polyglot book from PGN games")
+    build.add_argument("pgn", nargs="+", metavar="GAMES.pgn")
+    build.add_argument("-o", "--out", required=True, metavar="BOOK.bin", help="the book to write")
+    build.add_argument("--max-ply", type=int, default=1024, help="plies of each game (1024)")
+    build.add_argument("--min-games", type=int, default=3, help="games a move needs (3)")
+    build.add_argument("--uniform", action="store_true", help="every kept move weighs 1")
+    probe = sub.add_parser("probe", help="list a book's moves for a position")
+    probe.add_argument("book", metavar="BOOK.bin")
+    probe.add_argument("--fen", help="the position (default: the start)")
+    probe.add_argument("--moves", nargs="*", default=[], help="UCI moves played from it")
+
+
+def _games(paths: list[str]) -> Iterator[tuple[Board, str]]:
+    """(board at the end of the main line, result) of every standard chess game of the files;
+    games of other variants are skipped."""
+    for path in paths:
+        for game in pgn.read_file(path):
+            if game.variant not in ("chess", "chess960"):
+                continue
+            yield game.end_board(), game.headers.get("Result", "*")
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run `ferz book build` or `ferz book probe`; ValueError for bad input."""
+    if args.book_command == "build":
+        if args.max_ply < 1 or args.min_games < 1:
+            raise ValueError("--max-ply and --min-games must be at least 1")
+        games = list(_games(args.pgn))
+        rows = book.build(games, args.max_ply, args.min_games, args.uniform)
+        book.save(args.out, rows)
+        positions = len({row[0] for row in rows})
+        print(f"{args.out}: {len(rows)} moves in {positions} positions from {len(games)} games")
+        return 0
+    board = Board(args.fen) if args.fen else Board()
+    for text in args.moves:
+        board.push_uci(text)
+    entries = book.Book(args.book).entries(board)
+    total = sum(e.weight for e in entries) or 1
+    for entry in sorted(entries, key=lambda e: -e.weight):
+        share = 100 * entry.weight / total
+        print(f"{board.san(entry.move):8} {entry.move.uci():6} {entry.weight:6} {share:5.1f} %")
+    if not entries:
+        print("no book moves")
+    return 0
