@@ -14,6 +14,7 @@ from .core.defs import (
     CASTLE,
     DROP,
     EP,
+    MAX_GAME_PLY,
     PROMO,
     encode,
     move_from,
@@ -283,8 +284,8 @@ class Board:
         """Play a legal move; IllegalMoveError leaves the board unchanged."""
         if not isinstance(move, Move) or move.code not in self.position.legal_moves():
             raise IllegalMoveError(f"illegal move {move!s} in {self.fen()}")
-        if self.position.ply >= 3800:
-            raise IllegalMoveError("the game is too long (3800 plies)")
+        if self.position.ply >= MAX_GAME_PLY:
+            raise IllegalMoveError(f"the game is too long ({MAX_GAME_PLY} plies)")
         self.position.push(move.code)
         self.move_stack.append(move)
         self._keys.append(self.position.key)

@@ -4,7 +4,6 @@ Cython pure-Python mode: position.pxd declares the class and its C methods. The 
 only ints and typed memoryviews (no Python objects), so the search can call them without the GIL.
 """
 
-import random
 from array import array
 
 import cython
@@ -19,21 +18,22 @@ from cython.cimports.ferz.core.defs import (
     F_INITIAL,
     F_LEG,
     F_MOVE,
+    F_RANK,
     GEN_ALL,
     GEN_CAPTURES,
     GEN_QUIETS,
     LINE_REACH,
     LINE_SPAN,
+    MAX_CHECKS,
     MAXHAND,
     MAXMOVES,
     MAXP,
     MAXPLY,
+    NO_END,
     NORMAL,
     PROBE_HOP,
     PROBE_LEG,
-    PROBE_RAY,
     PROMO,
-    UNLIMITED,
     WALL,
     encode,
     move_from,
@@ -43,26 +43,12 @@ from cython.cimports.ferz.core.defs import (
 )
 
 from . import fen as fenlib
+from . import tables
 from .rules import MAX_FILES, Rules
+from .tables import ints
 
 if not cython.compiled:  # the C loops of position.pxd (the uncompiled core runs its own)
     ferz_nn_add = ferz_nn_sub = ferz_nn_move = None
-
-NO_END = cython.declare(cython.int, 2)  # end_value when no variant rule has ended the game
-F_RANK = cython.declare(cython.int, 32)  # atom flag: only from Atom.min_rank on (beside defs.F_*)
-
-MAX_CHECKS = cython.declare(cython.int, 10)  # check counters run 0..9 (one FEN digit, as FSF)
-ZOBRIST_SEED = 0x66657A72  # fixed, so that keys are equal across runs and threads
-
-
-def _ints(n: int, value: int = 0) -> array:
-    """An int array of n copies of value."""
-    return array("i", [value]) * n
-
-
-def _keys(rng: random.Random, n: int) -> array:
-    """n random 64-bit Zobrist keys."""
-    return array("Q", [rng.getrandbits(64) for _ in range(n)])
 
 
 @cython.final
@@ -71,445 +57,97 @@ class Position:
     """A variant position with incremental hashing and evaluation terms."""
 
     def __init__(self, rules: Rules) -> None:
+        t = tables.of(rules)  # shared with every position of these rules, never written
         self.rules = rules
         self.trial = None
-        self.files, self.ranks = rules.files, rules.ranks
-        self.stride, self.nsq = rules.stride, rules.nsq
-        ntypes = len(rules.pieces)
-        if ntypes > 62:
-            raise ValueError(f"{rules.name}: at most 62 piece types, got {ntypes}")
-        self.npc = 2 * ntypes + 2
-        self.flying = 1 if rules.flying_general else 0
-        self.capt_to_hand = 1 if rules.captures_to_hand else 0
-        self.ep_enabled = 1 if rules.en_passant else 0
-        self.drops = 1 if rules.drops else 0
+        self.files, self.ranks, self.stride, self.nsq = t.files, t.ranks, t.stride, t.nsq
+        self.npc, self.nplay, self.sq_list, self.sq_file = t.npc, t.nplay, t.sq_list, t.sq_file
+        self.sq_rank, self.rel_rank, self.file_idx = t.sq_rank, t.rel_rank, t.file_idx
+        # movement and attacks
+        self.a_start, self.a_end, self.a_vec, self.a_range = t.a_start, t.a_end, t.a_vec, t.a_range
+        self.a_flags, self.a_leg, self.a_minr = t.a_flags, t.a_leg, t.a_minr
+        self.pr_start, self.pr_vec, self.pr_range = t.pr_start, t.pr_vec, t.pr_range
+        self.pr_kind, self.pr_leg, self.pr_minr = t.pr_kind, t.pr_leg, t.pr_minr
+        self.pr_near, self.pr_far, self.line_dir = t.pr_near, t.pr_far, t.line_dir
+        self.ray_mask, self.fast_legal, self.chk_kind = t.ray_mask, t.fast_legal, t.chk_kind
+        self.chk_vec, self.chk_slow, self.chk_all = t.chk_vec, t.chk_slow, t.chk_all
+        # piece roles, zones, promotions, drops
+        self.is_pawn, self.is_royal, self.region = t.is_pawn, t.is_royal, t.region
+        self.dbl_zone, self.promo_zone, self.ep_ok = t.dbl_zone, t.promo_zone, t.ep_ok
+        self.dead, self.promo_list, self.n_promo = t.dead, t.promo_list, t.n_promo
+        self.promo_limit, self.promoted, self.demoted = t.promo_limit, t.promoted, t.demoted
+        self.can_promote, self.mand_promo = t.can_promote, t.mand_promo
+        self.mand_piece_promo, self.ep_enabled = t.mand_piece_promo, t.ep_enabled
+        self.ep_vec, self.ep_pc, self.drops = t.ep_vec, t.ep_pc, t.drops
+        self.capt_to_hand, self.drop_zone = t.capt_to_hand, t.drop_zone
+        self.nodbl_type, self.nodbl_count = t.nodbl_type, t.nodbl_count
+        self.dropmate_type, self.drop_checks = t.dropmate_type, t.drop_checks
+        # rules beyond chess
+        self.flying, self.immobile, self.must_capture = t.flying, t.immobile, t.must_capture
+        self.ext_on, self.ext_value, self.ext_all = t.ext_on, t.ext_value, t.ext_all
+        self.ext_types, self.n_ext, self.ext_count = t.ext_types, t.n_ext, t.ext_count
+        self.ext_opp, self.ext_claim, self.flag_sq = t.ext_opp, t.ext_claim, t.flag_sq
+        self.flag_start, self.flag_type, self.flag_on = t.flag_start, t.flag_type, t.flag_on
+        self.flag_zone, self.flag_move, self.check_count = t.flag_zone, t.flag_move, t.check_count
+        self.no_checking, self.perp, self.counting = t.no_checking, t.perp, t.counting
+        self.cnt_rook, self.cnt_khon, self.cnt_knight = t.cnt_rook, t.cnt_khon, t.cnt_knight
+        self.after_rules, self.end_rules, self.full_gen = t.after_rules, t.end_rules, t.full_gen
+        self.blast, self.blast_vec, self.must_drop = t.blast, t.blast_vec, t.must_drop
+        self.sit_promo, self.sit_zone, self.sit_types = t.sit_promo, t.sit_zone, t.sit_types
+        self.n_sit, self.camb, self.camb_fers = t.n_sit, t.camb, t.camb_fers
+        self.camb_rook, self.gate_bit = t.camb_rook, t.gate_bit
+        # hashing
+        self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
+        self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
+        self._init_state()
+
+    def _init_state(self) -> None:
+        """The arrays this position owns: board, pieces, castling, undo stacks, scratch."""
         nsq, npc = self.nsq, self.npc
-        squares = rules.squares()
-        self.nplay = len(squares)
-        self.sq_list = array("i", squares)
-        board = _ints(nsq, WALL)
-        for sq in squares:
+        board = ints(nsq, WALL)
+        for sq in self.sq_list:
             board[sq] = EMPTY
         self.board = board
-        self.plist = _ints(2 * MAXP)
-        self.pidx = _ints(nsq)
-        self.pcount = _ints(2)
-        self.royal = _ints(2, -1)
-        self.count = _ints(npc)
-        self.hand = _ints(npc)
-        self._compile_pieces(rules)
-        self._compile_probes(rules)
-        self._compile_zones(rules)
-        self.c_king_from = _ints(4)
-        self.c_rook_from = _ints(4)
-        self.c_king_to = _ints(4)
-        self.c_rook_to = _ints(4)
-        self.c_mask = _ints(nsq, 15)
-        rng = random.Random(ZOBRIST_SEED)
-        self.z_piece = _keys(rng, npc * nsq)
-        self.z_castle = _keys(rng, 16)
-        self.z_castle[0] = 0
-        self.z_ep = _keys(rng, nsq)
-        self.z_hand = _keys(rng, npc * MAXHAND)
-        self.z_side = rng.getrandbits(64)
-        # drawn after the chess keys, so that chess hashes (and the bench) do not change
-        self.z_checks = _keys(rng, 2 * MAX_CHECKS)
-        self.pst_mg = _ints(npc * nsq)
-        self.pst_eg = _ints(npc * nsq)
-        self.phase_w = _ints(npc)
-        self.lvalue = _ints(npc)
-        self.u_move, self.u_piece, self.u_capt = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
-        self.u_castle, self.u_ep, self.u_half = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
-        self.u_mg, self.u_eg, self.u_phase = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
+        self.plist = ints(2 * MAXP)
+        self.pidx = ints(nsq)
+        self.pcount = ints(2)
+        self.royal = ints(2, -1)
+        self.count = ints(npc)
+        self.hand = ints(npc)
+        self.c_king_from, self.c_rook_from = ints(4), ints(4)
+        self.c_king_to, self.c_rook_to = ints(4), ints(4)
+        self.c_mask = ints(nsq, 15)
+        self.pst_mg = ints(npc * nsq)
+        self.pst_eg = ints(npc * nsq)
+        self.phase_w = ints(npc)
+        self.lvalue = ints(npc)
+        self.u_move, self.u_piece, self.u_capt = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
+        self.u_castle, self.u_ep, self.u_half = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
+        self.u_mg, self.u_eg, self.u_phase = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
         self.u_key = array("Q", [0]) * MAXPLY
-        self.scratch = _ints(MAXMOVES)
-        self.u_chk = _ints(MAXPLY)
+        self.u_chk = ints(MAXPLY)
         self.u_chk_key = array("Q", [0]) * MAXPLY
-        self._compile_lines(rules)
+        self.u_inchk = ints(MAXPLY + 1)
+        self.u_count = ints(2 * MAXPLY)
+        self.u_checks = ints(MAXPLY)
+        self.u_gates = array("q", [0]) * MAXPLY
+        self.u_blast_n = ints(MAXPLY)
+        self.u_blast_sq, self.u_blast_pc = ints(9 * MAXPLY), ints(9 * MAXPLY)
+        self.scratch = ints(MAXMOVES)
+        self.file_count = ints(2 * MAX_FILES)
+        self.flag_buf = ints(64)
+        self.checks_left = ints(2)
+        self.cap_end = self.overflow = 0
         self.side = self.halfmove = self.ep = self.castling = 0
         self.ply = self.game_ply = self.mg = self.eg = self.phase = 0
         self.fullmove = 1
-        self.key = 0
-        self.pkey = 0
+        self.key = self.pkey = 0
+        self.cnt_limit = self.cnt_ply = 0
+        self.gates = 0
         self.net = None
         self.nn = self.nn_h = self.nn_max = 0
         self.nn_w = self.nn_b = self.acc = array("h", [0])
-        self.nn_row = _ints(1)
-
-    # ------------------------------------------------------------------ compiling the rules
-
-    def _vector(self, dx: int, dy: int, color: int) -> int:
-        """Mailbox offset of a step seen from White, mirrored for Black."""
-        return (dy if color == 0 else -dy) * self.stride + dx
-
-    def _compile_pieces(self, rules: Rules) -> None:
-        """Movement atoms per piece code, and per-type rule flags."""
-        npc = self.npc
-        starts, ends = _ints(npc), _ints(npc)
-        vec, rng, flags, leg, minr = [], [], [], [], []
-        for p in range(2, npc):
-            piece = rules.pieces[(p >> 1) - 1]
-            starts[p] = len(vec)
-            for atom in piece.atoms:
-                minr.append(atom.min_rank)
-                vec.append(self._vector(atom.dx, atom.dy, p & 1))
-                rng.append(UNLIMITED if atom.range == 0 else atom.range)
-                flag = (F_MOVE if atom.move else 0) | (F_CAPT if atom.capture else 0)
-                flag |= (F_HOP if atom.hop else 0) | (F_INITIAL if atom.initial else 0)
-                flag |= F_RANK if atom.min_rank else 0
-                if atom.leg is not None:
-                    flag |= F_LEG
-                    leg.append(self._vector(atom.leg[0], atom.leg[1], p & 1))
-                else:
-                    leg.append(0)
-                flags.append(flag)
-            ends[p] = len(vec)
-        self.a_start, self.a_end = starts, ends
-        self.a_vec, self.a_range = array("i", vec), array("i", rng)
-        self.a_flags, self.a_leg = array("i", flags), array("i", leg)
-        self.a_minr = array("i", minr or [0])
-        ntypes = len(rules.pieces)
-        self.is_pawn = array("i", [0] + [1 if p.pawn else 0 for p in rules.pieces])
-        self.is_royal = array("i", [0] + [1 if p.royal else 0 for p in rules.pieces])
-        # promotion choices: White's then Black's, each padded with 0 to the longer list
-        white = [rules.promotion_type(x) for x in rules.promotion_letters]
-        black_letters = rules.promotion_letters_black
-        black = white if black_letters is None else [rules.promotion_type(x) for x in black_letters]
-        width = max(len(white), len(black))
-        padded = white + [0] * (width - len(white)) + black + [0] * (width - len(black))
-        self.promo_list = array("i", padded or [0])
-        self.n_promo = width
-        self.promoted = _ints(ntypes + 1)
-        self.demoted = array("i", range(ntypes + 1))
-        for t, piece in enumerate(rules.pieces, start=1):
-            if piece.promoted:
-                self.promoted[t] = rules.piece_index(piece.promoted)
-            if piece.demoted:
-                self.demoted[t] = rules.piece_index(piece.demoted)
-        # a move of this type to an empty square may promote (captures-only generation must
-        # look at such moves; for other types it skips the empty squares)
-        self.can_promote = array(
-            "i", [0] + [1 if (p.pawn and width) or p.promoted else 0 for p in rules.pieces]
-        )
-        # en passant: the capture vectors of each colour's pawns (at most 8 per colour)
-        self.ep_vec, self.ep_pc = _ints(16), _ints(16)
-        for color in (0, 1):
-            slot = 0
-            for t, piece in enumerate(rules.pieces, start=1):
-                if not piece.pawn:
-                    continue
-                for atom in piece.atoms:
-                    if atom.capture and not atom.move and not atom.hop and slot < 8:
-                        self.ep_vec[color * 8 + slot] = self._vector(atom.dx, atom.dy, color)
-                        self.ep_pc[color * 8 + slot] = 2 * t + color
-                        slot += 1
-
-    def _compile_probes(self, rules: Rules) -> None:
-        """Attack probes per attacking colour: rays, hoppers and lame leapers grouped by vector."""
-        starts, vec, rng, kind, leg, near, far, minr = [0], [], [], [], [], [], [], []
-        for color in (0, 1):
-            rays: dict[int, list[int]] = {}
-            other: dict[tuple[int, int, int, int, int], int] = {}
-            for t, piece in enumerate(rules.pieces, start=1):
-                bit = 1 << t
-                for atom in piece.atoms:
-                    if not atom.capture:
-                        continue
-                    v = self._vector(atom.dx, atom.dy, color)
-                    r = UNLIMITED if atom.range == 0 else atom.range
-                    cond = -1 if atom.initial else atom.min_rank
-                    if atom.hop:
-                        key = (PROBE_HOP, v, r, 0, cond)
-                    elif atom.leg is not None:
-                        lg = self._vector(atom.leg[0], atom.leg[1], color)
-                        key = (PROBE_LEG, v, 1, lg, cond)
-                    elif r in (1, UNLIMITED) and not cond:
-                        masks = rays.setdefault(v, [0, 0])
-                        masks[0] |= bit
-                        if r == UNLIMITED:
-                            masks[1] |= bit
-                        continue
-                    else:
-                        key = (PROBE_RAY, v, r, 0, cond)
-                    other[key] = other.get(key, 0) | bit
-            for v, (near_mask, far_mask) in rays.items():
-                vec.append(v)
-                rng.append(UNLIMITED if far_mask else 1)
-                kind.append(PROBE_RAY)
-                leg.append(0)
-                near.append(near_mask)
-                far.append(far_mask)
-                minr.append(0)
-            for (k, v, r, lg, mr), mask in other.items():
-                vec.append(v)
-                rng.append(r)
-                kind.append(k)
-                leg.append(lg)
-                near.append(mask)
-                far.append(mask)
-                minr.append(mr)
-            starts.append(len(vec))
-        self.pr_start = array("i", starts)
-        self.pr_vec, self.pr_range = array("i", vec or [0]), array("i", rng or [0])
-        self.pr_kind, self.pr_leg = array("i", kind or [0]), array("i", leg or [0])
-        self.pr_near, self.pr_far = array("Q", near or [0]), array("Q", far or [0])
-        self.pr_minr = array("i", minr or [0])
-
-    def _compile_lines(self, rules: Rules) -> None:
-        """Tables for the legality fast path: after a non-king move by a side not in check,
-        only an unlimited rider on the line king-origin can attack the king. Variants with
-        hoppers, lame leapers, limited riders or regions use the full attack test instead.
-
-        The line table is indexed by the (file, rank) offset from the king, not by the mailbox
-        difference: on a padded mailbox two different offsets can share one difference (on
-        8 files, 5 files left and 5 ranks down equals 6 files right and 6 ranks down)."""
-        nsq = self.nsq
-        self.sq_file, self.sq_rank = _ints(nsq), _ints(nsq)
-        for sq in rules.squares():
-            self.sq_file[sq], self.sq_rank[sq] = rules.file_of(sq), rules.rank_of(sq)
-        self.line_dir = _ints(LINE_SPAN * LINE_SPAN)
-        self.ray_mask = array("Q", [0]) * (4 * nsq)
-        # tiny boards: rider vectors of different directions could share a mailbox offset
-        simple = rules.files >= 4
-        for t, piece in enumerate(rules.pieces, start=1):
-            if piece.region is not None:
-                simple = False
-            for atom in piece.atoms:
-                if atom.hop or atom.leg is not None or atom.range not in (0, 1):
-                    if atom.capture:
-                        simple = False
-                if atom.capture and atom.range == 0:
-                    for color in (0, 1):
-                        v = self._vector(atom.dx, atom.dy, color)
-                        dy = atom.dy if color == 0 else -atom.dy
-                        self.ray_mask[color * 2 * nsq + v + nsq] |= 1 << t
-                        for k in range(1, max(rules.files, rules.ranks)):
-                            fx, fy = -k * atom.dx, -k * dy  # from the king towards the rider
-                            if abs(fx) <= LINE_REACH and abs(fy) <= LINE_REACH:
-                                index = (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
-                                self.line_dir[index] = -v
-        # explosions remove blockers and touching kings ignore checks: no shortcut in atomic
-        self.fast_legal = 1 if simple and not rules.blast_on_capture else 0
-        self._compile_checks(rules)
-
-    def _compile_checks(self, rules: Rules) -> None:
-        """Direct-check table for `checks`: per piece code and (file, rank) offset from the
-        piece to a king, 1 = attacks it whatever stands between (a leap or a single step),
-        2 = attacks it along chk_vec if the squares between are empty, 3 = unknown here (a
-        conditional atom or two riders reaching the offset: `checks` asks make/in_check)."""
-        span2 = LINE_SPAN * LINE_SPAN
-        npc = self.npc
-        self.chk_kind, self.chk_vec = _ints(npc * span2), _ints(npc * span2)
-        self.chk_slow = _ints(npc)
-        reach = max(rules.files, rules.ranks)
-        for p in range(2, npc):
-            piece = rules.pieces[(p >> 1) - 1]
-            color = p & 1
-            base = p * span2
-            for atom in piece.atoms:
-                if not atom.capture:
-                    continue
-                if atom.hop or atom.leg is not None or atom.initial or atom.min_rank:
-                    self.chk_slow[p] = 1
-                    continue
-                if atom.range not in (0, 1):
-                    self.chk_slow[p] = 1
-                    continue
-                dy = atom.dy if color == 0 else -atom.dy
-                v = self._vector(atom.dx, atom.dy, color)
-                for k in range(1, 2 if atom.range == 1 else reach):
-                    fx, fy = k * atom.dx, k * dy
-                    if abs(fx) > LINE_REACH or abs(fy) > LINE_REACH:
-                        break
-                    i = base + (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
-                    if k == 1:
-                        self.chk_kind[i], self.chk_vec[i] = 1, v
-                    elif self.chk_kind[i] == 0:
-                        self.chk_kind[i], self.chk_vec[i] = 2, v
-                    elif self.chk_kind[i] == 2 and self.chk_vec[i] != v:
-                        self.chk_slow[p] = 1
-        # every piece simple: attack tests may go piece by piece through the table
-        self.chk_all = 1 if self.fast_legal and not any(self.chk_slow) else 0
-
-    def _compile_zones(self, rules: Rules) -> None:
-        """Mobility regions per piece code, double-step and promotion zones per colour."""
-        nsq, npc = self.nsq, self.npc
-        region = _ints(npc * nsq)
-        for p in range(2, npc):
-            allowed = rules.pieces[(p >> 1) - 1].region
-            for sq in rules.squares():
-                where = (rules.file_of(sq), rules.rank_of(sq))
-                if allowed is None or where in allowed[p & 1]:
-                    region[p * nsq + sq] = 1
-        self.region = region
-        self.dbl_zone, self.promo_zone = _ints(2 * nsq), _ints(2 * nsq)
-        black_double = rules.double_step_ranks_black
-        if black_double is None:
-            black_double = rules.double_step_ranks
-        self.ep_ok = _ints(nsq, 1)
-        for sq in rules.squares():
-            rank = rules.rank_of(sq)
-            for color, relative in ((0, rank), (1, rules.ranks - 1 - rank)):
-                if relative in (rules.double_step_ranks if color == 0 else black_double):
-                    self.dbl_zone[color * nsq + sq] = 1
-                if relative in rules.promotion_ranks:
-                    self.promo_zone[color * nsq + sq] = 1
-            region = rules.en_passant_region
-            if region is not None and (rules.file_of(sq), rank) not in region:
-                self.ep_ok[sq] = 0
-        self._compile_variant_rules(rules)
-
-    def _compile_variant_rules(self, rules: Rules) -> None:
-        """Tables for rules beyond chess: ranks seen from each side, squares a piece could never
-        leave (immobility), where each piece may be dropped, promotion limits, drop rules."""
-        nsq, npc = self.nsq, self.npc
-        squares = rules.squares()
-        self.rel_rank, self.file_idx = _ints(2 * nsq), _ints(nsq)
-        for sq in squares:
-            self.rel_rank[sq] = rules.rank_of(sq)
-            self.rel_rank[nsq + sq] = rules.ranks - 1 - rules.rank_of(sq)
-            self.file_idx[sq] = rules.file_of(sq)
-        on_board = set(squares)
-        self.dead = _ints(npc * nsq)
-        self.immobile = 1 if rules.immobility_illegal else 0
-        if rules.immobility_illegal:
-            for p in range(2, npc):
-                for sq in squares:
-                    if not self._can_leave(p, sq, on_board):
-                        self.dead[p * nsq + sq] = 1
-        self.drop_zone = _ints(npc * nsq)
-        for p in range(2, npc):
-            piece, color = rules.pieces[(p >> 1) - 1], p & 1
-            for sq in squares:
-                where = (rules.file_of(sq), rules.rank_of(sq))
-                ok = self.region[p * nsq + sq] and not self.dead[p * nsq + sq]
-                if rules.drop_regions is not None and where not in rules.drop_regions[color]:
-                    ok = False
-                if (
-                    rules.sittuyin_rook_drop
-                    and piece.name == "rook"
-                    and rules.rank_of(sq) != (0 if color == 0 else rules.ranks - 1)
-                ):
-                    ok = False  # sittuyin: rooks are dropped on the first rank
-                if piece.pawn:
-                    if self.promo_zone[color * nsq + sq] and not rules.promotion_zone_pawn_drops:
-                        ok = False
-                    if self.rel_rank[color * nsq + sq] == 0 and not rules.first_rank_pawn_drops:
-                        ok = False
-                self.drop_zone[p * nsq + sq] = 1 if ok else 0
-        ntypes = len(rules.pieces)
-        self.promo_limit = _ints(ntypes + 1)
-        for letter, limit in rules.promotion_limit.items():
-            self.promo_limit[rules.piece_index(letter)] = limit
-        self.mand_promo = 1 if rules.mandatory_promotion else 0
-        self.mand_piece_promo = 1 if rules.mandatory_piece_promotion else 0
-        self.nodbl_type = rules.piece_index(rules.drop_no_doubled) if rules.drop_no_doubled else 0
-        self.nodbl_count = rules.drop_no_doubled_count
-        self.file_count = _ints(2 * MAX_FILES)
-        self.dropmate_type = 0
-        if rules.pawn_drop_mate_illegal:
-            for t, piece in enumerate(rules.pieces, start=1):
-                if piece.name == "shogiPawn":
-                    self.dropmate_type = t
-        self.drop_checks = 1 if rules.drop_checks else 0
-        self.cap_end = 0
-        self.overflow = 0
-        self.must_capture = 1 if rules.must_capture else 0
-        self._compile_endings(rules)
-
-    def _compile_endings(self, rules: Rules) -> None:
-        """Extinction (a side down to too few pieces) and flag (a piece reaching a region)."""
-        value = {"win": 1, "draw": 0, "loss": -1}
-        self.ext_on = 1 if rules.extinction_value else 0
-        self.ext_value = value.get(rules.extinction_value, 0)
-        self.ext_all = 1 if rules.extinction_letters == "*" else 0
-        types = [] if self.ext_all else [rules.piece_index(x) for x in rules.extinction_letters]
-        self.ext_types, self.n_ext = array("i", types or [0]), len(types)
-        self.ext_count = rules.extinction_count
-        self.ext_opp = rules.extinction_opponent_count
-        self.ext_claim = 1 if rules.extinction_claim else 0
-        squares, starts, kinds = [], [0], []
-        for color in (0, 1):
-            letter = rules.flag_letters[color]
-            kinds.append(rules.piece_index(letter) if letter and letter != "*" else 0)
-            squares += sorted(rules.square(f, r) for f, r in rules.flag_regions[color])
-            starts.append(len(squares))
-        self.flag_sq, self.flag_start = array("i", squares or [0]), array("i", starts)
-        self.flag_type = array("i", kinds)
-        self.flag_on = 1 if squares else 0
-        self.flag_zone = _ints(2 * self.nsq)
-        for color in (0, 1):
-            for sq in squares[starts[color] : starts[color + 1]]:
-                self.flag_zone[color * self.nsq + sq] = 1
-        self.flag_buf = _ints(64)
-        self.flag_move = 1 if rules.flag_move else 0
-        self.check_count = 1 if rules.check_counting else 0
-        self.counting = {"none": 0, "makruk": 1, "asean": 2, "cambodian": 3}[rules.counting_rule]
-        self.perp = 1 if rules.perpetual_check_illegal else 0
-        self.u_inchk = _ints(MAXPLY + 1)
-        self.cnt_limit = self.cnt_ply = 0
-        self.u_count = _ints(2 * MAXPLY)
-        types = {p.name: i + 1 for i, p in enumerate(rules.pieces)}
-        self.cnt_rook = types.get("rook", -1)
-        self.cnt_khon = types.get("khon", types.get("silver", -1))
-        self.cnt_knight = types.get("knight", -1)
-        self._compile_gates(rules, types)
-        self.no_checking = 0 if rules.checking else 1
-        self.checks_left = _ints(2)
-        self.u_checks = _ints(MAXPLY)
-        # rules judged after every legal move (whether it checks): off for chess
-        self.after_rules = 1 if self.check_count or self.no_checking else 0
-        self.end_rules = 1 if self.ext_on or self.flag_on or self.check_count else 0
-        self.blast = 1 if rules.blast_on_capture else 0
-        stride = self.stride
-        self.blast_vec = array("i", [dy * stride + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
-        self.u_blast_n = _ints(MAXPLY)
-        self.u_blast_sq, self.u_blast_pc = _ints(9 * MAXPLY), _ints(9 * MAXPLY)
-        self.must_drop = 1 if rules.must_drop else 0
-        self.sit_promo = 1 if rules.sittuyin_promotion else 0
-        nsq = self.nsq
-        self.sit_zone = _ints(2 * nsq)
-        for f, r in rules.promotion_region or ():
-            self.sit_zone[rules.square(f, r)] = 1
-            self.sit_zone[nsq + rules.square(f, rules.ranks - 1 - r)] = 1
-        types = [rules.promotion_type(x) for x in rules.promotion_letters] if self.sit_promo else []
-        self.sit_types, self.n_sit = array("i", types or [0]), len(types)
-        if self.sit_promo:
-            self.after_rules = 1  # a sittuyin promotion may not give check
-        # rules that is_pseudo_legal cannot judge from one piece's moves
-        self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
-        self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
-
-    def _compile_gates(self, rules: Rules, types: dict) -> None:
-        """cambodianMoves: the gate bit of each square on a colour's gate (castling) rank, and
-        the piece types with a part in it (the met is the `fers`, the rook takes the leap)."""
-        nsq = self.nsq
-        self.camb = 1 if rules.cambodian_moves else 0
-        self.camb_fers = types.get("fers", -1)
-        self.camb_rook = types.get("rook", -1)
-        self.gates = 0
-        self.u_gates = array("q", [0]) * MAXPLY
-        self.gate_bit = array("q", [0]) * (2 * nsq)
-        if self.camb:
-            for color in (0, 1):
-                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
-                for file in range(rules.files):
-                    self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
-
-    def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
-        """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
-        color = p & 1
-        for a in range(self.a_start[p], self.a_end[p]):
-            if self.a_flags[a] & F_INITIAL and not self.dbl_zone[color * self.nsq + sq]:
-                continue
-            if self.a_minr[a] and self.rel_rank[color * self.nsq + sq] < self.a_minr[a]:
-                continue
-            to = sq + self.a_vec[a]
-            if self.a_flags[a] & F_HOP:
-                to += self.a_vec[a]  # the screen stands on the first square
-            if to in on_board and self.region[p * self.nsq + to]:
-                return True
-        return False
+        self.nn_row = ints(1)
 
     # ------------------------------------------------------------------ piece bookkeeping
 
@@ -1886,7 +1524,7 @@ class Position:
         trial: Position = self
         if self.pcount[0] + self.pcount[1]:
             # validate in a spare position, so that a refused FEN leaves this one as it was
-            # (building a Position compiles the variant's tables: keep the spare for next time)
+            # (its undo stacks take a few arrays to allocate: keep the spare for next time)
             if self.trial is None:
                 self.trial = Position(self.rules)
             trial = self.trial
@@ -2089,13 +1727,13 @@ class Position:
 
     def quiet_moves(self) -> list:
         """The moves of gen_quiets (for tests)."""
-        buf = _ints(MAXMOVES)
+        buf = ints(MAXMOVES)
         n = self.gen_quiets(buf, 0, 0)
         return [buf[i] for i in range(n)]
 
     def pseudo_moves(self, captures_only: bool = False) -> list:
         """Pseudo-legal moves as a list of ints; ValueError if there are more than MAXMOVES."""
-        buf = _ints(MAXMOVES)
+        buf = ints(MAXMOVES)
         self.overflow = 0
         n = self.gen(buf, 0, captures_only)
         if self.overflow:
