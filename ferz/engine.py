@@ -19,7 +19,7 @@ from functools import partial
 from . import timeman, variants
 from .board import Board, Move, rules_for
 from .book import Book
-from .core import nnue
+from .core import factory, nnue
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.search import DEPTH_LIMIT, Search, mate_in
@@ -351,13 +351,8 @@ class Engine:
 
     def _search_position(self) -> Position:
         """A core position of the current game with its history (for repetitions)."""
-        pos = Position(self._rules)
-        self._evaluator.install(pos)
-        pos.set_fen(self._board.starting_fen)
-        for move in self._board.move_stack:
-            if not pos.push(move.code):
-                raise AssertionError("a move of the game is illegal in the search position")
-        return pos
+        moves = [move.code for move in self._board.move_stack]
+        return factory.position(self._rules, self._board.starting_fen, self._evaluator, moves)
 
     # ------------------------------------------------------------------ searching
 
@@ -718,11 +713,11 @@ class Engine:
                 if code not in pos.legal_moves():
                     break
                 texts.append(self._pv_board.uci(Move(code, "")))
-                pos.push(code)
+                pos.make(code)
                 played += 1
         finally:
             for _ in range(played):
-                pos.pop()
+                pos.unmake()
         return texts
 
     # ------------------------------------------------------------------ strength limits

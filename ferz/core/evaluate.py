@@ -19,6 +19,7 @@ from __future__ import annotations
 from array import array
 
 import cython
+from cython.cimports.ferz.core import attacks
 from cython.cimports.ferz.core.defs import EMPTY, MAXP, WALL
 from cython.cimports.ferz.core.nnue import Network, forward
 from cython.cimports.ferz.core.position import Position
@@ -1253,7 +1254,7 @@ class Evaluator:
                 continue
             if other >= 0 and self._dist(sq, other) <= 1:
                 continue
-            a = pos.probe_attacker(sq, c ^ 1, True)
+            a = attacks.probe_attacker(pos, sq, c ^ 1, True)
             if a >= 0 and self.kind[pos.board[a] >> 1] != K_ROYAL:
                 n += 1
         return n

@@ -1,7 +1,9 @@
-"""A position on the padded mailbox: compiled rule tables, move generation, make/unmake, attacks.
+"""A position on the padded mailbox: its state, make/unmake, game ends by rule, FEN, repetition.
 
 Cython pure-Python mode: position.pxd declares the class and its C methods. The C methods touch
 only ints and typed memoryviews (no Python objects), so the search can call them without the GIL.
+The rule tables come from core/tables.py, shared by all positions of a variant; the move
+generator is core/movegen.py and the attack probes core/attacks.py.
 """
 
 from array import array
@@ -13,29 +15,15 @@ from cython.cimports.ferz.core.defs import (
     DROP,
     EMPTY,
     EP,
-    F_CAPT,
-    F_HOP,
-    F_INITIAL,
-    F_LEG,
-    F_MOVE,
-    F_RANK,
     GEN_ALL,
-    GEN_CAPTURES,
-    GEN_QUIETS,
-    LINE_REACH,
-    LINE_SPAN,
     MAX_CHECKS,
     MAXHAND,
     MAXMOVES,
     MAXP,
     MAXPLY,
     NO_END,
-    NORMAL,
-    PROBE_HOP,
-    PROBE_LEG,
     PROMO,
     WALL,
-    encode,
     move_from,
     move_kind,
     move_promo,
@@ -248,334 +236,6 @@ class Position:
 
     # ------------------------------------------------------------------ move generation
 
-    def emit(self, out: cython.int[::1], n: cython.int, m: cython.int) -> cython.int:
-        """Store a move unless this position's list is full (MAXMOVES, or the buffer's end):
-        a definition with more moves than that cannot overrun memory; `overflow` records it."""
-        if n >= self.cap_end:
-            self.overflow = 1
-            return n
-        out[n] = m
-        return n + 1
-
-    def add(
-        self,
-        out: cython.int[::1],
-        n: cython.int,
-        fr: cython.int,
-        to: cython.int,
-        p: cython.int,
-        mode: cython.int,
-    ) -> cython.int:
-        """Append a move with its promotions (mode GEN_ALL); GEN_CAPTURES (a quiet target):
-        only the promotions; GEN_QUIETS: only the move that does not promote.
-
-        A pawn promotes to each type under its promotion limit; where promotion is optional
-        it may also stay a pawn, except on a square it could never leave (immobility rule)."""
-        t: cython.int = p >> 1
-        c: cython.int = p & 1
-        j: cython.int
-        q: cython.int
-        if self.is_pawn[t] and self.promo_zone[c * self.nsq + to] and self.n_promo:
-            if mode != GEN_QUIETS:
-                for j in range(self.n_promo):
-                    q = self.promo_list[c * self.n_promo + j]
-                    if q == 0 or (
-                        self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]
-                    ):
-                        continue
-                    n = self.emit(out, n, encode(fr, to, q, PROMO))
-            if self.mand_promo:
-                return n
-        elif self.promoted[t] and (
-            self.promo_zone[c * self.nsq + to] or self.promo_zone[c * self.nsq + fr]
-        ):
-            if mode != GEN_QUIETS:
-                n = self.emit(out, n, encode(fr, to, self.promoted[t], PROMO))
-            if self.mand_piece_promo:
-                return n
-        if mode == GEN_CAPTURES or (self.immobile and self.dead[p * self.nsq + to]):
-            return n
-        return self.emit(out, n, encode(fr, to, 0, NORMAL))
-
-    def gen(self, out: cython.int[::1], n: cython.int, captures_only: cython.bint) -> cython.int:
-        """Append pseudo-legal moves (or only captures, e.p. and promotions) to out[n:], which
-        must have room for MAXMOVES moves; more than that are dropped and set `overflow`."""
-        us: cython.int = self.side
-        first: cython.int = n
-        i: cython.int
-        fr: cython.int
-        if self.end_rules and self.end_value() != NO_END:
-            return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
-        self.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
-        if self.u_chk_key[self.ply] != self.key:
-            self.note_check(self.in_check())
-        for i in range(self.pcount[us]):
-            fr = self.plist[us * MAXP + i]
-            n = self.gen_piece(
-                out, n, fr, self.board[fr], GEN_CAPTURES if captures_only else GEN_ALL
-            )
-        if self.sit_promo:
-            n = self.gen_sittuyin(out, n)
-        if not captures_only:
-            if self.castling & (3 << (2 * us)):
-                n = self.gen_castling(out, n)
-            if self.drops:
-                n = self.gen_drops(out, n)
-            if self.must_capture:
-                n = self.only_captures(out, first, n)
-        if self.must_drop:
-            n = self.keep_drops(out, first, n, captures_only)
-        return n
-
-    def gen_quiets(self, out: cython.int[::1], n: cython.int, first: cython.int) -> cython.int:
-        """Append the pseudo-legal moves that gen(captures_only=True) leaves out: quiet moves
-        that do not promote, castling and drops. After gen(out, first, True) the two lists
-        hold the moves of gen(out, first, False) (room for MAXMOVES from `first`), in the
-        variants without `full_gen` rules (mustCapture, mustDrop, sittuyin promotions, game
-        ends by variant rules), which need the full list."""
-        us: cython.int = self.side
-        i: cython.int
-        fr: cython.int
-        self.cap_end = first + MAXMOVES
-        if self.u_chk_key[self.ply] != self.key:
-            self.note_check(self.in_check())
-        for i in range(self.pcount[us]):
-            fr = self.plist[us * MAXP + i]
-            n = self.gen_piece(out, n, fr, self.board[fr], GEN_QUIETS)
-        if self.castling & (3 << (2 * us)):
-            n = self.gen_castling(out, n)
-        if self.drops:
-            n = self.gen_drops(out, n)
-        return n
-
-    def gen_sittuyin(self, out: cython.int[::1], n: cython.int) -> cython.int:
-        """Sittuyin promotions: while the side has no piece of a promotion type (its limit), a
-        pawn in the promotion region (any pawn, if it is the last) turns into that piece where
-        it stands or on an empty square the piece attacks from there, provided the new piece
-        attacks no enemy piece (that it gives no check is left to make)."""
-        us: cython.int = self.side
-        nsq: cython.int = self.nsq
-        pawns: cython.int = 0
-        i: cython.int
-        j: cython.int
-        a: cython.int
-        fr: cython.int
-        to: cython.int
-        q: cython.int
-        pc: cython.int
-        k: cython.int
-        for i in range(self.pcount[us]):
-            if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
-                pawns += 1
-        if pawns == 0:
-            return n
-        for j in range(self.n_sit):
-            q = self.sit_types[j]
-            pc = 2 * q + us
-            if self.promo_limit[q] and self.count[pc] >= self.promo_limit[q]:
-                continue
-            for i in range(self.pcount[us]):
-                fr = self.plist[us * MAXP + i]
-                if not self.is_pawn[self.board[fr] >> 1]:
-                    continue
-                if pawns > 1 and not self.sit_zone[us * nsq + fr]:
-                    continue
-                if self.region[pc * nsq + fr] and not self.hits_enemy(pc, fr, fr):
-                    n = self.emit(out, n, encode(fr, fr, q, PROMO))
-                for a in range(self.a_start[pc], self.a_end[pc]):
-                    if not self.a_flags[a] & F_CAPT:
-                        continue
-                    to = fr + self.a_vec[a]
-                    k = 1
-                    while self.board[to] == EMPTY:
-                        if self.region[pc * nsq + to] and not self.hits_enemy(pc, to, fr):
-                            n = self.emit(out, n, encode(fr, to, q, PROMO))
-                        if k >= self.a_range[a]:
-                            break
-                        to += self.a_vec[a]
-                        k += 1
-        return n
-
-    def hits_enemy(self, p: cython.int, sq: cython.int, empty_sq: cython.int) -> cython.bint:
-        """Whether piece p standing on sq attacks an enemy piece, square empty_sq counting as
-        empty (simple atoms only: the build refuses others for sittuyin promotions)."""
-        them: cython.int = (p & 1) ^ 1
-        a: cython.int
-        t: cython.int
-        k: cython.int
-        q: cython.int
-        for a in range(self.a_start[p], self.a_end[p]):
-            if not self.a_flags[a] & F_CAPT:
-                continue
-            t = sq + self.a_vec[a]
-            k = 1
-            while True:
-                q = EMPTY if t == empty_sq else self.board[t]
-                if q != EMPTY:
-                    if q != WALL and (q & 1) == them:
-                        return True
-                    break
-                if k >= self.a_range[a]:
-                    break
-                t += self.a_vec[a]
-                k += 1
-        return False
-
-    def keep_drops(
-        self, out: cython.int[::1], first: cython.int, n: cython.int, captures_only: cython.bint
-    ) -> cython.int:
-        """mustDrop: while the side has a piece in hand and some drop is legal, only drops are
-        legal (Fairy-Stockfish's rule); with captures_only, no move then."""
-        us: cython.int = self.side
-        p: cython.int
-        i: cython.int
-        k: cython.int
-        end: cython.int
-        start: cython.int = first
-        held: cython.bint = False
-        legal: cython.bint = False
-        for p in range(2 + us, self.npc, 2):
-            if self.hand[p] > 0:
-                held = True
-        if not held:
-            return n
-        end = n
-        if captures_only:
-            start = n
-            end = self.gen_drops(out, n)
-        for i in range(start, end):
-            if move_kind(out[i]) == DROP and self.make(out[i]):
-                self.unmake()
-                legal = True
-                break
-        if not legal:
-            return n
-        if captures_only:
-            return first
-        k = first
-        for i in range(first, n):
-            if move_kind(out[i]) == DROP:
-                out[k] = out[i]
-                k += 1
-        return k
-
-    def gen_piece(
-        self,
-        out: cython.int[::1],
-        n: cython.int,
-        fr: cython.int,
-        p: cython.int,
-        mode: cython.int,
-    ) -> cython.int:
-        """Append the pseudo-legal moves of piece p standing on fr: all (GEN_ALL), the
-        captures, e.p. and promotions (GEN_CAPTURES) or the rest (GEN_QUIETS)."""
-        us: cython.int = p & 1
-        them: cython.int = us ^ 1
-        nsq: cython.int = self.nsq
-        ep: cython.int = self.ep
-        captures: cython.bint = mode != GEN_QUIETS
-        quiets: cython.bint  # this atom's moves to empty squares are wanted
-        a: cython.int
-        to: cython.int
-        q: cython.int
-        v: cython.int
-        fl: cython.int
-        rng: cython.int
-        k: cython.int
-        for a in range(self.a_start[p], self.a_end[p]):
-            v = self.a_vec[a]
-            fl = self.a_flags[a]
-            rng = self.a_range[a]
-            if fl & F_INITIAL and not self.dbl_zone[us * nsq + fr]:
-                continue
-            if fl & F_RANK and self.rel_rank[us * nsq + fr] < self.a_minr[a]:
-                continue
-            if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
-                continue
-            quiets = fl & F_MOVE and (mode != GEN_CAPTURES or self.can_promote[p >> 1])
-            if not quiets and not (captures and fl & F_CAPT):
-                continue
-            to = fr + v
-            k = 1
-            if fl & F_HOP:
-                # cannon: slide to a screen, then move on (quietly if allowed) to a capture
-                while self.board[to] == EMPTY and k < rng:
-                    to += v
-                    k += 1
-                if self.board[to] <= WALL:
-                    continue
-                to += v
-                k += 1
-                while k <= rng:
-                    q = self.board[to]
-                    if q == EMPTY:
-                        if quiets and self.region[p * nsq + to]:
-                            n = self.add(out, n, fr, to, p, mode)
-                        to += v
-                        k += 1
-                        continue
-                    if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
-                        if self.region[p * nsq + to]:
-                            n = self.add(out, n, fr, to, p, GEN_ALL)
-                    break
-                continue
-            while True:
-                q = self.board[to]
-                if q == EMPTY:
-                    if quiets:
-                        if self.region[p * nsq + to]:
-                            if (
-                                fl & F_INITIAL
-                                and self.is_pawn[p >> 1]
-                                and not self.promo_zone[us * nsq + to]
-                            ):
-                                if mode != GEN_CAPTURES:
-                                    n = self.emit(out, n, encode(fr, to, 0, DOUBLE))
-                            else:  # (a double step into the zone promotes, as in FSF)
-                                n = self.add(out, n, fr, to, p, mode)
-                    elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1] and captures:
-                        n = self.emit(out, n, encode(fr, to, 0, EP))
-                    if k >= rng:
-                        break
-                    to += v
-                    k += 1
-                    continue
-                if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
-                    if self.region[p * nsq + to]:
-                        n = self.add(out, n, fr, to, p, GEN_ALL)
-                break
-        if self.gates and mode != GEN_CAPTURES and self.gates & self.gate_bit[us * nsq + fr]:
-            n = self.gen_leaps(out, n, fr, p)
-        return n
-
-    def gen_leaps(
-        self, out: cython.int[::1], n: cython.int, fr: cython.int, p: cython.int
-    ) -> cython.int:
-        """cambodianMoves from a gate square: the king's leap to either square a knight's
-        move away on the next rank (not out of check), the met's jump two squares ahead;
-        both only onto empty squares."""
-        us: cython.int = p & 1
-        fwd: cython.int = self.stride if us == 0 else -self.stride
-        to: cython.int
-        dx: cython.int
-        check: cython.bint
-        if self.is_royal[p >> 1]:
-            if us == self.side and self.u_chk_key[self.ply] == self.key:
-                check = self.u_chk[self.ply] != 0
-            else:
-                check = self.attacked(fr, us ^ 1)
-            if check:
-                return n
-            for dx in range(-2, 3, 4):
-                to = fr + fwd + dx
-                if self.board[to] == EMPTY and self.region[p * self.nsq + to]:
-                    n = self.add(out, n, fr, to, p, GEN_ALL)
-        elif (p >> 1) == self.camb_fers:
-            to = fr + 2 * fwd
-            if self.board[to] == EMPTY and self.region[p * self.nsq + to]:
-                n = self.add(out, n, fr, to, p, GEN_ALL)
-        return n
-
     def close_gates(
         self, p: cython.int, fr: cython.int, to: cython.int, kind: cython.int
     ) -> cython.void:
@@ -606,242 +266,7 @@ class Position:
         self.u_chk[self.ply] = 1 if check else 0
         self.u_chk_key[self.ply] = self.key
 
-    def only_captures(self, out: cython.int[::1], first: cython.int, n: cython.int) -> cython.int:
-        """mustCapture: if any move of out[first:n] captures, keep only the captures."""
-        i: cython.int
-        k: cython.int = first
-        m: cython.int
-        kind: cython.int
-        for i in range(first, n):
-            m = out[i]
-            kind = move_kind(m)
-            if kind == EP or (kind != DROP and kind != CASTLE and self.board[move_to(m)] > WALL):
-                out[k] = m
-                k += 1
-        return k if k > first else n
-
-    def gen_castling(self, out: cython.int[::1], n: cython.int) -> cython.int:
-        """Append castling moves whose squares are free and whose king path is not attacked."""
-        us: cython.int = self.side
-        them: cython.int = us ^ 1
-        r: cython.int
-        kf: cython.int
-        rf: cython.int
-        kt: cython.int
-        rt: cython.int
-        lo: cython.int
-        hi: cython.int
-        s: cython.int
-        step: cython.int
-        ok: cython.bint
-        for r in range(2 * us, 2 * us + 2):
-            if not self.castling & (1 << r):
-                continue
-            kf, rf = self.c_king_from[r], self.c_rook_from[r]
-            kt, rt = self.c_king_to[r], self.c_rook_to[r]
-            lo = min(min(kf, rf), min(kt, rt))
-            hi = max(max(kf, rf), max(kt, rt))
-            ok = True
-            for s in range(lo, hi + 1):
-                if s != kf and s != rf and self.board[s] != EMPTY:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            # the king may not start in, pass through or (checked by make) land on an attacked
-            # square; test the start square even when the king stays there (Chess960)
-            if self.castle_attacked(kf, them, kf) if self.blast else self.attacked(kf, them):
-                return n
-            step = 1 if kt > kf else -1
-            s = kf + step if kt != kf else kt
-            while s != kt:
-                if self.castle_attacked(s, them, kf) if self.blast else self.attacked(s, them):
-                    ok = False
-                    break
-                s += step
-            if ok:
-                n = self.emit(out, n, encode(kf, rf, 0, CASTLE))
-        return n
-
-    def gen_drops(self, out: cython.int[::1], n: cython.int) -> cython.int:
-        """Append drops of pieces in hand on empty squares where that piece may be dropped
-        (region, drop region, pawn ranks, immobility) and not on a file it may not double."""
-        us: cython.int = self.side
-        p: cython.int
-        i: cython.int
-        sq: cython.int
-        nodbl: cython.int = 0
-        if self.nodbl_type and self.hand[2 * self.nodbl_type + us] > 0:
-            nodbl = 2 * self.nodbl_type + us
-            for i in range(self.files):
-                self.file_count[i] = 0
-            for i in range(self.pcount[us]):
-                sq = self.plist[us * MAXP + i]
-                if self.board[sq] == nodbl:
-                    self.file_count[self.file_idx[sq]] += 1
-        for p in range(2 + us, self.npc, 2):
-            if self.hand[p] <= 0:
-                continue
-            for i in range(self.nplay):
-                sq = self.sq_list[i]
-                if self.board[sq] != EMPTY or not self.drop_zone[p * self.nsq + sq]:
-                    continue
-                if p == nodbl and self.file_count[self.file_idx[sq]] >= self.nodbl_count:
-                    continue
-                n = self.emit(out, n, encode(p >> 1, sq, 0, DROP))
-        return n
-
     # ------------------------------------------------------------------ attacks
-
-    def attacked(self, sq: cython.int, by: cython.int) -> cython.bint:
-        """Whether colour `by` attacks square sq."""
-        if self.chk_all:
-            return self.attacker(sq, by, 0) >= 0
-        return self.probe_attacker(sq, by, 0) >= 0
-
-    def attacker(self, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
-        """Square of a piece of colour `by` attacking sq (with `least`, of the least valuable
-        one by piece code order of `lvalue`), or -1; piece by piece through the direct-check
-        table, for variants where every piece is simple (chk_all). Squares emptied by SEE
-        (board EMPTY, still in the piece list) attack nothing."""
-        i: cython.int
-        s: cython.int
-        p: cython.int
-        j: cython.int
-        t: cython.int
-        u: cython.int
-        kind: cython.int
-        best: cython.int = -1
-        best_value: cython.int = 1 << 30
-        fx: cython.int = self.sq_file[sq] + LINE_REACH
-        fy: cython.int = self.sq_rank[sq] + LINE_REACH
-        for i in range(self.pcount[by]):
-            s = self.plist[by * MAXP + i]
-            p = self.board[s]
-            j = p * LINE_SPAN * LINE_SPAN + (fx - self.sq_file[s]) * LINE_SPAN
-            j += fy - self.sq_rank[s]
-            kind = self.chk_kind[j]
-            if kind == 0:
-                continue
-            if kind == 2:
-                u = self.chk_vec[j]
-                t = s + u
-                while t != sq and self.board[t] == EMPTY:
-                    t += u
-                if t != sq:
-                    continue
-            if not least:
-                return s
-            if self.lvalue[p] < best_value:
-                best_value = self.lvalue[p]
-                best = s
-        return best
-
-    def probe_attacker(self, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
-        """attacker() through the attack probes (any piece the rules allow): walks them
-        outwards from sq, so pieces lifted off the board by SEE reveal those behind them."""
-        i: cython.int
-        v: cython.int
-        t: cython.int
-        k: cython.int
-        q: cython.int
-        rng: cython.int
-        kind: cython.int
-        mask: cython.ulonglong
-        one: cython.ulonglong = 1
-        best: cython.int = -1
-        best_value: cython.int = 1 << 30
-        for i in range(self.pr_start[by], self.pr_start[by + 1]):
-            v = self.pr_vec[i]
-            kind = self.pr_kind[i]
-            rng = self.pr_range[i]
-            t = sq - v
-            if kind == PROBE_LEG:
-                q = self.board[t]
-                if not (
-                    q > WALL
-                    and (q & 1) == by
-                    and self.pr_near[i] & (one << (q >> 1))
-                    and self.board[t + self.pr_leg[i]] == EMPTY
-                ):
-                    continue
-            else:
-                k = 1
-                while self.board[t] == EMPTY and k < rng:
-                    t -= v
-                    k += 1
-                if kind == PROBE_HOP:
-                    if self.board[t] <= WALL or k >= rng:
-                        continue
-                    t -= v
-                    k += 1
-                    while self.board[t] == EMPTY and k < rng:
-                        t -= v
-                        k += 1
-                q = self.board[t]
-                if q <= WALL or (q & 1) != by:
-                    continue
-                mask = self.pr_near[i] if k == 1 else self.pr_far[i]
-                if not mask & (one << (q >> 1)):
-                    continue
-            if not self.region[q * self.nsq + sq]:
-                continue
-            if self.pr_minr[i] != 0 and not self.stands(t, by, self.pr_minr[i]):
-                continue
-            if not least:
-                return t
-            if self.lvalue[q] < best_value:
-                best_value = self.lvalue[q]
-                best = t
-        return best
-
-    def stands(self, sq: cython.int, color: cython.int, cond: cython.int) -> cython.bint:
-        """A probe's condition on the attacker's square: -1 = in its double-step region
-        (initial moves), n > 0 = on relative rank n or beyond (xiangqi soldier)."""
-        if cond < 0:
-            return self.dbl_zone[color * self.nsq + sq] != 0
-        return self.rel_rank[color * self.nsq + sq] >= cond
-
-    def in_check(self) -> cython.bint:
-        """Whether the side to move's royal piece is attacked (in atomic not while it touches
-        the enemy king: no capture can take it then)."""
-        k: cython.int = self.royal[self.side]
-        if k < 0 or not self.attacked(k, self.side ^ 1):
-            return False
-        return not self.blast or not self.touching(k, self.royal[self.side ^ 1])
-
-    def touching(self, a: cython.int, b: cython.int) -> cython.bint:
-        """Whether squares a and b (b may be -1: none) are next to each other."""
-        if b < 0:
-            return False
-        return (
-            abs(self.sq_file[a] - self.sq_file[b]) <= 1
-            and abs(self.sq_rank[a] - self.sq_rank[b]) <= 1
-        )
-
-    def blast_legal(self, us: cython.int) -> cython.bint:
-        """Atomic legality after a move by `us`: its own king must survive the explosion;
-        exploding the enemy king is always legal; else the king may not stand attacked
-        unless it touches the enemy king."""
-        k: cython.int = self.royal[us]
-        o: cython.int = self.royal[us ^ 1]
-        if k < 0:
-            return False
-        if o < 0:
-            return True
-        return self.touching(k, o) or not self.attacked(k, us ^ 1)
-
-    def castle_attacked(self, sq: cython.int, by: cython.int, king: cython.int) -> cython.bint:
-        """Atomic castling: whether `by` attacks sq on the king's path, with the king lifted
-        off its square, a square next to the enemy king being safe."""
-        p: cython.int = self.board[king]
-        a: cython.bint
-        if self.touching(sq, self.royal[by]):
-            return False
-        self.board[king] = EMPTY
-        a = self.attacked(sq, by)
-        self.board[king] = p
-        return a
 
     def explode(self, to: cython.int, ply: cython.int, key: cython.ulonglong) -> cython.ulonglong:
         """Atomic: a capture on `to` removes the capturer and every piece but pawns next to
@@ -872,40 +297,6 @@ class Position:
             key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
             self.castling = rights
         return key
-
-    def kings_facing(self) -> cython.bint:
-        """Flying general: the two royals on one file with nothing between them."""
-        a: cython.int = self.royal[0]
-        b: cython.int = self.royal[1]
-        s: cython.int
-        if a < 0 or b < 0 or (a - b) % self.stride != 0:
-            return False
-        s = min(a, b) + self.stride
-        while s < max(a, b):
-            if self.board[s] != EMPTY:
-                return False
-            s += self.stride
-        return True
-
-    def discovered(self, king: cython.int, fr: cython.int, by: cython.int) -> cython.bint:
-        """Whether a rider of `by` attacks the king through the vacated square fr."""
-        fx: cython.int = self.sq_file[fr] - self.sq_file[king] + LINE_REACH
-        fy: cython.int = self.sq_rank[fr] - self.sq_rank[king] + LINE_REACH
-        u: cython.int = self.line_dir[fx * LINE_SPAN + fy]
-        t: cython.int
-        q: cython.int
-        one: cython.ulonglong = 1
-        if u == 0:
-            return False
-        t = king + u
-        while self.board[t] == EMPTY:
-            t += u
-        q = self.board[t]
-        return (
-            q > WALL
-            and (q & 1) == by
-            and (self.ray_mask[by * 2 * self.nsq - u + self.nsq] & (one << (q >> 1))) != 0
-        )
 
     def ep_square_after(self, leg: cython.int, them: cython.int) -> cython.int:
         """Whether a pawn of `them` could capture en passant on square leg."""
@@ -1052,7 +443,7 @@ class Position:
         if self.counting:
             self.update_count(us, capt, kind)
         if self.blast:
-            if not self.blast_legal(us):
+            if not attacks.blast_legal(self, us):
                 self.unmake()
                 return False
         elif self.royal[us] >= 0:
@@ -1065,23 +456,23 @@ class Position:
                 and self.u_chk[ply] == 0
             ):
                 # not in check before, not a king move: only a discovered rider attack can hurt
-                if kind != DROP and self.discovered(self.royal[us], fr, them):
+                if kind != DROP and attacks.discovered(self, self.royal[us], fr, them):
                     self.unmake()
                     return False
-            elif self.attacked(self.royal[us], them):
+            elif attacks.attacked(self, self.royal[us], them):
                 self.unmake()
                 return False
-        if self.flying and self.kings_facing():
+        if self.flying and attacks.kings_facing(self):
             self.unmake()
             return False
         # drops that may not check (dropChecks = false); a pawn drop that mates is legal but
         # loses (Fairy-Stockfish's reading of shogiPawnDropMateIllegal): see pawn_drop_check
-        if kind == DROP and not self.drop_checks and self.in_check():
+        if kind == DROP and not self.drop_checks and attacks.in_check(self):
             self.unmake()
             return False
         if self.after_rules:
             # racing kings: no move may check; 3check: a check uses up one of the mover's
-            check = self.in_check()
+            check = attacks.in_check(self)
             if check and (self.no_checking or (kind == PROMO and self.sit_promo)):
                 self.unmake()
                 return False
@@ -1091,7 +482,7 @@ class Position:
                 self.checks_left[us] -= 1
             self.note_check(check)
         if self.perp:
-            self.u_inchk[ply + 1] = self.in_check()
+            self.u_inchk[ply + 1] = attacks.in_check(self)
         return True
 
     def count_limit(self, c: cython.int) -> cython.int:
@@ -1163,9 +554,9 @@ class Position:
         for i in range(2):
             if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
                 pawns += 1
-        if pawns != 1 or self.in_check():
+        if pawns != 1 or attacks.in_check(self):
             return False
-        n = self.gen(self.scratch, 0, False)
+        n = movegen.gen(self, self.scratch, 0, False)
         for i in range(n):
             m = self.scratch[i]
             if self.make(m):
@@ -1174,10 +565,6 @@ class Position:
                     return False
                 legal = True
         return legal
-
-    def promotions_draw(self) -> bool:
-        """Python view of promotions_only (for Board.outcome)."""
-        return self.promotions_only()
 
     def pawns_left(self) -> cython.bint:
         """Whether any pawn (of either colour) stands on the board."""
@@ -1263,10 +650,10 @@ class Position:
         i: cython.int
         m: cython.int
         saved: cython.int = self.cap_end
-        if k < 0 or self.in_check():
+        if k < 0 or attacks.in_check(self):
             return False
         self.cap_end = 64  # the size of flag_buf
-        n = self.gen_piece(self.flag_buf, 0, k, self.board[k], GEN_ALL)
+        n = movegen.gen_piece(self, self.flag_buf, 0, k, self.board[k], GEN_ALL)
         self.cap_end = saved
         for i in range(n):
             m = self.flag_buf[i]
@@ -1285,19 +672,25 @@ class Position:
         return m != 0 and move_kind(m) == DROP and move_from(m) == self.dropmate_type
 
     def unmake(self) -> cython.void:
-        """Undo the last move made with make."""
+        """Undo the last move made with make (nothing when there is none: a Python caller's
+        slip must not write before the undo stacks)."""
         ply: cython.int = self.ply - 1
-        m: cython.int = self.u_move[ply]
-        fr: cython.int = move_from(m)
-        to: cython.int = move_to(m)
-        kind: cython.int = move_kind(m)
+        m: cython.int
+        fr: cython.int
+        to: cython.int
+        kind: cython.int
         us: cython.int = self.side ^ 1
-        p: cython.int = self.u_piece[ply]
-        capt: cython.int = self.u_capt[ply]
+        p: cython.int
+        capt: cython.int
         q: cython.int
         r: cython.int
         h: cython.int
         i: cython.int
+        if ply < 0:
+            return
+        m = self.u_move[ply]
+        fr, to, kind = move_from(m), move_to(m), move_kind(m)
+        p, capt = self.u_piece[ply], self.u_capt[ply]
         self.ply = ply
         self.game_ply -= 1
         self.side = us
@@ -1371,103 +764,6 @@ class Position:
         self.halfmove = self.u_half[self.ply]
         self.key = self.u_key[self.ply]
 
-    def checks(self, m: cython.int) -> cython.bint:
-        """Whether m, if legal, checks the opponent; found without playing it where the
-        rules allow (the fast-legality variants), else as gives_check. The answer for an
-        illegal move is unspecified: the search asks before make, which rejects those."""
-        kind: cython.int = move_kind(m)
-        fr: cython.int = move_from(m)
-        to: cython.int = move_to(m)
-        us: cython.int = self.side
-        k: cython.int = self.royal[us ^ 1]
-        p: cython.int
-        i: cython.int
-        u: cython.int
-        t: cython.int
-        q: cython.int
-        one: cython.ulonglong = 1
-        if not self.fast_legal or kind == CASTLE or kind == EP:  # noqa: SIM109 - C ints
-            return self.gives_check(m)
-        if k < 0:
-            return False
-        if kind == DROP:
-            p = 2 * fr + us
-        elif kind == PROMO:
-            p = 2 * move_promo(m) + us
-        else:
-            p = self.board[fr]
-        if self.chk_slow[p]:
-            return self.gives_check(m)
-        # 1. The moved (dropped, promoted) piece attacks the king from its new square.
-        i = (
-            p * LINE_SPAN * LINE_SPAN
-            + (self.sq_file[k] - self.sq_file[to] + LINE_REACH) * LINE_SPAN
-            + self.sq_rank[k]
-            - self.sq_rank[to]
-            + LINE_REACH
-        )
-        if self.chk_kind[i] == 1:
-            return True
-        if self.chk_kind[i] == 2:
-            u = self.chk_vec[i]
-            t = to + u
-            while t != k and (t == fr or self.board[t] == EMPTY):
-                t += u
-            if t == k:
-                return True
-        if kind == DROP:
-            return False
-        # 2. A rider behind the vacated square: walk from the king through fr (to blocks).
-        u = self.line_dir[
-            (self.sq_file[fr] - self.sq_file[k] + LINE_REACH) * LINE_SPAN
-            + self.sq_rank[fr]
-            - self.sq_rank[k]
-            + LINE_REACH
-        ]
-        if u == 0:
-            return False
-        t = k + u
-        while t != to and (t == fr or self.board[t] == EMPTY):
-            t += u
-        if t == to:
-            return False
-        q = self.board[t]
-        return (
-            q > WALL
-            and (q & 1) == us
-            and (self.ray_mask[us * 2 * self.nsq - u + self.nsq] & (one << (q >> 1))) != 0
-        )
-
-    def gives_check(self, m: cython.int) -> cython.bint:
-        """Whether a legal move checks the opponent (False for an illegal one)."""
-        result: cython.bint
-        if not self.make(m):
-            return False
-        result = self.in_check()
-        self.unmake()
-        return result
-
-    def is_pseudo_legal(self, m: cython.int) -> cython.bint:
-        """Whether m is among the pseudo-legal moves (validates TT moves before generation):
-        an ordinary move is looked for among its piece's moves only."""
-        fr: cython.int = move_from(m)
-        p: cython.int
-        n: cython.int
-        i: cython.int
-        kind: cython.int = move_kind(m)
-        if kind == CASTLE or kind == DROP or self.full_gen:  # noqa: SIM109
-            n = self.gen(self.scratch, 0, False)
-        else:
-            p = self.board[fr]
-            if p <= WALL or (p & 1) != self.side:
-                return False
-            self.cap_end = MAXMOVES
-            n = self.gen_piece(self.scratch, 0, fr, p, GEN_ALL)
-        for i in range(n):
-            if self.scratch[i] == m:
-                return True
-        return False
-
     def is_repetition(self) -> cython.bint:
         """Whether the current position occurred before since the last irreversible move."""
         return self.last_repetition() >= 0
@@ -1502,14 +798,6 @@ class Position:
             return 0
         return 1 if ours else -1
 
-    def perpetual_value(self) -> int:
-        """Python view of perpetual (for tests)."""
-        return self.perpetual()
-
-    def last_repetition_ply(self) -> int:
-        """Python view of last_repetition (the chasing rule's cycle)."""
-        return self.last_repetition()
-
     def move_at(self, ply: int) -> int:
         """The move made at `ply` since set_fen (0 for a null move)."""
         if not 0 <= ply < self.ply:
@@ -1532,19 +820,19 @@ class Position:
         them = setup.side ^ 1
         if (
             trial.royal[them] >= 0
-            and trial.attacked(trial.royal[them], setup.side)
+            and attacks.attacked(trial, trial.royal[them], setup.side)
             and not (
                 trial.blast  # atomic: touching kings, or the king to move has exploded
                 and (
                     trial.royal[setup.side] < 0
-                    or trial.touching(trial.royal[them], trial.royal[setup.side])
+                    or attacks.touching(trial, trial.royal[them], trial.royal[setup.side])
                 )
             )
         ):
             if trial is self:
                 self._clear()
             raise ValueError("side to move: the side not to move is in check")
-        if trial.flying and trial.kings_facing():
+        if trial.flying and attacks.kings_facing(trial):
             if trial is self:
                 self._clear()
             raise ValueError("piece placement: the kings face each other on an open file")
@@ -1587,7 +875,7 @@ class Position:
         for color, file in setup.gates:
             self.gates |= 1 << (16 * color + file)
         self.refresh()
-        self.u_inchk[0] = 1 if self.perp and self.in_check() else 0
+        self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
 
     def _load_castling(self, rooks: list) -> None:
         """Castling tables for the rights given as rook squares."""
@@ -1698,44 +986,17 @@ class Position:
         self.pst_mg, self.pst_eg, self.phase_w = mg, eg, phase
         self.refresh()
 
-    def push(self, m: int) -> bool:
-        """Play a pseudo-legal move if legal; returns whether it was played."""
-        return self.make(m)
-
-    def pop(self) -> None:
-        """Undo the last move."""
-        if self.ply <= 0:
-            raise IndexError("no move to undo")
-        self.unmake()
-
-    def push_null(self) -> None:
-        """Pass the move (make_null)."""
-        self.make_null()
-
-    def pop_null(self) -> None:
-        """Undo push_null."""
-        self.unmake_null()
-
-    def variant_end(self):
-        """Python view of end_value: 1, 0 or -1 for the side to move, or None."""
-        value = self.end_value()
-        return None if value == NO_END else value
-
-    def last_pawn_drop(self) -> bool:
-        """Python view of pawn_drop_check (for Board and ferz.variants.ending)."""
-        return self.pawn_drop_check()
-
     def quiet_moves(self) -> list:
         """The moves of gen_quiets (for tests)."""
         buf = ints(MAXMOVES)
-        n = self.gen_quiets(buf, 0, 0)
+        n = movegen.gen_quiets(self, buf, 0, 0)
         return [buf[i] for i in range(n)]
 
     def pseudo_moves(self, captures_only: bool = False) -> list:
         """Pseudo-legal moves as a list of ints; ValueError if there are more than MAXMOVES."""
         buf = ints(MAXMOVES)
         self.overflow = 0
-        n = self.gen(buf, 0, captures_only)
+        n = movegen.gen(self, buf, 0, captures_only)
         if self.overflow:
             self.overflow = 0
             raise ValueError(f"position has more than {MAXMOVES} moves: {self.fen()}")
@@ -1750,22 +1011,6 @@ class Position:
                 out.append(m)
         return out
 
-    def check(self) -> bool:
-        """Whether the side to move is in check."""
-        return self.in_check()
-
-    def move_checks(self, m: int) -> bool:
-        """Whether the legal move m checks the opponent (the search's fast test)."""
-        return self.checks(m)
-
-    def is_attacked(self, sq: int, by: int) -> bool:
-        """Whether colour `by` attacks square sq."""
-        return self.attacked(sq, by)
-
-    def repetition(self) -> bool:
-        """Whether the position repeats one since the last irreversible move."""
-        return self.is_repetition()
-
     def copy(self):
         """An independent position with the same tables and current state (no move history)."""
         other = Position(self.rules)
@@ -1774,3 +1019,8 @@ class Position:
         other.set_net(self.net)
         other._load(self.setup())
         return other
+
+
+# Imported last: movegen and attacks cimport Position from here (uncompiled, this module must
+# define it before they load; compiled, the order does not matter).
+from cython.cimports.ferz.core import attacks, movegen  # noqa: E402

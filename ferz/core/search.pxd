@@ -14,7 +14,6 @@ cdef enum:
     SC_GOOD = 1 << 28
     SC_KILLER = 1 << 27
     SC_BAD = -(1 << 28)
-    NO_END = 2
     # move picking stages (next_move)
     ST_TT = 0
     ST_GEN_CAPTURES = 1

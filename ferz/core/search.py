@@ -26,6 +26,7 @@ from cython.cimports.ferz.core.defs import (
     EP,
     MAXMOVES,
     MAXP,
+    NO_END,
     PROMO,
     move_from,
     move_kind,
@@ -62,7 +63,6 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     SC_GOOD = 1 << 28
     SC_KILLER = 1 << 27
     SC_BAD = -(1 << 28)
-    NO_END = 2
     ST_TT = 0  # move picking stages (next_move)
     ST_GEN_CAPTURES = 1
     ST_CAPTURES = 2
