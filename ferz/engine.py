@@ -507,7 +507,7 @@ class Engine:
         for i in range(threads):
             pos = self._search_position()
             if i < len(self._searches):
-                self._searches[i].pos = pos
+                self._searches[i].set_position(pos)
             else:
                 search = Search(pos, self._tt, self._evaluator)
                 if self._rules.chasing_rule:
