@@ -37,12 +37,8 @@ from ferz.board import Board  # noqa: E402
 from ferz.core import factory  # noqa: E402
 from ferz.core.attacks import in_check  # noqa: E402
 from ferz.core.defs import MAXP  # noqa: E402
-from ferz.core.evaluate import (  # noqa: E402
-    Evaluator,
-    danger_names,
-    table_name,
-    term_layout,
-)
+from ferz.core.evaltables import danger_names, table_name, term_layout  # noqa: E402
+from ferz.core.evaluate import Evaluator  # noqa: E402
 from ferz.data import OPENINGS  # noqa: E402
 from ferz.variants import get  # noqa: E402
 
