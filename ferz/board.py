@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .core import endrules
 from .core.attacks import in_check
 from .core.defs import (
     CASTLE,
@@ -560,11 +561,11 @@ class Board:
             return self._scored(("variant_loss", "variant_draw", "variant_win")[value + 1], value)
         if not pos.legal_moves():
             check = in_check(pos)
-            value = ending.no_moves_value(rules, check, pos.pawn_drop_check())
+            value = ending.no_moves_value(rules, check, endrules.pawn_drop_check(pos))
             return self._scored("checkmate" if check else "stalemate", value)
-        if pos.counting_over():
+        if endrules.counting_over(pos):
             return Outcome("counting_rule", None)
-        if pos.promotions_only():
+        if endrules.promotions_only(pos):
             return Outcome("promotions_only", None)
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)

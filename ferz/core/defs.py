@@ -34,7 +34,7 @@ GEN_ALL = 0  # move generation modes: every move,
 GEN_CAPTURES = 1  # captures, e.p. and promotions,
 GEN_QUIETS = 2  # the others (quiet moves, castling, drops)
 MAX_CHECKS = 10  # check counters run 0..9 (one FEN digit, as FSF)
-NO_END = 2  # Position.end_value when no variant rule has ended the game
+NO_END = 2  # endrules.end_value when no variant rule has ended the game
 
 
 def move_from(m: int) -> int:

@@ -6,7 +6,7 @@ without the GIL. Legality is make()'s business (core/position.py).
 """
 
 import cython
-from cython.cimports.ferz.core import attacks
+from cython.cimports.ferz.core import attacks, endrules
 from cython.cimports.ferz.core.defs import (
     CASTLE,
     DOUBLE,
@@ -92,7 +92,7 @@ def gen(
     first: cython.int = n
     i: cython.int
     fr: cython.int
-    if pos.end_rules and pos.end_value() != NO_END:
+    if pos.end_rules and endrules.end_value(pos) != NO_END:
         return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
     pos.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
     if pos.u_chk_key[pos.ply] != pos.key:

@@ -74,11 +74,11 @@ cdef class Position:
     cdef int[::1] line_dir, u_chk, sq_file, sq_rank
     cdef unsigned long long[::1] ray_mask, u_chk_key
     cdef int fast_legal
-    # direct checks per piece code and offset to the king (see _compile_checks)
+    # direct checks per piece code and offset to the king (see tables.Tables._checks)
     cdef int[::1] chk_kind, chk_vec, chk_slow
     cdef public int[::1] lvalue  # piece value per code for SEE's least attacker (set by Evaluator)
     cdef int chk_all
-    # rules beyond chess (ferz.variants): see _compile_variant_rules
+    # rules beyond chess (ferz.variants): see tables.Tables._variant_rules
     cdef int[::1] a_minr, pr_minr, rel_rank, file_idx, dead, drop_zone, promo_limit, file_count
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
@@ -93,7 +93,7 @@ cdef class Position:
     cdef public int blast
     cdef int[::1] blast_vec, u_blast_n, u_blast_sq, u_blast_pc
     # sittuyin: mustDrop, promotions in place or to a fers square (sit_zone per colour)
-    cdef public int full_gen  # the move list must be generated whole (see _compile_endings)
+    cdef public int full_gen  # the move list must be generated whole (see tables.Tables._gates)
     cdef int must_drop, sit_promo, n_sit
     cdef int[::1] sit_zone, sit_types
     cdef public int overflow
@@ -135,14 +135,5 @@ cdef class Position:
     cpdef int last_repetition(self) noexcept nogil
     cpdef int perpetual(self) noexcept nogil
     cdef int ep_square_after(self, int leg, int them) noexcept nogil
-    cpdef bint pawn_drop_check(self) noexcept nogil
-    cpdef int end_value(self) noexcept nogil
-    cdef bint extinct(self, int c, int extra) noexcept nogil
-    cdef bint flag_reached(self, int c) noexcept nogil
-    cdef bint flag_in_reach(self, int c) noexcept nogil
     cdef unsigned long long explode(self, int to, int ply, unsigned long long key) noexcept nogil
-    cdef int count_limit(self, int c) noexcept nogil
-    cdef void update_count(self, int mover, int capt, int kind) noexcept nogil
-    cdef bint pawns_left(self) noexcept nogil
     cdef void close_gates(self, int p, int fr, int to, int kind) noexcept nogil
-    cpdef bint promotions_only(self) noexcept nogil

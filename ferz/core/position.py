@@ -15,13 +15,11 @@ from cython.cimports.ferz.core.defs import (
     DROP,
     EMPTY,
     EP,
-    GEN_ALL,
     MAX_CHECKS,
     MAXHAND,
     MAXMOVES,
     MAXP,
     MAXPLY,
-    NO_END,
     PROMO,
     WALL,
     move_from,
@@ -441,7 +439,7 @@ class Position:
         self.ply = ply + 1
         self.game_ply += 1
         if self.counting:
-            self.update_count(us, capt, kind)
+            endrules.update_count(self, us, capt, kind)
         if self.blast:
             if not attacks.blast_legal(self, us):
                 self.unmake()
@@ -484,192 +482,6 @@ class Position:
         if self.perp:
             self.u_inchk[ply + 1] = attacks.in_check(self)
         return True
-
-    def count_limit(self, c: cython.int) -> cython.int:
-        """Counting: the limit in moves when colour c counts now, or 0 for none. No count
-        while c's opponent has only its king. Makruk: none while a pawn stands; board's honour
-        (64) while c has more than its king. Cambodian: none while c has more than three men;
-        board's honour (63) while it has two or three (pawns too); then, with no pawn on the
-        board, pieces' honour one move shorter than makruk's. Pieces' honour by what the
-        opponent has, for a bare king (ASEAN: 16 with a rook, 44 with a khon, 64 with a knight,
-        else no count; makruk: 8 or 16 with rooks, 22 or 44 with khons, 32 with two knights,
-        else 64)."""
-        o: cython.int = c ^ 1
-        if self.pcount[o] <= 1:
-            return 0
-        if self.counting == 3 and self.pcount[c] > 1:
-            return 63 if self.pcount[c] <= 3 else 0  # Cambodian board's honour
-        if self.pawns_left():
-            return 0
-        if self.pcount[c] > 1:
-            return 0 if self.counting == 2 else 64  # board's honour (makruk only)
-        rooks: cython.int = self.count[2 * self.cnt_rook + o] if self.cnt_rook > 0 else 0
-        khons: cython.int = self.count[2 * self.cnt_khon + o] if self.cnt_khon > 0 else 0
-        knights: cython.int = self.count[2 * self.cnt_knight + o] if self.cnt_knight > 0 else 0
-        # cambodian limits are one move shorter than makruk's
-        short: cython.int = 1 if self.counting == 3 else 0
-        if self.counting == 2:
-            return 16 if rooks else 44 if khons else 64 if knights else 0
-        if rooks:
-            return (8 if rooks > 1 else 16) - short
-        if khons > 1:
-            return 22 - short
-        if knights > 1:
-            return 32 - short
-        return (44 if khons else 64) - short
-
-    def update_count(self, mover: cython.int, capt: cython.int, kind: cython.int) -> cython.void:
-        """Counting after a move of `mover` (capt: the piece taken, or 0). A running count goes
-        on; a count starts when none runs and the side to move may count, and starts again
-        when a capture or promotion leaves that side a bare king. In makruk and Cambodian a
-        bare king that takes the last pawn starts its own count at once; ASEAN counts always
-        start at 0."""
-        stm: cython.int = mover ^ 1
-        limit: cython.int
-        total: cython.int = self.pcount[0] + self.pcount[1]
-        if self.cnt_limit:
-            self.cnt_ply += 1
-        if self.counting != 2 and capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
-            limit = 0 if self.pawns_left() else self.count_limit(mover)
-            if limit:
-                self.cnt_limit = 2 * limit
-                self.cnt_ply = 2 * total - 1
-        if self.cnt_limit == 0 or ((capt or kind == PROMO) and self.pcount[stm] == 1):
-            limit = self.count_limit(stm)
-            if limit:
-                self.cnt_limit = 2 * limit
-                self.cnt_ply = 0 if self.counting == 2 or self.pcount[stm] > 1 else 2 * total
-
-    def promotions_only(self) -> cython.bint:
-        """Sittuyin's draw (sittuyinPromotion): the side to move has only its king and one
-        pawn, is not in check, and every legal move it has is a promotion."""
-        us: cython.int = self.side
-        pawns: cython.int = 0
-        i: cython.int
-        n: cython.int
-        m: cython.int
-        legal: cython.bint = False
-        if not self.sit_promo or self.pcount[us] != 2:
-            return False
-        for i in range(2):
-            if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
-                pawns += 1
-        if pawns != 1 or attacks.in_check(self):
-            return False
-        n = movegen.gen(self, self.scratch, 0, False)
-        for i in range(n):
-            m = self.scratch[i]
-            if self.make(m):
-                self.unmake()
-                if move_kind(m) != PROMO:
-                    return False
-                legal = True
-        return legal
-
-    def pawns_left(self) -> cython.bint:
-        """Whether any pawn (of either colour) stands on the board."""
-        t: cython.int
-        for t in range(1, self.npc >> 1):
-            if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
-                return True
-        return False
-
-    def counting_over(self) -> bool:
-        """Whether the count (makruk, ASEAN) has run out: a draw, unless the side to move is
-        mated."""
-        return self.cnt_limit > 0 and self.cnt_ply > self.cnt_limit
-
-    def end_value(self) -> cython.int:
-        """Value for the side to move (1 win, 0 draw, -1 loss) if a variant rule (extinction,
-        flag) has ended the game, else NO_END. The side that just moved is judged first; with
-        an extinction claim the side to move keeps one move to recover (shatranj)."""
-        us: cython.int = self.side
-        if self.ext_on:
-            if self.extinct(us ^ 1, 0):
-                return -self.ext_value
-            if self.extinct(us, self.ext_claim):
-                return self.ext_value
-        if self.flag_on:
-            if self.flag_move:
-                # racing kings: a king on its flag rank wins once the opponent has had its
-                # move; both there after Black's answer is a draw
-                if self.flag_reached(us):
-                    return 0 if us == 0 and self.flag_reached(us ^ 1) else 1
-                if self.flag_reached(us ^ 1):
-                    return NO_END if us == 1 and self.flag_in_reach(us) else -1
-            else:
-                if self.flag_reached(us ^ 1):
-                    return -1
-                if self.flag_reached(us):
-                    return 1
-        if self.check_count and self.checks_left[us ^ 1] == 0:
-            return -1  # the side that just moved has given its last check
-        return NO_END
-
-    def extinct(self, c: cython.int, extra: cython.int) -> cython.bint:
-        """Whether colour c is down to the extinction count while the opponent is not."""
-        j: cython.int
-        t: cython.int
-        have: cython.int
-        other: cython.int
-        if self.ext_all:
-            have = self.pcount[c]
-            other = self.pcount[c ^ 1]
-            if self.drops:
-                for t in range(1, self.npc >> 1):
-                    have += self.hand[2 * t + c]
-                    other += self.hand[2 * t + (c ^ 1)]
-            return have <= self.ext_count and other >= self.ext_opp + extra
-        for j in range(self.n_ext):
-            t = self.ext_types[j]
-            have = self.count[2 * t + c] + self.hand[2 * t + c]
-            other = self.count[2 * t + (c ^ 1)] + self.hand[2 * t + (c ^ 1)]
-            if have <= self.ext_count and other >= self.ext_opp + extra:
-                return True
-        return False
-
-    def flag_reached(self, c: cython.int) -> cython.bint:
-        """Whether a flag piece of colour c stands in its flag region."""
-        i: cython.int
-        p: cython.int
-        for i in range(self.flag_start[c], self.flag_start[c + 1]):
-            p = self.board[self.flag_sq[i]]
-            if (
-                p > WALL
-                and (p & 1) == c
-                and (self.flag_type[c] == 0 or (p >> 1) == self.flag_type[c])
-            ):
-                return True
-        return False
-
-    def flag_in_reach(self, c: cython.int) -> cython.bint:
-        """flagMove: whether colour c, not in check, has a legal king move onto its flag
-        region (Black may still answer White's arrival there)."""
-        k: cython.int = self.royal[c]
-        n: cython.int
-        i: cython.int
-        m: cython.int
-        saved: cython.int = self.cap_end
-        if k < 0 or attacks.in_check(self):
-            return False
-        self.cap_end = 64  # the size of flag_buf
-        n = movegen.gen_piece(self, self.flag_buf, 0, k, self.board[k], GEN_ALL)
-        self.cap_end = saved
-        for i in range(n):
-            m = self.flag_buf[i]
-            if self.flag_zone[c * self.nsq + move_to(m)] and self.make(m):
-                self.unmake()
-                return True
-        return False
-
-    def pawn_drop_check(self) -> cython.bint:
-        """Whether the last move dropped a shogi pawn under the pawn-drop-mate rule (the side to
-        move, if it then has no legal move, wins instead of being mated)."""
-        m: cython.int
-        if self.dropmate_type == 0 or self.ply == 0:
-            return False
-        m = self.u_move[self.ply - 1]
-        return m != 0 and move_kind(m) == DROP and move_from(m) == self.dropmate_type
 
     def unmake(self) -> cython.void:
         """Undo the last move made with make (nothing when there is none: a Python caller's
@@ -1021,6 +833,6 @@ class Position:
         return other
 
 
-# Imported last: movegen and attacks cimport Position from here (uncompiled, this module must
-# define it before they load; compiled, the order does not matter).
-from cython.cimports.ferz.core import attacks, movegen  # noqa: E402
+# Imported last: movegen, attacks and endrules cimport Position from here (uncompiled, this
+# module must define it before they load; compiled, the order does not matter).
+from cython.cimports.ferz.core import attacks, endrules, movegen  # noqa: E402

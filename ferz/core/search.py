@@ -19,7 +19,7 @@ from array import array
 from collections import namedtuple
 
 import cython
-from cython.cimports.ferz.core import attacks, movegen
+from cython.cimports.ferz.core import attacks, endrules, movegen
 from cython.cimports.ferz.core.defs import (
     DROP,
     MAXMOVES,
@@ -103,7 +103,7 @@ class Search:
         self.stalemate_score = values[rules.stalemate_value]
         self.mate_score = values[getattr(rules, "checkmate_value", "loss")]
         self.variant_end = 1 if pos.end_rules else 0
-        # checks of a move are found before playing it where the rules allow (Position.checks)
+        # checks of a move are found before playing it where the rules allow (attacks.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
         self.pv = _ints(MAXDEPTH * MAXDEPTH)
         self.pv_len = _ints(MAXDEPTH + 1)
@@ -356,7 +356,7 @@ class Search:
             return True
         if self.pos.cnt_limit != 0 and self.pos.cnt_ply > self.pos.cnt_limit:
             return True
-        return self.pos.pcount[self.pos.side] == 2 and self.pos.promotions_only()
+        return self.pos.pcount[self.pos.side] == 2 and endrules.promotions_only(self.pos)
 
     def chase_value(self) -> cython.int:
         """The chasing rule at a repetition: +1 or -1 for the side to move when one side alone
@@ -544,7 +544,7 @@ class Search:
                     return (MATE - ply) * value
             return 0
         if self.variant_end:
-            value = self.pos.end_value()
+            value = endrules.end_value(self.pos)
             if value != NO_END:
                 return (MATE - ply) * value  # a variant rule (extinction, flag) ended the game
         if depth <= 0:
@@ -827,7 +827,7 @@ class Search:
             if excl != 0:
                 return alpha
             if in_check:
-                if self.pos.pawn_drop_check():
+                if endrules.pawn_drop_check(self.pos):
                     return MATE - ply  # mated by a pawn drop where that is illegal: a win
                 return (MATE - ply) * self.mate_score
             if self.stalemate_score == 0:
@@ -899,7 +899,7 @@ class Search:
         if self.rule_draw():
             return 0
         if self.variant_end:
-            value = self.pos.end_value()
+            value = endrules.end_value(self.pos)
             if value != NO_END:
                 return (MATE - ply) * value
         in_check = self.in_check_at(ply)
@@ -996,7 +996,9 @@ class Search:
                     alpha = score
         # Step 5. Mated (no evasion), else store the result.
         if in_check and legal == 0:
-            return MATE - ply if self.pos.pawn_drop_check() else (MATE - ply) * self.mate_score
+            if endrules.pawn_drop_check(self.pos):
+                return MATE - ply  # mated by a pawn drop where that is illegal: a win
+            return (MATE - ply) * self.mate_score
         if best >= beta:
             bound = BOUND_LOWER
         elif pvnode and best > old_alpha:

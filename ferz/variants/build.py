@@ -912,7 +912,7 @@ def _check_capacity(r: _Reader, rules: Rules, setup) -> None:
         count = len(rules.pieces)
         raise r.error(None, f"{count} piece types with promoted forms; at most {MAX_TYPES}")
     # destinations of the starting army on an empty board (promotions left out: the core
-    # stops at MAXMOVES moves and Position.legal_moves raises if a position ever exceeds it)
+    # stops at MAXMOVES moves and Position.pseudo_moves raises if a position ever exceeds it)
     reach = [_reach(rules, p.atoms) for p in rules.pieces]
     owners: list[list[int]] = [[], []]  # per colour: the reach of each piece it owns
     in_hand = set()  # the types that can ever be in hand: captured ones go there demoted

@@ -1,4 +1,4 @@
-"""The search's fast check test (Position.checks) agrees with playing the move and looking."""
+"""The search's fast check test (attacks.checks) agrees with playing the move and looking."""
 
 from __future__ import annotations
 
