@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import time
 
-from .core import nnue
+from .core import factory, nnue
 from .core.evaluate import Evaluator
-from .core.position import Position
-from .core.search import Search
 from .core.tt import TT
 from .variants import get
 
@@ -71,11 +69,8 @@ def run(depth: int = DEFAULT_DEPTH, positions=POSITIONS) -> tuple[int, float]:
     total = 0
     elapsed = 0.0
     for fen in positions:
-        pos = Position(rules)
-        evaluator.install(pos)
-        pos.set_fen(fen)
         tt.clear()
-        search = Search(pos, tt, evaluator)
+        search = factory.search(rules, fen, evaluator, tt)
         search.set_root()
         start = time.perf_counter()
         for _ in search.iterate(depth, 1):

@@ -10,10 +10,13 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .core import endrules
+from .core.attacks import in_check
 from .core.defs import (
     CASTLE,
     DROP,
     EP,
+    MAX_GAME_PLY,
     PROMO,
     encode,
     move_from,
@@ -142,7 +145,7 @@ class Board:
         self.starting_fen = self.position.fen()
         self.move_stack = []
         self._keys = [self.position.key]
-        self._checks = [self.position.check()]
+        self._checks = [in_check(self.position)]
 
     def reset(self) -> None:
         """Back to the variant's start position."""
@@ -283,12 +286,12 @@ class Board:
         """Play a legal move; IllegalMoveError leaves the board unchanged."""
         if not isinstance(move, Move) or move.code not in self.position.legal_moves():
             raise IllegalMoveError(f"illegal move {move!s} in {self.fen()}")
-        if self.position.ply >= 3800:
-            raise IllegalMoveError("the game is too long (3800 plies)")
-        self.position.push(move.code)
+        if self.position.ply >= MAX_GAME_PLY:
+            raise IllegalMoveError(f"the game is too long ({MAX_GAME_PLY} plies)")
+        self.position.make(move.code)
         self.move_stack.append(move)
         self._keys.append(self.position.key)
-        self._checks.append(self.position.check())
+        self._checks.append(in_check(self.position))
 
     def push_uci(self, text: str) -> Move:
         """Parse and play a UCI move."""
@@ -306,7 +309,7 @@ class Board:
         """Undo the last move; IndexError if there is none."""
         if not self.move_stack:
             raise IndexError("no move to undo")
-        self.position.pop()
+        self.position.unmake()
         self._keys.pop()
         self._checks.pop()
         return self.move_stack.pop()
@@ -322,13 +325,13 @@ class Board:
     def san(self, move: Move) -> str:
         """The legal move in Standard Algebraic Notation, with + or #."""
         text = self._san_body(move.code)
-        if not self.position.push(move.code):
+        if not self.position.make(move.code):
             raise IllegalMoveError(f"illegal move {move!s} in {self.fen()}")
         try:
-            if self.position.check():
+            if in_check(self.position):
                 text += "#" if not self.position.legal_moves() else "+"
         finally:
-            self.position.pop()
+            self.position.unmake()
         return text
 
     def _san_body(self, code: int) -> str:
@@ -438,15 +441,15 @@ class Board:
 
     def is_check(self) -> bool:
         """Whether the side to move is in check."""
-        return self.position.check()
+        return in_check(self.position)
 
     def is_checkmate(self) -> bool:
         """In check with no legal move."""
-        return self.position.check() and not self.position.legal_moves()
+        return in_check(self.position) and not self.position.legal_moves()
 
     def is_stalemate(self) -> bool:
         """Not in check and no legal move."""
-        return not self.position.check() and not self.position.legal_moves()
+        return not in_check(self.position) and not self.position.legal_moves()
 
     def is_fifty_moves(self) -> bool:
         """The halfmove clock has reached the n-move rule (fifty moves in chess)."""
@@ -460,9 +463,9 @@ class Board:
             return False
         pos = self.position
         for code in pos.legal_moves():
-            pos.push(code)
+            pos.make(code)
             zeroing = pos.halfmove == 0
-            pos.pop()
+            pos.unmake()
             if not zeroing:
                 return True
         return False
@@ -487,9 +490,9 @@ class Board:
         counts = Counter(self._keys)
         pos = self.position
         for code in pos.legal_moves():
-            pos.push(code)
+            pos.make(code)
             repeated = counts[pos.key] >= n - 1
-            pos.pop()
+            pos.unmake()
             if repeated:
                 return True
         return False
@@ -553,16 +556,16 @@ class Board:
         from .variants import ending
 
         pos, rules = self.position, self.rules
-        value = pos.variant_end()
+        value = ending.immediate_end(pos)
         if value is not None:
             return self._scored(("variant_loss", "variant_draw", "variant_win")[value + 1], value)
         if not pos.legal_moves():
-            check = pos.check()
-            value = ending.no_moves_value(rules, check, pos.last_pawn_drop())
+            check = in_check(pos)
+            value = ending.no_moves_value(rules, check, endrules.pawn_drop_check(pos))
             return self._scored("checkmate" if check else "stalemate", value)
-        if pos.counting_over():
+        if endrules.counting_over(pos):
             return Outcome("counting_rule", None)
-        if pos.promotions_draw():
+        if endrules.promotions_only(pos):
             return Outcome("promotions_only", None)
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)
@@ -630,7 +633,7 @@ class Board:
         chased: list[set[int]] = []
         for index, move in enumerate(self.move_stack, start=1):
             before = board_map(pos) if index >= low else None
-            pos.push(move.code)
+            pos.make(move.code)
             if before is not None:
                 chased.append(chases.chased(before, board_map(pos), move.code))
         moves = [move.code for move in self.move_stack[low - 1 : now]]

@@ -19,7 +19,7 @@ from functools import partial
 from . import timeman, variants
 from .board import Board, Move, rules_for
 from .book import Book, bundled_book
-from .core import nnue
+from .core import factory, nnue
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.search import DEPTH_LIMIT, Search, mate_in
@@ -368,13 +368,8 @@ class Engine:
 
     def _search_position(self) -> Position:
         """A core position of the current game with its history (for repetitions)."""
-        pos = Position(self._rules)
-        self._evaluator.install(pos)
-        pos.set_fen(self._board.starting_fen)
-        for move in self._board.move_stack:
-            if not pos.push(move.code):
-                raise AssertionError("a move of the game is illegal in the search position")
-        return pos
+        moves = [move.code for move in self._board.move_stack]
+        return factory.position(self._rules, self._board.starting_fen, self._evaluator, moves)
 
     # ------------------------------------------------------------------ searching
 
@@ -529,7 +524,7 @@ class Engine:
         for i in range(threads):
             pos = self._search_position()
             if i < len(self._searches):
-                self._searches[i].pos = pos
+                self._searches[i].set_position(pos)
             else:
                 search = Search(pos, self._tt, self._evaluator)
                 if self._rules.chasing_rule:
@@ -735,11 +730,11 @@ class Engine:
                 if code not in pos.legal_moves():
                     break
                 texts.append(self._pv_board.uci(Move(code, "")))
-                pos.push(code)
+                pos.make(code)
                 played += 1
         finally:
             for _ in range(played):
-                pos.pop()
+                pos.unmake()
         return texts
 
     # ------------------------------------------------------------------ strength limits

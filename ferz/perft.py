@@ -30,11 +30,11 @@ def divide(board: Board, depth: int) -> Iterator[tuple[str, int]]:
     """Each legal root move (UCI) with the leaf count below it; the board is left as it was."""
     pos = board.position
     for move in board.legal_moves:
-        pos.push(move.code)
+        pos.make(move.code)
         try:
             nodes = perft(pos, depth - 1)
         finally:
-            pos.pop()
+            pos.unmake()
         yield board.uci(move), nodes
 
 

@@ -21,52 +21,54 @@ import random
 import sys
 
 from ferz.board import Board
+from ferz.core.attacks import in_check
 from ferz.engine import Engine, Limits
+from ferz.variants import ending
 
 
 def wins_now(pos) -> list[int]:
     """The legal moves after which the opponent has lost (its king blown up, or mated)."""
     out = []
     for m in pos.legal_moves():
-        pos.push(m)
-        value = pos.variant_end()
-        if value == -1 or (value is None and not pos.legal_moves() and pos.check()):
+        pos.make(m)
+        value = ending.immediate_end(pos)
+        if value == -1 or (value is None and not pos.legal_moves() and in_check(pos)):
             out.append(m)
-        pos.pop()
+        pos.unmake()
     return out
 
 
 def wins_in_two(pos, m: int) -> bool:
     """Whether move m wins at once, or leaves only replies after which a win in one exists."""
-    pos.push(m)
+    pos.make(m)
     try:
-        value = pos.variant_end()
+        value = ending.immediate_end(pos)
         if value is not None:
             return value == -1
         replies = pos.legal_moves()
         if not replies:
-            return pos.check()
+            return in_check(pos)
         for reply in replies:
-            pos.push(reply)
-            lost = pos.variant_end() is None and bool(wins_now(pos))
-            pos.pop()
+            pos.make(reply)
+            lost = ending.immediate_end(pos) is None and bool(wins_now(pos))
+            pos.unmake()
             if not lost:
                 return False
         return True
     finally:
-        pos.pop()
+        pos.unmake()
 
 
 def holds(pos, m: int) -> bool | None:
     """After m: True if the opponent cannot win at once, False if it can, None if m ends the
     game (those moves are left out of the defence suite)."""
-    pos.push(m)
+    pos.make(m)
     try:
-        if pos.variant_end() is not None or not pos.legal_moves():
+        if ending.immediate_end(pos) is not None or not pos.legal_moves():
             return None
         return not wins_now(pos)
     finally:
-        pos.pop()
+        pos.unmake()
 
 
 def random_position(rng: random.Random) -> Board | None:

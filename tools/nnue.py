@@ -451,17 +451,14 @@ def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
     squared error of their expected results (sigmoid of cp / 400) against the scores'."""
     import math
 
-    from ferz.core import nnue
+    from ferz.core import factory, nnue
     from ferz.core.evaluate import Evaluator
-    from ferz.core.position import Position
     from ferz.variants import get
 
     rules = get(variant)
     net = nnue.read(net_path)
     neural, hand = Evaluator(rules, net=net), Evaluator(rules)
-    a, b = Position(rules), Position(rules)
-    neural.install(a)
-    hand.install(b)
+    a, b = factory.position(rules, None, neural), factory.position(rules, None, hand)
 
     def expected(cp: float) -> float:
         return 1.0 / (1.0 + math.exp(-cp / 400.0))

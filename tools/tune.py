@@ -34,16 +34,11 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from ferz import params  # noqa: E402
 from ferz.board import Board  # noqa: E402
+from ferz.core import factory  # noqa: E402
+from ferz.core.attacks import in_check  # noqa: E402
 from ferz.core.defs import MAXP  # noqa: E402
-from ferz.core.evaluate import (  # noqa: E402
-    Evaluator,
-    danger_names,
-    table_name,
-    term_layout,
-)
-from ferz.core.position import Position  # noqa: E402
-from ferz.core.search import Search  # noqa: E402
-from ferz.core.tt import TT  # noqa: E402
+from ferz.core.evaltables import danger_names, table_name, term_layout  # noqa: E402
+from ferz.core.evaluate import Evaluator  # noqa: E402
 from ferz.data import OPENINGS  # noqa: E402
 from ferz.variants import get  # noqa: E402
 
@@ -215,9 +210,8 @@ class Traces:
 
         rules = get(variant)
         ev = Evaluator(rules)
-        pos = Position(rules)
-        ev.install(pos)
-        search = Search(pos, TT(1), ev)
+        search = factory.search(rules, None, ev)
+        pos = search.pos
         self.layout = term_layout()
         self.danger = danger_names()
         nterms = len(ev.wmg)
@@ -243,7 +237,7 @@ class Traces:
                 except ValueError:
                     skipped += 1
                     continue
-                if pos.check():
+                if in_check(pos):
                     skipped += 1
                     continue
                 trace = ev.trace_features(pos)

@@ -23,12 +23,15 @@ cdef enum:
     F_HOP = 4
     F_LEG = 8
     F_INITIAL = 16
+    F_RANK = 32
     PROBE_RAY = 0
     PROBE_HOP = 1
     PROBE_LEG = 2
     GEN_ALL = 0
     GEN_CAPTURES = 1
     GEN_QUIETS = 2
+    MAX_CHECKS = 10
+    NO_END = 2
 
 cdef inline int move_from(int m) noexcept nogil:
     return m & 511

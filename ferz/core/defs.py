@@ -9,6 +9,7 @@ WHITE = 0
 BLACK = 1
 MAXP = 64  # pieces per colour on the board
 MAXPLY = 4096  # undo stack: moves of the game plus the search
+MAX_GAME_PLY = 3800  # moves of a game (Board): leaves MAXPLY room for a search's plies
 LINE_REACH = 15  # file/rank offsets -15..15 index the legality line table
 LINE_SPAN = 31
 MAXHAND = 64  # Zobrist keys per piece in hand (counts 0..63)
@@ -25,12 +26,15 @@ F_CAPT = 2  # atom may capture
 F_HOP = 4  # atom needs one screen before its target (cannon)
 F_LEG = 8  # lame leaper: a square on the way must be empty
 F_INITIAL = 16  # only from the double-step region
+F_RANK = 32  # only from Atom.min_rank on
 PROBE_RAY = 0  # attack probe kinds: a ray (leaper or rider)
 PROBE_HOP = 1  # a hopper (cannon)
 PROBE_LEG = 2  # a lame leaper
 GEN_ALL = 0  # move generation modes: every move,
 GEN_CAPTURES = 1  # captures, e.p. and promotions,
 GEN_QUIETS = 2  # the others (quiet moves, castling, drops)
+MAX_CHECKS = 10  # check counters run 0..9 (one FEN digit, as FSF)
+NO_END = 2  # endrules.end_value when no variant rule has ended the game
 
 
 def move_from(m: int) -> int:

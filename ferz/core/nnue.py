@@ -34,6 +34,8 @@ from pathlib import Path
 import cython
 from cython.cimports.ferz.core.position import Position
 
+from .rules import MAX_TYPES
+
 MAGIC = b"FERZNNUE"
 VERSION = 1
 QA = cython.declare(cython.int, 255)
@@ -58,6 +60,11 @@ _UNSIGNED = {
     "castling_queenside_file",
     "castling_rook",
     "castling_king",
+    # which letters play a part in a rule: derived from the pieces and the rule fields
+    "rook_drop_letter",
+    "drop_mate_letter",
+    "counting_letters",
+    "cambodian_letters",
 }
 
 
@@ -73,7 +80,7 @@ LIMITS = {
     "scale": 100000,
     "files": 16,
     "ranks": 16,
-    "types": 62,
+    "types": MAX_TYPES,
 }
 
 

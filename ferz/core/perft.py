@@ -3,6 +3,7 @@
 from array import array
 
 import cython
+from cython.cimports.ferz.core import movegen
 from cython.cimports.ferz.core.defs import MAXMOVES
 from cython.cimports.ferz.core.position import Position
 
@@ -14,7 +15,7 @@ def _perft(
     pos: Position, depth: cython.int, buf: cython.int[::1], base: cython.int
 ) -> cython.longlong:
     """Leaf count below pos; buf[base:] holds this ply's moves."""
-    n: cython.int = pos.gen(buf, base, False)
+    n: cython.int = movegen.gen(pos, buf, base, False)
     i: cython.int
     total: cython.longlong = 0
     for i in range(base, n):

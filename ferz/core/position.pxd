@@ -1,4 +1,5 @@
 # C-level interface of Position (implementation in position.py). See docs/architecture.md.
+# The move generator (movegen.pxd) and the attack probes (attacks.pxd) are functions of it.
 
 cimport cython
 
@@ -73,11 +74,11 @@ cdef class Position:
     cdef int[::1] line_dir, u_chk, sq_file, sq_rank
     cdef unsigned long long[::1] ray_mask, u_chk_key
     cdef int fast_legal
-    # direct checks per piece code and offset to the king (see _compile_checks)
+    # direct checks per piece code and offset to the king (see tables.Tables._checks)
     cdef int[::1] chk_kind, chk_vec, chk_slow
     cdef public int[::1] lvalue  # piece value per code for SEE's least attacker (set by Evaluator)
     cdef int chk_all
-    # rules beyond chess (ferz.variants): see _compile_variant_rules
+    # rules beyond chess (ferz.variants): see tables.Tables._variant_rules
     cdef int[::1] a_minr, pr_minr, rel_rank, file_idx, dead, drop_zone, promo_limit, file_count
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
@@ -92,7 +93,7 @@ cdef class Position:
     cdef public int blast
     cdef int[::1] blast_vec, u_blast_n, u_blast_sq, u_blast_pc
     # sittuyin: mustDrop, promotions in place or to a fers square (sit_zone per colour)
-    cdef public int full_gen  # the move list must be generated whole (see _compile_endings)
+    cdef public int full_gen  # the move list must be generated whole (see tables.Tables._gates)
     cdef int must_drop, sit_promo, n_sit
     cdef int[::1] sit_zone, sit_types
     cdef public int overflow
@@ -125,48 +126,14 @@ cdef class Position:
     cdef void nn_piece(self, int p, int sq, bint add) noexcept nogil
     cdef void nn_change(self, int out, int fr, int into, int to) noexcept nogil
     cdef unsigned long long pawn_hash(self, int p, int sq) noexcept nogil
-    cdef int emit(self, int[::1] out, int n, int m) noexcept nogil
-    cdef int only_captures(self, int[::1] out, int first, int n) noexcept nogil
-    cdef int add(self, int[::1] out, int n, int fr, int to, int p, int mode) noexcept nogil
-    cdef int gen(self, int[::1] out, int n, bint captures_only) noexcept nogil
-    cdef int gen_piece(self, int[::1] out, int n, int fr, int p, int mode) noexcept nogil
-    cdef int gen_quiets(self, int[::1] out, int n, int first) noexcept nogil
     cdef void note_check(self, bint check) noexcept nogil
-    cdef int gen_castling(self, int[::1] out, int n) noexcept nogil
-    cdef int gen_drops(self, int[::1] out, int n) noexcept nogil
-    cdef bint make(self, int m) noexcept nogil
-    cdef void unmake(self) noexcept nogil
-    cdef void make_null(self) noexcept nogil
-    cdef void unmake_null(self) noexcept nogil
-    cdef bint attacked(self, int sq, int by) noexcept nogil
-    cdef int attacker(self, int sq, int by, bint least) noexcept nogil
-    cdef int probe_attacker(self, int sq, int by, bint least) noexcept nogil
-    cdef bint in_check(self) noexcept nogil
-    cdef bint kings_facing(self) noexcept nogil
-    cdef bint is_pseudo_legal(self, int m) noexcept nogil
-    cdef bint is_repetition(self) noexcept nogil
-    cdef int last_repetition(self) noexcept nogil
-    cdef int perpetual(self) noexcept nogil
-    cdef bint gives_check(self, int m) noexcept nogil
-    cdef bint checks(self, int m) noexcept nogil
+    cpdef bint make(self, int m) noexcept nogil
+    cpdef void unmake(self) noexcept nogil
+    cpdef void make_null(self) noexcept nogil
+    cpdef void unmake_null(self) noexcept nogil
+    cpdef bint is_repetition(self) noexcept nogil
+    cpdef int last_repetition(self) noexcept nogil
+    cpdef int perpetual(self) noexcept nogil
     cdef int ep_square_after(self, int leg, int them) noexcept nogil
-    cdef bint discovered(self, int king, int fr, int by) noexcept nogil
-    cdef bint pawn_drop_check(self) noexcept nogil
-    cdef int end_value(self) noexcept nogil
-    cdef bint extinct(self, int c, int extra) noexcept nogil
-    cdef bint flag_reached(self, int c) noexcept nogil
-    cdef bint flag_in_reach(self, int c) noexcept nogil
     cdef unsigned long long explode(self, int to, int ply, unsigned long long key) noexcept nogil
-    cdef bint touching(self, int a, int b) noexcept nogil
-    cdef bint blast_legal(self, int us) noexcept nogil
-    cdef bint castle_attacked(self, int sq, int by, int king) noexcept nogil
-    cdef int gen_sittuyin(self, int[::1] out, int n) noexcept nogil
-    cdef bint hits_enemy(self, int p, int sq, int empty_sq) noexcept nogil
-    cdef int keep_drops(self, int[::1] out, int first, int n, bint captures_only) noexcept nogil
-    cdef bint stands(self, int sq, int color, int cond) noexcept nogil
-    cdef int count_limit(self, int c) noexcept nogil
-    cdef void update_count(self, int mover, int capt, int kind) noexcept nogil
-    cdef bint pawns_left(self) noexcept nogil
-    cdef int gen_leaps(self, int[::1] out, int n, int fr, int p) noexcept nogil
     cdef void close_gates(self, int p, int fr, int to, int kind) noexcept nogil
-    cdef bint promotions_only(self) noexcept nogil

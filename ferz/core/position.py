@@ -1,10 +1,11 @@
-"""A position on the padded mailbox: compiled rule tables, move generation, make/unmake, attacks.
+"""A position on the padded mailbox: its state, make/unmake, game ends by rule, FEN, repetition.
 
 Cython pure-Python mode: position.pxd declares the class and its C methods. The C methods touch
 only ints and typed memoryviews (no Python objects), so the search can call them without the GIL.
+The rule tables come from core/tables.py, shared by all positions of a variant; the move
+generator is core/movegen.py and the attack probes core/attacks.py.
 """
 
-import random
 from array import array
 
 import cython
@@ -14,28 +15,13 @@ from cython.cimports.ferz.core.defs import (
     DROP,
     EMPTY,
     EP,
-    F_CAPT,
-    F_HOP,
-    F_INITIAL,
-    F_LEG,
-    F_MOVE,
-    GEN_ALL,
-    GEN_CAPTURES,
-    GEN_QUIETS,
-    LINE_REACH,
-    LINE_SPAN,
+    MAX_CHECKS,
     MAXHAND,
     MAXMOVES,
     MAXP,
     MAXPLY,
-    NORMAL,
-    PROBE_HOP,
-    PROBE_LEG,
-    PROBE_RAY,
     PROMO,
-    UNLIMITED,
     WALL,
-    encode,
     move_from,
     move_kind,
     move_promo,
@@ -43,26 +29,12 @@ from cython.cimports.ferz.core.defs import (
 )
 
 from . import fen as fenlib
+from . import tables
 from .rules import MAX_FILES, Rules
+from .tables import ints
 
 if not cython.compiled:  # the C loops of position.pxd (the uncompiled core runs its own)
     ferz_nn_add = ferz_nn_sub = ferz_nn_move = None
-
-NO_END = cython.declare(cython.int, 2)  # end_value when no variant rule has ended the game
-F_RANK = cython.declare(cython.int, 32)  # atom flag: only from Atom.min_rank on (beside defs.F_*)
-
-MAX_CHECKS = cython.declare(cython.int, 10)  # check counters run 0..9 (one FEN digit, as FSF)
-ZOBRIST_SEED = 0x66657A72  # fixed, so that keys are equal across runs and threads
-
-
-def _ints(n: int, value: int = 0) -> array:
-    """An int array of n copies of value."""
-    return array("i", [value]) * n
-
-
-def _keys(rng: random.Random, n: int) -> array:
-    """n random 64-bit Zobrist keys."""
-    return array("Q", [rng.getrandbits(64) for _ in range(n)])
 
 
 @cython.final
@@ -71,445 +43,97 @@ class Position:
     """A variant position with incremental hashing and evaluation terms."""
 
     def __init__(self, rules: Rules) -> None:
+        t = tables.of(rules)  # shared with every position of these rules, never written
         self.rules = rules
         self.trial = None
-        self.files, self.ranks = rules.files, rules.ranks
-        self.stride, self.nsq = rules.stride, rules.nsq
-        ntypes = len(rules.pieces)
-        if ntypes > 62:
-            raise ValueError(f"{rules.name}: at most 62 piece types, got {ntypes}")
-        self.npc = 2 * ntypes + 2
-        self.flying = 1 if rules.flying_general else 0
-        self.capt_to_hand = 1 if rules.captures_to_hand else 0
-        self.ep_enabled = 1 if rules.en_passant else 0
-        self.drops = 1 if rules.drops else 0
+        self.files, self.ranks, self.stride, self.nsq = t.files, t.ranks, t.stride, t.nsq
+        self.npc, self.nplay, self.sq_list, self.sq_file = t.npc, t.nplay, t.sq_list, t.sq_file
+        self.sq_rank, self.rel_rank, self.file_idx = t.sq_rank, t.rel_rank, t.file_idx
+        # movement and attacks
+        self.a_start, self.a_end, self.a_vec, self.a_range = t.a_start, t.a_end, t.a_vec, t.a_range
+        self.a_flags, self.a_leg, self.a_minr = t.a_flags, t.a_leg, t.a_minr
+        self.pr_start, self.pr_vec, self.pr_range = t.pr_start, t.pr_vec, t.pr_range
+        self.pr_kind, self.pr_leg, self.pr_minr = t.pr_kind, t.pr_leg, t.pr_minr
+        self.pr_near, self.pr_far, self.line_dir = t.pr_near, t.pr_far, t.line_dir
+        self.ray_mask, self.fast_legal, self.chk_kind = t.ray_mask, t.fast_legal, t.chk_kind
+        self.chk_vec, self.chk_slow, self.chk_all = t.chk_vec, t.chk_slow, t.chk_all
+        # piece roles, zones, promotions, drops
+        self.is_pawn, self.is_royal, self.region = t.is_pawn, t.is_royal, t.region
+        self.dbl_zone, self.promo_zone, self.ep_ok = t.dbl_zone, t.promo_zone, t.ep_ok
+        self.dead, self.promo_list, self.n_promo = t.dead, t.promo_list, t.n_promo
+        self.promo_limit, self.promoted, self.demoted = t.promo_limit, t.promoted, t.demoted
+        self.can_promote, self.mand_promo = t.can_promote, t.mand_promo
+        self.mand_piece_promo, self.ep_enabled = t.mand_piece_promo, t.ep_enabled
+        self.ep_vec, self.ep_pc, self.drops = t.ep_vec, t.ep_pc, t.drops
+        self.capt_to_hand, self.drop_zone = t.capt_to_hand, t.drop_zone
+        self.nodbl_type, self.nodbl_count = t.nodbl_type, t.nodbl_count
+        self.dropmate_type, self.drop_checks = t.dropmate_type, t.drop_checks
+        # rules beyond chess
+        self.flying, self.immobile, self.must_capture = t.flying, t.immobile, t.must_capture
+        self.ext_on, self.ext_value, self.ext_all = t.ext_on, t.ext_value, t.ext_all
+        self.ext_types, self.n_ext, self.ext_count = t.ext_types, t.n_ext, t.ext_count
+        self.ext_opp, self.ext_claim, self.flag_sq = t.ext_opp, t.ext_claim, t.flag_sq
+        self.flag_start, self.flag_type, self.flag_on = t.flag_start, t.flag_type, t.flag_on
+        self.flag_zone, self.flag_move, self.check_count = t.flag_zone, t.flag_move, t.check_count
+        self.no_checking, self.perp, self.counting = t.no_checking, t.perp, t.counting
+        self.cnt_rook, self.cnt_khon, self.cnt_knight = t.cnt_rook, t.cnt_khon, t.cnt_knight
+        self.after_rules, self.end_rules, self.full_gen = t.after_rules, t.end_rules, t.full_gen
+        self.blast, self.blast_vec, self.must_drop = t.blast, t.blast_vec, t.must_drop
+        self.sit_promo, self.sit_zone, self.sit_types = t.sit_promo, t.sit_zone, t.sit_types
+        self.n_sit, self.camb, self.camb_fers = t.n_sit, t.camb, t.camb_fers
+        self.camb_rook, self.gate_bit = t.camb_rook, t.gate_bit
+        # hashing
+        self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
+        self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
+        self._init_state()
+
+    def _init_state(self) -> None:
+        """The arrays this position owns: board, pieces, castling, undo stacks, scratch."""
         nsq, npc = self.nsq, self.npc
-        squares = rules.squares()
-        self.nplay = len(squares)
-        self.sq_list = array("i", squares)
-        board = _ints(nsq, WALL)
-        for sq in squares:
+        board = ints(nsq, WALL)
+        for sq in self.sq_list:
             board[sq] = EMPTY
         self.board = board
-        self.plist = _ints(2 * MAXP)
-        self.pidx = _ints(nsq)
-        self.pcount = _ints(2)
-        self.royal = _ints(2, -1)
-        self.count = _ints(npc)
-        self.hand = _ints(npc)
-        self._compile_pieces(rules)
-        self._compile_probes(rules)
-        self._compile_zones(rules)
-        self.c_king_from = _ints(4)
-        self.c_rook_from = _ints(4)
-        self.c_king_to = _ints(4)
-        self.c_rook_to = _ints(4)
-        self.c_mask = _ints(nsq, 15)
-        rng = random.Random(ZOBRIST_SEED)
-        self.z_piece = _keys(rng, npc * nsq)
-        self.z_castle = _keys(rng, 16)
-        self.z_castle[0] = 0
-        self.z_ep = _keys(rng, nsq)
-        self.z_hand = _keys(rng, npc * MAXHAND)
-        self.z_side = rng.getrandbits(64)
-        # drawn after the chess keys, so that chess hashes (and the bench) do not change
-        self.z_checks = _keys(rng, 2 * MAX_CHECKS)
-        self.pst_mg = _ints(npc * nsq)
-        self.pst_eg = _ints(npc * nsq)
-        self.phase_w = _ints(npc)
-        self.lvalue = _ints(npc)
-        self.u_move, self.u_piece, self.u_capt = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
-        self.u_castle, self.u_ep, self.u_half = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
-        self.u_mg, self.u_eg, self.u_phase = _ints(MAXPLY), _ints(MAXPLY), _ints(MAXPLY)
+        self.plist = ints(2 * MAXP)
+        self.pidx = ints(nsq)
+        self.pcount = ints(2)
+        self.royal = ints(2, -1)
+        self.count = ints(npc)
+        self.hand = ints(npc)
+        self.c_king_from, self.c_rook_from = ints(4), ints(4)
+        self.c_king_to, self.c_rook_to = ints(4), ints(4)
+        self.c_mask = ints(nsq, 15)
+        self.pst_mg = ints(npc * nsq)
+        self.pst_eg = ints(npc * nsq)
+        self.phase_w = ints(npc)
+        self.lvalue = ints(npc)
+        self.u_move, self.u_piece, self.u_capt = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
+        self.u_castle, self.u_ep, self.u_half = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
+        self.u_mg, self.u_eg, self.u_phase = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
         self.u_key = array("Q", [0]) * MAXPLY
-        self.scratch = _ints(MAXMOVES)
-        self.u_chk = _ints(MAXPLY)
+        self.u_chk = ints(MAXPLY)
         self.u_chk_key = array("Q", [0]) * MAXPLY
-        self._compile_lines(rules)
+        self.u_inchk = ints(MAXPLY + 1)
+        self.u_count = ints(2 * MAXPLY)
+        self.u_checks = ints(MAXPLY)
+        self.u_gates = array("q", [0]) * MAXPLY
+        self.u_blast_n = ints(MAXPLY)
+        self.u_blast_sq, self.u_blast_pc = ints(9 * MAXPLY), ints(9 * MAXPLY)
+        self.scratch = ints(MAXMOVES)
+        self.file_count = ints(2 * MAX_FILES)
+        self.flag_buf = ints(64)
+        self.checks_left = ints(2)
+        self.cap_end = self.overflow = 0
         self.side = self.halfmove = self.ep = self.castling = 0
         self.ply = self.game_ply = self.mg = self.eg = self.phase = 0
         self.fullmove = 1
-        self.key = 0
-        self.pkey = 0
+        self.key = self.pkey = 0
+        self.cnt_limit = self.cnt_ply = 0
+        self.gates = 0
         self.net = None
         self.nn = self.nn_h = self.nn_max = 0
         self.nn_w = self.nn_b = self.acc = array("h", [0])
-        self.nn_row = _ints(1)
-
-    # ------------------------------------------------------------------ compiling the rules
-
-    def _vector(self, dx: int, dy: int, color: int) -> int:
-        """Mailbox offset of a step seen from White, mirrored for Black."""
-        return (dy if color == 0 else -dy) * self.stride + dx
-
-    def _compile_pieces(self, rules: Rules) -> None:
-        """Movement atoms per piece code, and per-type rule flags."""
-        npc = self.npc
-        starts, ends = _ints(npc), _ints(npc)
-        vec, rng, flags, leg, minr = [], [], [], [], []
-        for p in range(2, npc):
-            piece = rules.pieces[(p >> 1) - 1]
-            starts[p] = len(vec)
-            for atom in piece.atoms:
-                minr.append(atom.min_rank)
-                vec.append(self._vector(atom.dx, atom.dy, p & 1))
-                rng.append(UNLIMITED if atom.range == 0 else atom.range)
-                flag = (F_MOVE if atom.move else 0) | (F_CAPT if atom.capture else 0)
-                flag |= (F_HOP if atom.hop else 0) | (F_INITIAL if atom.initial else 0)
-                flag |= F_RANK if atom.min_rank else 0
-                if atom.leg is not None:
-                    flag |= F_LEG
-                    leg.append(self._vector(atom.leg[0], atom.leg[1], p & 1))
-                else:
-                    leg.append(0)
-                flags.append(flag)
-            ends[p] = len(vec)
-        self.a_start, self.a_end = starts, ends
-        self.a_vec, self.a_range = array("i", vec), array("i", rng)
-        self.a_flags, self.a_leg = array("i", flags), array("i", leg)
-        self.a_minr = array("i", minr or [0])
-        ntypes = len(rules.pieces)
-        self.is_pawn = array("i", [0] + [1 if p.pawn else 0 for p in rules.pieces])
-        self.is_royal = array("i", [0] + [1 if p.royal else 0 for p in rules.pieces])
-        # promotion choices: White's then Black's, each padded with 0 to the longer list
-        white = [rules.promotion_type(x) for x in rules.promotion_letters]
-        black_letters = rules.promotion_letters_black
-        black = white if black_letters is None else [rules.promotion_type(x) for x in black_letters]
-        width = max(len(white), len(black))
-        padded = white + [0] * (width - len(white)) + black + [0] * (width - len(black))
-        self.promo_list = array("i", padded or [0])
-        self.n_promo = width
-        self.promoted = _ints(ntypes + 1)
-        self.demoted = array("i", range(ntypes + 1))
-        for t, piece in enumerate(rules.pieces, start=1):
-            if piece.promoted:
-                self.promoted[t] = rules.piece_index(piece.promoted)
-            if piece.demoted:
-                self.demoted[t] = rules.piece_index(piece.demoted)
-        # a move of this type to an empty square may promote (captures-only generation must
-        # look at such moves; for other types it skips the empty squares)
-        self.can_promote = array(
-            "i", [0] + [1 if (p.pawn and width) or p.promoted else 0 for p in rules.pieces]
-        )
-        # en passant: the capture vectors of each colour's pawns (at most 8 per colour)
-        self.ep_vec, self.ep_pc = _ints(16), _ints(16)
-        for color in (0, 1):
-            slot = 0
-            for t, piece in enumerate(rules.pieces, start=1):
-                if not piece.pawn:
-                    continue
-                for atom in piece.atoms:
-                    if atom.capture and not atom.move and not atom.hop and slot < 8:
-                        self.ep_vec[color * 8 + slot] = self._vector(atom.dx, atom.dy, color)
-                        self.ep_pc[color * 8 + slot] = 2 * t + color
-                        slot += 1
-
-    def _compile_probes(self, rules: Rules) -> None:
-        """Attack probes per attacking colour: rays, hoppers and lame leapers grouped by vector."""
-        starts, vec, rng, kind, leg, near, far, minr = [0], [], [], [], [], [], [], []
-        for color in (0, 1):
-            rays: dict[int, list[int]] = {}
-            other: dict[tuple[int, int, int, int, int], int] = {}
-            for t, piece in enumerate(rules.pieces, start=1):
-                bit = 1 << t
-                for atom in piece.atoms:
-                    if not atom.capture:
-                        continue
-                    v = self._vector(atom.dx, atom.dy, color)
-                    r = UNLIMITED if atom.range == 0 else atom.range
-                    cond = -1 if atom.initial else atom.min_rank
-                    if atom.hop:
-                        key = (PROBE_HOP, v, r, 0, cond)
-                    elif atom.leg is not None:
-                        lg = self._vector(atom.leg[0], atom.leg[1], color)
-                        key = (PROBE_LEG, v, 1, lg, cond)
-                    elif r in (1, UNLIMITED) and not cond:
-                        masks = rays.setdefault(v, [0, 0])
-                        masks[0] |= bit
-                        if r == UNLIMITED:
-                            masks[1] |= bit
-                        continue
-                    else:
-                        key = (PROBE_RAY, v, r, 0, cond)
-                    other[key] = other.get(key, 0) | bit
-            for v, (near_mask, far_mask) in rays.items():
-                vec.append(v)
-                rng.append(UNLIMITED if far_mask else 1)
-                kind.append(PROBE_RAY)
-                leg.append(0)
-                near.append(near_mask)
-                far.append(far_mask)
-                minr.append(0)
-            for (k, v, r, lg, mr), mask in other.items():
-                vec.append(v)
-                rng.append(r)
-                kind.append(k)
-                leg.append(lg)
-                near.append(mask)
-                far.append(mask)
-                minr.append(mr)
-            starts.append(len(vec))
-        self.pr_start = array("i", starts)
-        self.pr_vec, self.pr_range = array("i", vec or [0]), array("i", rng or [0])
-        self.pr_kind, self.pr_leg = array("i", kind or [0]), array("i", leg or [0])
-        self.pr_near, self.pr_far = array("Q", near or [0]), array("Q", far or [0])
-        self.pr_minr = array("i", minr or [0])
-
-    def _compile_lines(self, rules: Rules) -> None:
-        """Tables for the legality fast path: after a non-king move by a side not in check,
-        only an unlimited rider on the line king-origin can attack the king. Variants with
-        hoppers, lame leapers, limited riders or regions use the full attack test instead.
-
-        The line table is indexed by the (file, rank) offset from the king, not by the mailbox
-        difference: on a padded mailbox two different offsets can share one difference (on
-        8 files, 5 files left and 5 ranks down equals 6 files right and 6 ranks down)."""
-        nsq = self.nsq
-        self.sq_file, self.sq_rank = _ints(nsq), _ints(nsq)
-        for sq in rules.squares():
-            self.sq_file[sq], self.sq_rank[sq] = rules.file_of(sq), rules.rank_of(sq)
-        self.line_dir = _ints(LINE_SPAN * LINE_SPAN)
-        self.ray_mask = array("Q", [0]) * (4 * nsq)
-        # tiny boards: rider vectors of different directions could share a mailbox offset
-        simple = rules.files >= 4
-        for t, piece in enumerate(rules.pieces, start=1):
-            if piece.region is not None:
-                simple = False
-            for atom in piece.atoms:
-                if atom.hop or atom.leg is not None or atom.range not in (0, 1):
-                    if atom.capture:
-                        simple = False
-                if atom.capture and atom.range == 0:
-                    for color in (0, 1):
-                        v = self._vector(atom.dx, atom.dy, color)
-                        dy = atom.dy if color == 0 else -atom.dy
-                        self.ray_mask[color * 2 * nsq + v + nsq] |= 1 << t
-                        for k in range(1, max(rules.files, rules.ranks)):
-                            fx, fy = -k * atom.dx, -k * dy  # from the king towards the rider
-                            if abs(fx) <= LINE_REACH and abs(fy) <= LINE_REACH:
-                                index = (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
-                                self.line_dir[index] = -v
-        # explosions remove blockers and touching kings ignore checks: no shortcut in atomic
-        self.fast_legal = 1 if simple and not rules.blast_on_capture else 0
-        self._compile_checks(rules)
-
-    def _compile_checks(self, rules: Rules) -> None:
-        """Direct-check table for `checks`: per piece code and (file, rank) offset from the
-        piece to a king, 1 = attacks it whatever stands between (a leap or a single step),
-        2 = attacks it along chk_vec if the squares between are empty, 3 = unknown here (a
-        conditional atom or two riders reaching the offset: `checks` asks make/in_check)."""
-        span2 = LINE_SPAN * LINE_SPAN
-        npc = self.npc
-        self.chk_kind, self.chk_vec = _ints(npc * span2), _ints(npc * span2)
-        self.chk_slow = _ints(npc)
-        reach = max(rules.files, rules.ranks)
-        for p in range(2, npc):
-            piece = rules.pieces[(p >> 1) - 1]
-            color = p & 1
-            base = p * span2
-            for atom in piece.atoms:
-                if not atom.capture:
-                    continue
-                if atom.hop or atom.leg is not None or atom.initial or atom.min_rank:
-                    self.chk_slow[p] = 1
-                    continue
-                if atom.range not in (0, 1):
-                    self.chk_slow[p] = 1
-                    continue
-                dy = atom.dy if color == 0 else -atom.dy
-                v = self._vector(atom.dx, atom.dy, color)
-                for k in range(1, 2 if atom.range == 1 else reach):
-                    fx, fy = k * atom.dx, k * dy
-                    if abs(fx) > LINE_REACH or abs(fy) > LINE_REACH:
-                        break
-                    i = base + (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
-                    if k == 1:
-                        self.chk_kind[i], self.chk_vec[i] = 1, v
-                    elif self.chk_kind[i] == 0:
-                        self.chk_kind[i], self.chk_vec[i] = 2, v
-                    elif self.chk_kind[i] == 2 and self.chk_vec[i] != v:
-                        self.chk_slow[p] = 1
-        # every piece simple: attack tests may go piece by piece through the table
-        self.chk_all = 1 if self.fast_legal and not any(self.chk_slow) else 0
-
-    def _compile_zones(self, rules: Rules) -> None:
-        """Mobility regions per piece code, double-step and promotion zones per colour."""
-        nsq, npc = self.nsq, self.npc
-        region = _ints(npc * nsq)
-        for p in range(2, npc):
-            allowed = rules.pieces[(p >> 1) - 1].region
-            for sq in rules.squares():
-                where = (rules.file_of(sq), rules.rank_of(sq))
-                if allowed is None or where in allowed[p & 1]:
-                    region[p * nsq + sq] = 1
-        self.region = region
-        self.dbl_zone, self.promo_zone = _ints(2 * nsq), _ints(2 * nsq)
-        black_double = rules.double_step_ranks_black
-        if black_double is None:
-            black_double = rules.double_step_ranks
-        self.ep_ok = _ints(nsq, 1)
-        for sq in rules.squares():
-            rank = rules.rank_of(sq)
-            for color, relative in ((0, rank), (1, rules.ranks - 1 - rank)):
-                if relative in (rules.double_step_ranks if color == 0 else black_double):
-                    self.dbl_zone[color * nsq + sq] = 1
-                if relative in rules.promotion_ranks:
-                    self.promo_zone[color * nsq + sq] = 1
-            region = rules.en_passant_region
-            if region is not None and (rules.file_of(sq), rank) not in region:
-                self.ep_ok[sq] = 0
-        self._compile_variant_rules(rules)
-
-    def _compile_variant_rules(self, rules: Rules) -> None:
-        """Tables for rules beyond chess: ranks seen from each side, squares a piece could never
-        leave (immobility), where each piece may be dropped, promotion limits, drop rules."""
-        nsq, npc = self.nsq, self.npc
-        squares = rules.squares()
-        self.rel_rank, self.file_idx = _ints(2 * nsq), _ints(nsq)
-        for sq in squares:
-            self.rel_rank[sq] = rules.rank_of(sq)
-            self.rel_rank[nsq + sq] = rules.ranks - 1 - rules.rank_of(sq)
-            self.file_idx[sq] = rules.file_of(sq)
-        on_board = set(squares)
-        self.dead = _ints(npc * nsq)
-        self.immobile = 1 if rules.immobility_illegal else 0
-        if rules.immobility_illegal:
-            for p in range(2, npc):
-                for sq in squares:
-                    if not self._can_leave(p, sq, on_board):
-                        self.dead[p * nsq + sq] = 1
-        self.drop_zone = _ints(npc * nsq)
-        for p in range(2, npc):
-            piece, color = rules.pieces[(p >> 1) - 1], p & 1
-            for sq in squares:
-                where = (rules.file_of(sq), rules.rank_of(sq))
-                ok = self.region[p * nsq + sq] and not self.dead[p * nsq + sq]
-                if rules.drop_regions is not None and where not in rules.drop_regions[color]:
-                    ok = False
-                if (
-                    rules.sittuyin_rook_drop
-                    and piece.name == "rook"
-                    and rules.rank_of(sq) != (0 if color == 0 else rules.ranks - 1)
-                ):
-                    ok = False  # sittuyin: rooks are dropped on the first rank
-                if piece.pawn:
-                    if self.promo_zone[color * nsq + sq] and not rules.promotion_zone_pawn_drops:
-                        ok = False
-                    if self.rel_rank[color * nsq + sq] == 0 and not rules.first_rank_pawn_drops:
-                        ok = False
-                self.drop_zone[p * nsq + sq] = 1 if ok else 0
-        ntypes = len(rules.pieces)
-        self.promo_limit = _ints(ntypes + 1)
-        for letter, limit in rules.promotion_limit.items():
-            self.promo_limit[rules.piece_index(letter)] = limit
-        self.mand_promo = 1 if rules.mandatory_promotion else 0
-        self.mand_piece_promo = 1 if rules.mandatory_piece_promotion else 0
-        self.nodbl_type = rules.piece_index(rules.drop_no_doubled) if rules.drop_no_doubled else 0
-        self.nodbl_count = rules.drop_no_doubled_count
-        self.file_count = _ints(2 * MAX_FILES)
-        self.dropmate_type = 0
-        if rules.pawn_drop_mate_illegal:
-            for t, piece in enumerate(rules.pieces, start=1):
-                if piece.name == "shogiPawn":
-                    self.dropmate_type = t
-        self.drop_checks = 1 if rules.drop_checks else 0
-        self.cap_end = 0
-        self.overflow = 0
-        self.must_capture = 1 if rules.must_capture else 0
-        self._compile_endings(rules)
-
-    def _compile_endings(self, rules: Rules) -> None:
-        """Extinction (a side down to too few pieces) and flag (a piece reaching a region)."""
-        value = {"win": 1, "draw": 0, "loss": -1}
-        self.ext_on = 1 if rules.extinction_value else 0
-        self.ext_value = value.get(rules.extinction_value, 0)
-        self.ext_all = 1 if rules.extinction_letters == "*" else 0
-        types = [] if self.ext_all else [rules.piece_index(x) for x in rules.extinction_letters]
-        self.ext_types, self.n_ext = array("i", types or [0]), len(types)
-        self.ext_count = rules.extinction_count
-        self.ext_opp = rules.extinction_opponent_count
-        self.ext_claim = 1 if rules.extinction_claim else 0
-        squares, starts, kinds = [], [0], []
-        for color in (0, 1):
-            letter = rules.flag_letters[color]
-            kinds.append(rules.piece_index(letter) if letter and letter != "*" else 0)
-            squares += sorted(rules.square(f, r) for f, r in rules.flag_regions[color])
-            starts.append(len(squares))
-        self.flag_sq, self.flag_start = array("i", squares or [0]), array("i", starts)
-        self.flag_type = array("i", kinds)
-        self.flag_on = 1 if squares else 0
-        self.flag_zone = _ints(2 * self.nsq)
-        for color in (0, 1):
-            for sq in squares[starts[color] : starts[color + 1]]:
-                self.flag_zone[color * self.nsq + sq] = 1
-        self.flag_buf = _ints(64)
-        self.flag_move = 1 if rules.flag_move else 0
-        self.check_count = 1 if rules.check_counting else 0
-        self.counting = {"none": 0, "makruk": 1, "asean": 2, "cambodian": 3}[rules.counting_rule]
-        self.perp = 1 if rules.perpetual_check_illegal else 0
-        self.u_inchk = _ints(MAXPLY + 1)
-        self.cnt_limit = self.cnt_ply = 0
-        self.u_count = _ints(2 * MAXPLY)
-        types = {p.name: i + 1 for i, p in enumerate(rules.pieces)}
-        self.cnt_rook = types.get("rook", -1)
-        self.cnt_khon = types.get("khon", types.get("silver", -1))
-        self.cnt_knight = types.get("knight", -1)
-        self._compile_gates(rules, types)
-        self.no_checking = 0 if rules.checking else 1
-        self.checks_left = _ints(2)
-        self.u_checks = _ints(MAXPLY)
-        # rules judged after every legal move (whether it checks): off for chess
-        self.after_rules = 1 if self.check_count or self.no_checking else 0
-        self.end_rules = 1 if self.ext_on or self.flag_on or self.check_count else 0
-        self.blast = 1 if rules.blast_on_capture else 0
-        stride = self.stride
-        self.blast_vec = array("i", [dy * stride + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
-        self.u_blast_n = _ints(MAXPLY)
-        self.u_blast_sq, self.u_blast_pc = _ints(9 * MAXPLY), _ints(9 * MAXPLY)
-        self.must_drop = 1 if rules.must_drop else 0
-        self.sit_promo = 1 if rules.sittuyin_promotion else 0
-        nsq = self.nsq
-        self.sit_zone = _ints(2 * nsq)
-        for f, r in rules.promotion_region or ():
-            self.sit_zone[rules.square(f, r)] = 1
-            self.sit_zone[nsq + rules.square(f, rules.ranks - 1 - r)] = 1
-        types = [rules.promotion_type(x) for x in rules.promotion_letters] if self.sit_promo else []
-        self.sit_types, self.n_sit = array("i", types or [0]), len(types)
-        if self.sit_promo:
-            self.after_rules = 1  # a sittuyin promotion may not give check
-        # rules that is_pseudo_legal cannot judge from one piece's moves
-        self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
-        self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
-
-    def _compile_gates(self, rules: Rules, types: dict) -> None:
-        """cambodianMoves: the gate bit of each square on a colour's gate (castling) rank, and
-        the piece types with a part in it (the met is the `fers`, the rook takes the leap)."""
-        nsq = self.nsq
-        self.camb = 1 if rules.cambodian_moves else 0
-        self.camb_fers = types.get("fers", -1)
-        self.camb_rook = types.get("rook", -1)
-        self.gates = 0
-        self.u_gates = array("q", [0]) * MAXPLY
-        self.gate_bit = array("q", [0]) * (2 * nsq)
-        if self.camb:
-            for color in (0, 1):
-                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
-                for file in range(rules.files):
-                    self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
-
-    def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
-        """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
-        color = p & 1
-        for a in range(self.a_start[p], self.a_end[p]):
-            if self.a_flags[a] & F_INITIAL and not self.dbl_zone[color * self.nsq + sq]:
-                continue
-            if self.a_minr[a] and self.rel_rank[color * self.nsq + sq] < self.a_minr[a]:
-                continue
-            to = sq + self.a_vec[a]
-            if self.a_flags[a] & F_HOP:
-                to += self.a_vec[a]  # the screen stands on the first square
-            if to in on_board and self.region[p * self.nsq + to]:
-                return True
-        return False
+        self.nn_row = ints(1)
 
     # ------------------------------------------------------------------ piece bookkeeping
 
@@ -610,334 +234,6 @@ class Position:
 
     # ------------------------------------------------------------------ move generation
 
-    def emit(self, out: cython.int[::1], n: cython.int, m: cython.int) -> cython.int:
-        """Store a move unless this position's list is full (MAXMOVES, or the buffer's end):
-        a definition with more moves than that cannot overrun memory; `overflow` records it."""
-        if n >= self.cap_end:
-            self.overflow = 1
-            return n
-        out[n] = m
-        return n + 1
-
-    def add(
-        self,
-        out: cython.int[::1],
-        n: cython.int,
-        fr: cython.int,
-        to: cython.int,
-        p: cython.int,
-        mode: cython.int,
-    ) -> cython.int:
-        """Append a move with its promotions (mode GEN_ALL); GEN_CAPTURES (a quiet target):
-        only the promotions; GEN_QUIETS: only the move that does not promote.
-
-        A pawn promotes to each type under its promotion limit; where promotion is optional
-        it may also stay a pawn, except on a square it could never leave (immobility rule)."""
-        t: cython.int = p >> 1
-        c: cython.int = p & 1
-        j: cython.int
-        q: cython.int
-        if self.is_pawn[t] and self.promo_zone[c * self.nsq + to] and self.n_promo:
-            if mode != GEN_QUIETS:
-                for j in range(self.n_promo):
-                    q = self.promo_list[c * self.n_promo + j]
-                    if q == 0 or (
-                        self.promo_limit[q] and self.count[2 * q + c] >= self.promo_limit[q]
-                    ):
-                        continue
-                    n = self.emit(out, n, encode(fr, to, q, PROMO))
-            if self.mand_promo:
-                return n
-        elif self.promoted[t] and (
-            self.promo_zone[c * self.nsq + to] or self.promo_zone[c * self.nsq + fr]
-        ):
-            if mode != GEN_QUIETS:
-                n = self.emit(out, n, encode(fr, to, self.promoted[t], PROMO))
-            if self.mand_piece_promo:
-                return n
-        if mode == GEN_CAPTURES or (self.immobile and self.dead[p * self.nsq + to]):
-            return n
-        return self.emit(out, n, encode(fr, to, 0, NORMAL))
-
-    def gen(self, out: cython.int[::1], n: cython.int, captures_only: cython.bint) -> cython.int:
-        """Append pseudo-legal moves (or only captures, e.p. and promotions) to out[n:], which
-        must have room for MAXMOVES moves; more than that are dropped and set `overflow`."""
-        us: cython.int = self.side
-        first: cython.int = n
-        i: cython.int
-        fr: cython.int
-        if self.end_rules and self.end_value() != NO_END:
-            return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
-        self.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
-        if self.u_chk_key[self.ply] != self.key:
-            self.note_check(self.in_check())
-        for i in range(self.pcount[us]):
-            fr = self.plist[us * MAXP + i]
-            n = self.gen_piece(
-                out, n, fr, self.board[fr], GEN_CAPTURES if captures_only else GEN_ALL
-            )
-        if self.sit_promo:
-            n = self.gen_sittuyin(out, n)
-        if not captures_only:
-            if self.castling & (3 << (2 * us)):
-                n = self.gen_castling(out, n)
-            if self.drops:
-                n = self.gen_drops(out, n)
-            if self.must_capture:
-                n = self.only_captures(out, first, n)
-        if self.must_drop:
-            n = self.keep_drops(out, first, n, captures_only)
-        return n
-
-    def gen_quiets(self, out: cython.int[::1], n: cython.int, first: cython.int) -> cython.int:
-        """Append the pseudo-legal moves that gen(captures_only=True) leaves out: quiet moves
-        that do not promote, castling and drops. After gen(out, first, True) the two lists
-        hold the moves of gen(out, first, False) (room for MAXMOVES from `first`), in the
-        variants without `full_gen` rules (mustCapture, mustDrop, sittuyin promotions, game
-        ends by variant rules), which need the full list."""
-        us: cython.int = self.side
-        i: cython.int
-        fr: cython.int
-        self.cap_end = first + MAXMOVES
-        if self.u_chk_key[self.ply] != self.key:
-            self.note_check(self.in_check())
-        for i in range(self.pcount[us]):
-            fr = self.plist[us * MAXP + i]
-            n = self.gen_piece(out, n, fr, self.board[fr], GEN_QUIETS)
-        if self.castling & (3 << (2 * us)):
-            n = self.gen_castling(out, n)
-        if self.drops:
-            n = self.gen_drops(out, n)
-        return n
-
-    def gen_sittuyin(self, out: cython.int[::1], n: cython.int) -> cython.int:
-        """Sittuyin promotions: while the side has no piece of a promotion type (its limit), a
-        pawn in the promotion region (any pawn, if it is the last) turns into that piece where
-        it stands or on an empty square the piece attacks from there, provided the new piece
-        attacks no enemy piece (that it gives no check is left to make)."""
-        us: cython.int = self.side
-        nsq: cython.int = self.nsq
-        pawns: cython.int = 0
-        i: cython.int
-        j: cython.int
-        a: cython.int
-        fr: cython.int
-        to: cython.int
-        q: cython.int
-        pc: cython.int
-        k: cython.int
-        for i in range(self.pcount[us]):
-            if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
-                pawns += 1
-        if pawns == 0:
-            return n
-        for j in range(self.n_sit):
-            q = self.sit_types[j]
-            pc = 2 * q + us
-            if self.promo_limit[q] and self.count[pc] >= self.promo_limit[q]:
-                continue
-            for i in range(self.pcount[us]):
-                fr = self.plist[us * MAXP + i]
-                if not self.is_pawn[self.board[fr] >> 1]:
-                    continue
-                if pawns > 1 and not self.sit_zone[us * nsq + fr]:
-                    continue
-                if self.region[pc * nsq + fr] and not self.hits_enemy(pc, fr, fr):
-                    n = self.emit(out, n, encode(fr, fr, q, PROMO))
-                for a in range(self.a_start[pc], self.a_end[pc]):
-                    if not self.a_flags[a] & F_CAPT:
-                        continue
-                    to = fr + self.a_vec[a]
-                    k = 1
-                    while self.board[to] == EMPTY:
-                        if self.region[pc * nsq + to] and not self.hits_enemy(pc, to, fr):
-                            n = self.emit(out, n, encode(fr, to, q, PROMO))
-                        if k >= self.a_range[a]:
-                            break
-                        to += self.a_vec[a]
-                        k += 1
-        return n
-
-    def hits_enemy(self, p: cython.int, sq: cython.int, empty_sq: cython.int) -> cython.bint:
-        """Whether piece p standing on sq attacks an enemy piece, square empty_sq counting as
-        empty (simple atoms only: the build refuses others for sittuyin promotions)."""
-        them: cython.int = (p & 1) ^ 1
-        a: cython.int
-        t: cython.int
-        k: cython.int
-        q: cython.int
-        for a in range(self.a_start[p], self.a_end[p]):
-            if not self.a_flags[a] & F_CAPT:
-                continue
-            t = sq + self.a_vec[a]
-            k = 1
-            while True:
-                q = EMPTY if t == empty_sq else self.board[t]
-                if q != EMPTY:
-                    if q != WALL and (q & 1) == them:
-                        return True
-                    break
-                if k >= self.a_range[a]:
-                    break
-                t += self.a_vec[a]
-                k += 1
-        return False
-
-    def keep_drops(
-        self, out: cython.int[::1], first: cython.int, n: cython.int, captures_only: cython.bint
-    ) -> cython.int:
-        """mustDrop: while the side has a piece in hand and some drop is legal, only drops are
-        legal (Fairy-Stockfish's rule); with captures_only, no move then."""
-        us: cython.int = self.side
-        p: cython.int
-        i: cython.int
-        k: cython.int
-        end: cython.int
-        start: cython.int = first
-        held: cython.bint = False
-        legal: cython.bint = False
-        for p in range(2 + us, self.npc, 2):
-            if self.hand[p] > 0:
-                held = True
-        if not held:
-            return n
-        end = n
-        if captures_only:
-            start = n
-            end = self.gen_drops(out, n)
-        for i in range(start, end):
-            if move_kind(out[i]) == DROP and self.make(out[i]):
-                self.unmake()
-                legal = True
-                break
-        if not legal:
-            return n
-        if captures_only:
-            return first
-        k = first
-        for i in range(first, n):
-            if move_kind(out[i]) == DROP:
-                out[k] = out[i]
-                k += 1
-        return k
-
-    def gen_piece(
-        self,
-        out: cython.int[::1],
-        n: cython.int,
-        fr: cython.int,
-        p: cython.int,
-        mode: cython.int,
-    ) -> cython.int:
-        """Append the pseudo-legal moves of piece p standing on fr: all (GEN_ALL), the
-        captures, e.p. and promotions (GEN_CAPTURES) or the rest (GEN_QUIETS)."""
-        us: cython.int = p & 1
-        them: cython.int = us ^ 1
-        nsq: cython.int = self.nsq
-        ep: cython.int = self.ep
-        captures: cython.bint = mode != GEN_QUIETS
-        quiets: cython.bint  # this atom's moves to empty squares are wanted
-        a: cython.int
-        to: cython.int
-        q: cython.int
-        v: cython.int
-        fl: cython.int
-        rng: cython.int
-        k: cython.int
-        for a in range(self.a_start[p], self.a_end[p]):
-            v = self.a_vec[a]
-            fl = self.a_flags[a]
-            rng = self.a_range[a]
-            if fl & F_INITIAL and not self.dbl_zone[us * nsq + fr]:
-                continue
-            if fl & F_RANK and self.rel_rank[us * nsq + fr] < self.a_minr[a]:
-                continue
-            if fl & F_LEG and self.board[fr + self.a_leg[a]] != EMPTY:
-                continue
-            quiets = fl & F_MOVE and (mode != GEN_CAPTURES or self.can_promote[p >> 1])
-            if not quiets and not (captures and fl & F_CAPT):
-                continue
-            to = fr + v
-            k = 1
-            if fl & F_HOP:
-                # cannon: slide to a screen, then move on (quietly if allowed) to a capture
-                while self.board[to] == EMPTY and k < rng:
-                    to += v
-                    k += 1
-                if self.board[to] <= WALL:
-                    continue
-                to += v
-                k += 1
-                while k <= rng:
-                    q = self.board[to]
-                    if q == EMPTY:
-                        if quiets and self.region[p * nsq + to]:
-                            n = self.add(out, n, fr, to, p, mode)
-                        to += v
-                        k += 1
-                        continue
-                    if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
-                        if self.region[p * nsq + to]:
-                            n = self.add(out, n, fr, to, p, GEN_ALL)
-                    break
-                continue
-            while True:
-                q = self.board[to]
-                if q == EMPTY:
-                    if quiets:
-                        if self.region[p * nsq + to]:
-                            if (
-                                fl & F_INITIAL
-                                and self.is_pawn[p >> 1]
-                                and not self.promo_zone[us * nsq + to]
-                            ):
-                                if mode != GEN_CAPTURES:
-                                    n = self.emit(out, n, encode(fr, to, 0, DOUBLE))
-                            else:  # (a double step into the zone promotes, as in FSF)
-                                n = self.add(out, n, fr, to, p, mode)
-                    elif to == ep and fl & F_CAPT and self.is_pawn[p >> 1] and captures:
-                        n = self.emit(out, n, encode(fr, to, 0, EP))
-                    if k >= rng:
-                        break
-                    to += v
-                    k += 1
-                    continue
-                if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
-                    if self.region[p * nsq + to]:
-                        n = self.add(out, n, fr, to, p, GEN_ALL)
-                break
-        if self.gates and mode != GEN_CAPTURES and self.gates & self.gate_bit[us * nsq + fr]:
-            n = self.gen_leaps(out, n, fr, p)
-        return n
-
-    def gen_leaps(
-        self, out: cython.int[::1], n: cython.int, fr: cython.int, p: cython.int
-    ) -> cython.int:
-        """cambodianMoves from a gate square: the king's leap to either square a knight's
-        move away on the next rank (not out of check), the met's jump two squares ahead;
-        both only onto empty squares."""
-        us: cython.int = p & 1
-        fwd: cython.int = self.stride if us == 0 else -self.stride
-        to: cython.int
-        dx: cython.int
-        check: cython.bint
-        if self.is_royal[p >> 1]:
-            if us == self.side and self.u_chk_key[self.ply] == self.key:
-                check = self.u_chk[self.ply] != 0
-            else:
-                check = self.attacked(fr, us ^ 1)
-            if check:
-                return n
-            for dx in range(-2, 3, 4):
-                to = fr + fwd + dx
-                if self.board[to] == EMPTY and self.region[p * self.nsq + to]:
-                    n = self.add(out, n, fr, to, p, GEN_ALL)
-        elif (p >> 1) == self.camb_fers:
-            to = fr + 2 * fwd
-            if self.board[to] == EMPTY and self.region[p * self.nsq + to]:
-                n = self.add(out, n, fr, to, p, GEN_ALL)
-        return n
-
     def close_gates(
         self, p: cython.int, fr: cython.int, to: cython.int, kind: cython.int
     ) -> cython.void:
@@ -968,242 +264,7 @@ class Position:
         self.u_chk[self.ply] = 1 if check else 0
         self.u_chk_key[self.ply] = self.key
 
-    def only_captures(self, out: cython.int[::1], first: cython.int, n: cython.int) -> cython.int:
-        """mustCapture: if any move of out[first:n] captures, keep only the captures."""
-        i: cython.int
-        k: cython.int = first
-        m: cython.int
-        kind: cython.int
-        for i in range(first, n):
-            m = out[i]
-            kind = move_kind(m)
-            if kind == EP or (kind != DROP and kind != CASTLE and self.board[move_to(m)] > WALL):
-                out[k] = m
-                k += 1
-        return k if k > first else n
-
-    def gen_castling(self, out: cython.int[::1], n: cython.int) -> cython.int:
-        """Append castling moves whose squares are free and whose king path is not attacked."""
-        us: cython.int = self.side
-        them: cython.int = us ^ 1
-        r: cython.int
-        kf: cython.int
-        rf: cython.int
-        kt: cython.int
-        rt: cython.int
-        lo: cython.int
-        hi: cython.int
-        s: cython.int
-        step: cython.int
-        ok: cython.bint
-        for r in range(2 * us, 2 * us + 2):
-            if not self.castling & (1 << r):
-                continue
-            kf, rf = self.c_king_from[r], self.c_rook_from[r]
-            kt, rt = self.c_king_to[r], self.c_rook_to[r]
-            lo = min(min(kf, rf), min(kt, rt))
-            hi = max(max(kf, rf), max(kt, rt))
-            ok = True
-            for s in range(lo, hi + 1):
-                if s != kf and s != rf and self.board[s] != EMPTY:
-                    ok = False
-                    break
-            if not ok:
-                continue
-            # the king may not start in, pass through or (checked by make) land on an attacked
-            # square; test the start square even when the king stays there (Chess960)
-            if self.castle_attacked(kf, them, kf) if self.blast else self.attacked(kf, them):
-                return n
-            step = 1 if kt > kf else -1
-            s = kf + step if kt != kf else kt
-            while s != kt:
-                if self.castle_attacked(s, them, kf) if self.blast else self.attacked(s, them):
-                    ok = False
-                    break
-                s += step
-            if ok:
-                n = self.emit(out, n, encode(kf, rf, 0, CASTLE))
-        return n
-
-    def gen_drops(self, out: cython.int[::1], n: cython.int) -> cython.int:
-        """Append drops of pieces in hand on empty squares where that piece may be dropped
-        (region, drop region, pawn ranks, immobility) and not on a file it may not double."""
-        us: cython.int = self.side
-        p: cython.int
-        i: cython.int
-        sq: cython.int
-        nodbl: cython.int = 0
-        if self.nodbl_type and self.hand[2 * self.nodbl_type + us] > 0:
-            nodbl = 2 * self.nodbl_type + us
-            for i in range(self.files):
-                self.file_count[i] = 0
-            for i in range(self.pcount[us]):
-                sq = self.plist[us * MAXP + i]
-                if self.board[sq] == nodbl:
-                    self.file_count[self.file_idx[sq]] += 1
-        for p in range(2 + us, self.npc, 2):
-            if self.hand[p] <= 0:
-                continue
-            for i in range(self.nplay):
-                sq = self.sq_list[i]
-                if self.board[sq] != EMPTY or not self.drop_zone[p * self.nsq + sq]:
-                    continue
-                if p == nodbl and self.file_count[self.file_idx[sq]] >= self.nodbl_count:
-                    continue
-                n = self.emit(out, n, encode(p >> 1, sq, 0, DROP))
-        return n
-
     # ------------------------------------------------------------------ attacks
-
-    def attacked(self, sq: cython.int, by: cython.int) -> cython.bint:
-        """Whether colour `by` attacks square sq."""
-        if self.chk_all:
-            return self.attacker(sq, by, 0) >= 0
-        return self.probe_attacker(sq, by, 0) >= 0
-
-    def attacker(self, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
-        """Square of a piece of colour `by` attacking sq (with `least`, of the least valuable
-        one by piece code order of `lvalue`), or -1; piece by piece through the direct-check
-        table, for variants where every piece is simple (chk_all). Squares emptied by SEE
-        (board EMPTY, still in the piece list) attack nothing."""
-        i: cython.int
-        s: cython.int
-        p: cython.int
-        j: cython.int
-        t: cython.int
-        u: cython.int
-        kind: cython.int
-        best: cython.int = -1
-        best_value: cython.int = 1 << 30
-        fx: cython.int = self.sq_file[sq] + LINE_REACH
-        fy: cython.int = self.sq_rank[sq] + LINE_REACH
-        for i in range(self.pcount[by]):
-            s = self.plist[by * MAXP + i]
-            p = self.board[s]
-            j = p * LINE_SPAN * LINE_SPAN + (fx - self.sq_file[s]) * LINE_SPAN
-            j += fy - self.sq_rank[s]
-            kind = self.chk_kind[j]
-            if kind == 0:
-                continue
-            if kind == 2:
-                u = self.chk_vec[j]
-                t = s + u
-                while t != sq and self.board[t] == EMPTY:
-                    t += u
-                if t != sq:
-                    continue
-            if not least:
-                return s
-            if self.lvalue[p] < best_value:
-                best_value = self.lvalue[p]
-                best = s
-        return best
-
-    def probe_attacker(self, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
-        """attacker() through the attack probes (any piece the rules allow): walks them
-        outwards from sq, so pieces lifted off the board by SEE reveal those behind them."""
-        i: cython.int
-        v: cython.int
-        t: cython.int
-        k: cython.int
-        q: cython.int
-        rng: cython.int
-        kind: cython.int
-        mask: cython.ulonglong
-        one: cython.ulonglong = 1
-        best: cython.int = -1
-        best_value: cython.int = 1 << 30
-        for i in range(self.pr_start[by], self.pr_start[by + 1]):
-            v = self.pr_vec[i]
-            kind = self.pr_kind[i]
-            rng = self.pr_range[i]
-            t = sq - v
-            if kind == PROBE_LEG:
-                q = self.board[t]
-                if not (
-                    q > WALL
-                    and (q & 1) == by
-                    and self.pr_near[i] & (one << (q >> 1))
-                    and self.board[t + self.pr_leg[i]] == EMPTY
-                ):
-                    continue
-            else:
-                k = 1
-                while self.board[t] == EMPTY and k < rng:
-                    t -= v
-                    k += 1
-                if kind == PROBE_HOP:
-                    if self.board[t] <= WALL or k >= rng:
-                        continue
-                    t -= v
-                    k += 1
-                    while self.board[t] == EMPTY and k < rng:
-                        t -= v
-                        k += 1
-                q = self.board[t]
-                if q <= WALL or (q & 1) != by:
-                    continue
-                mask = self.pr_near[i] if k == 1 else self.pr_far[i]
-                if not mask & (one << (q >> 1)):
-                    continue
-            if not self.region[q * self.nsq + sq]:
-                continue
-            if self.pr_minr[i] != 0 and not self.stands(t, by, self.pr_minr[i]):
-                continue
-            if not least:
-                return t
-            if self.lvalue[q] < best_value:
-                best_value = self.lvalue[q]
-                best = t
-        return best
-
-    def stands(self, sq: cython.int, color: cython.int, cond: cython.int) -> cython.bint:
-        """A probe's condition on the attacker's square: -1 = in its double-step region
-        (initial moves), n > 0 = on relative rank n or beyond (xiangqi soldier)."""
-        if cond < 0:
-            return self.dbl_zone[color * self.nsq + sq] != 0
-        return self.rel_rank[color * self.nsq + sq] >= cond
-
-    def in_check(self) -> cython.bint:
-        """Whether the side to move's royal piece is attacked (in atomic not while it touches
-        the enemy king: no capture can take it then)."""
-        k: cython.int = self.royal[self.side]
-        if k < 0 or not self.attacked(k, self.side ^ 1):
-            return False
-        return not self.blast or not self.touching(k, self.royal[self.side ^ 1])
-
-    def touching(self, a: cython.int, b: cython.int) -> cython.bint:
-        """Whether squares a and b (b may be -1: none) are next to each other."""
-        if b < 0:
-            return False
-        return (
-            abs(self.sq_file[a] - self.sq_file[b]) <= 1
-            and abs(self.sq_rank[a] - self.sq_rank[b]) <= 1
-        )
-
-    def blast_legal(self, us: cython.int) -> cython.bint:
-        """Atomic legality after a move by `us`: its own king must survive the explosion;
-        exploding the enemy king is always legal; else the king may not stand attacked
-        unless it touches the enemy king."""
-        k: cython.int = self.royal[us]
-        o: cython.int = self.royal[us ^ 1]
-        if k < 0:
-            return False
-        if o < 0:
-            return True
-        return self.touching(k, o) or not self.attacked(k, us ^ 1)
-
-    def castle_attacked(self, sq: cython.int, by: cython.int, king: cython.int) -> cython.bint:
-        """Atomic castling: whether `by` attacks sq on the king's path, with the king lifted
-        off its square, a square next to the enemy king being safe."""
-        p: cython.int = self.board[king]
-        a: cython.bint
-        if self.touching(sq, self.royal[by]):
-            return False
-        self.board[king] = EMPTY
-        a = self.attacked(sq, by)
-        self.board[king] = p
-        return a
 
     def explode(self, to: cython.int, ply: cython.int, key: cython.ulonglong) -> cython.ulonglong:
         """Atomic: a capture on `to` removes the capturer and every piece but pawns next to
@@ -1234,40 +295,6 @@ class Position:
             key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
             self.castling = rights
         return key
-
-    def kings_facing(self) -> cython.bint:
-        """Flying general: the two royals on one file with nothing between them."""
-        a: cython.int = self.royal[0]
-        b: cython.int = self.royal[1]
-        s: cython.int
-        if a < 0 or b < 0 or (a - b) % self.stride != 0:
-            return False
-        s = min(a, b) + self.stride
-        while s < max(a, b):
-            if self.board[s] != EMPTY:
-                return False
-            s += self.stride
-        return True
-
-    def discovered(self, king: cython.int, fr: cython.int, by: cython.int) -> cython.bint:
-        """Whether a rider of `by` attacks the king through the vacated square fr."""
-        fx: cython.int = self.sq_file[fr] - self.sq_file[king] + LINE_REACH
-        fy: cython.int = self.sq_rank[fr] - self.sq_rank[king] + LINE_REACH
-        u: cython.int = self.line_dir[fx * LINE_SPAN + fy]
-        t: cython.int
-        q: cython.int
-        one: cython.ulonglong = 1
-        if u == 0:
-            return False
-        t = king + u
-        while self.board[t] == EMPTY:
-            t += u
-        q = self.board[t]
-        return (
-            q > WALL
-            and (q & 1) == by
-            and (self.ray_mask[by * 2 * self.nsq - u + self.nsq] & (one << (q >> 1))) != 0
-        )
 
     def ep_square_after(self, leg: cython.int, them: cython.int) -> cython.int:
         """Whether a pawn of `them` could capture en passant on square leg."""
@@ -1412,9 +439,9 @@ class Position:
         self.ply = ply + 1
         self.game_ply += 1
         if self.counting:
-            self.update_count(us, capt, kind)
+            endrules.update_count(self, us, capt, kind)
         if self.blast:
-            if not self.blast_legal(us):
+            if not attacks.blast_legal(self, us):
                 self.unmake()
                 return False
         elif self.royal[us] >= 0:
@@ -1427,23 +454,23 @@ class Position:
                 and self.u_chk[ply] == 0
             ):
                 # not in check before, not a king move: only a discovered rider attack can hurt
-                if kind != DROP and self.discovered(self.royal[us], fr, them):
+                if kind != DROP and attacks.discovered(self, self.royal[us], fr, them):
                     self.unmake()
                     return False
-            elif self.attacked(self.royal[us], them):
+            elif attacks.attacked(self, self.royal[us], them):
                 self.unmake()
                 return False
-        if self.flying and self.kings_facing():
+        if self.flying and attacks.kings_facing(self):
             self.unmake()
             return False
         # drops that may not check (dropChecks = false); a pawn drop that mates is legal but
         # loses (Fairy-Stockfish's reading of shogiPawnDropMateIllegal): see pawn_drop_check
-        if kind == DROP and not self.drop_checks and self.in_check():
+        if kind == DROP and not self.drop_checks and attacks.in_check(self):
             self.unmake()
             return False
         if self.after_rules:
             # racing kings: no move may check; 3check: a check uses up one of the mover's
-            check = self.in_check()
+            check = attacks.in_check(self)
             if check and (self.no_checking or (kind == PROMO and self.sit_promo)):
                 self.unmake()
                 return False
@@ -1453,213 +480,29 @@ class Position:
                 self.checks_left[us] -= 1
             self.note_check(check)
         if self.perp:
-            self.u_inchk[ply + 1] = self.in_check()
+            self.u_inchk[ply + 1] = attacks.in_check(self)
         return True
 
-    def count_limit(self, c: cython.int) -> cython.int:
-        """Counting: the limit in moves when colour c counts now, or 0 for none. No count
-        while c's opponent has only its king. Makruk: none while a pawn stands; board's honour
-        (64) while c has more than its king. Cambodian: none while c has more than three men;
-        board's honour (63) while it has two or three (pawns too); then, with no pawn on the
-        board, pieces' honour one move shorter than makruk's. Pieces' honour by what the
-        opponent has, for a bare king (ASEAN: 16 with a rook, 44 with a khon, 64 with a knight,
-        else no count; makruk: 8 or 16 with rooks, 22 or 44 with khons, 32 with two knights,
-        else 64)."""
-        o: cython.int = c ^ 1
-        if self.pcount[o] <= 1:
-            return 0
-        if self.counting == 3 and self.pcount[c] > 1:
-            return 63 if self.pcount[c] <= 3 else 0  # Cambodian board's honour
-        if self.pawns_left():
-            return 0
-        if self.pcount[c] > 1:
-            return 0 if self.counting == 2 else 64  # board's honour (makruk only)
-        rooks: cython.int = self.count[2 * self.cnt_rook + o] if self.cnt_rook > 0 else 0
-        khons: cython.int = self.count[2 * self.cnt_khon + o] if self.cnt_khon > 0 else 0
-        knights: cython.int = self.count[2 * self.cnt_knight + o] if self.cnt_knight > 0 else 0
-        # cambodian limits are one move shorter than makruk's
-        short: cython.int = 1 if self.counting == 3 else 0
-        if self.counting == 2:
-            return 16 if rooks else 44 if khons else 64 if knights else 0
-        if rooks:
-            return (8 if rooks > 1 else 16) - short
-        if khons > 1:
-            return 22 - short
-        if knights > 1:
-            return 32 - short
-        return (44 if khons else 64) - short
-
-    def update_count(self, mover: cython.int, capt: cython.int, kind: cython.int) -> cython.void:
-        """Counting after a move of `mover` (capt: the piece taken, or 0). A running count goes
-        on; a count starts when none runs and the side to move may count, and starts again
-        when a capture or promotion leaves that side a bare king. In makruk and Cambodian a
-        bare king that takes the last pawn starts its own count at once; ASEAN counts always
-        start at 0."""
-        stm: cython.int = mover ^ 1
-        limit: cython.int
-        total: cython.int = self.pcount[0] + self.pcount[1]
-        if self.cnt_limit:
-            self.cnt_ply += 1
-        if self.counting != 2 and capt and self.is_pawn[capt >> 1] and self.pcount[mover] == 1:
-            limit = 0 if self.pawns_left() else self.count_limit(mover)
-            if limit:
-                self.cnt_limit = 2 * limit
-                self.cnt_ply = 2 * total - 1
-        if self.cnt_limit == 0 or ((capt or kind == PROMO) and self.pcount[stm] == 1):
-            limit = self.count_limit(stm)
-            if limit:
-                self.cnt_limit = 2 * limit
-                self.cnt_ply = 0 if self.counting == 2 or self.pcount[stm] > 1 else 2 * total
-
-    def promotions_only(self) -> cython.bint:
-        """Sittuyin's draw (sittuyinPromotion): the side to move has only its king and one
-        pawn, is not in check, and every legal move it has is a promotion."""
-        us: cython.int = self.side
-        pawns: cython.int = 0
-        i: cython.int
-        n: cython.int
-        m: cython.int
-        legal: cython.bint = False
-        if not self.sit_promo or self.pcount[us] != 2:
-            return False
-        for i in range(2):
-            if self.is_pawn[self.board[self.plist[us * MAXP + i]] >> 1]:
-                pawns += 1
-        if pawns != 1 or self.in_check():
-            return False
-        n = self.gen(self.scratch, 0, False)
-        for i in range(n):
-            m = self.scratch[i]
-            if self.make(m):
-                self.unmake()
-                if move_kind(m) != PROMO:
-                    return False
-                legal = True
-        return legal
-
-    def promotions_draw(self) -> bool:
-        """Python view of promotions_only (for Board.outcome)."""
-        return self.promotions_only()
-
-    def pawns_left(self) -> cython.bint:
-        """Whether any pawn (of either colour) stands on the board."""
-        t: cython.int
-        for t in range(1, self.npc >> 1):
-            if self.is_pawn[t] and (self.count[2 * t] or self.count[2 * t + 1]):
-                return True
-        return False
-
-    def counting_over(self) -> bool:
-        """Whether the count (makruk, ASEAN) has run out: a draw, unless the side to move is
-        mated."""
-        return self.cnt_limit > 0 and self.cnt_ply > self.cnt_limit
-
-    def end_value(self) -> cython.int:
-        """Value for the side to move (1 win, 0 draw, -1 loss) if a variant rule (extinction,
-        flag) has ended the game, else NO_END. The side that just moved is judged first; with
-        an extinction claim the side to move keeps one move to recover (shatranj)."""
-        us: cython.int = self.side
-        if self.ext_on:
-            if self.extinct(us ^ 1, 0):
-                return -self.ext_value
-            if self.extinct(us, self.ext_claim):
-                return self.ext_value
-        if self.flag_on:
-            if self.flag_move:
-                # racing kings: a king on its flag rank wins once the opponent has had its
-                # move; both there after Black's answer is a draw
-                if self.flag_reached(us):
-                    return 0 if us == 0 and self.flag_reached(us ^ 1) else 1
-                if self.flag_reached(us ^ 1):
-                    return NO_END if us == 1 and self.flag_in_reach(us) else -1
-            else:
-                if self.flag_reached(us ^ 1):
-                    return -1
-                if self.flag_reached(us):
-                    return 1
-        if self.check_count and self.checks_left[us ^ 1] == 0:
-            return -1  # the side that just moved has given its last check
-        return NO_END
-
-    def extinct(self, c: cython.int, extra: cython.int) -> cython.bint:
-        """Whether colour c is down to the extinction count while the opponent is not."""
-        j: cython.int
-        t: cython.int
-        have: cython.int
-        other: cython.int
-        if self.ext_all:
-            have = self.pcount[c]
-            other = self.pcount[c ^ 1]
-            if self.drops:
-                for t in range(1, self.npc >> 1):
-                    have += self.hand[2 * t + c]
-                    other += self.hand[2 * t + (c ^ 1)]
-            return have <= self.ext_count and other >= self.ext_opp + extra
-        for j in range(self.n_ext):
-            t = self.ext_types[j]
-            have = self.count[2 * t + c] + self.hand[2 * t + c]
-            other = self.count[2 * t + (c ^ 1)] + self.hand[2 * t + (c ^ 1)]
-            if have <= self.ext_count and other >= self.ext_opp + extra:
-                return True
-        return False
-
-    def flag_reached(self, c: cython.int) -> cython.bint:
-        """Whether a flag piece of colour c stands in its flag region."""
-        i: cython.int
-        p: cython.int
-        for i in range(self.flag_start[c], self.flag_start[c + 1]):
-            p = self.board[self.flag_sq[i]]
-            if (
-                p > WALL
-                and (p & 1) == c
-                and (self.flag_type[c] == 0 or (p >> 1) == self.flag_type[c])
-            ):
-                return True
-        return False
-
-    def flag_in_reach(self, c: cython.int) -> cython.bint:
-        """flagMove: whether colour c, not in check, has a legal king move onto its flag
-        region (Black may still answer White's arrival there)."""
-        k: cython.int = self.royal[c]
-        n: cython.int
-        i: cython.int
-        m: cython.int
-        saved: cython.int = self.cap_end
-        if k < 0 or self.in_check():
-            return False
-        self.cap_end = 64  # the size of flag_buf
-        n = self.gen_piece(self.flag_buf, 0, k, self.board[k], GEN_ALL)
-        self.cap_end = saved
-        for i in range(n):
-            m = self.flag_buf[i]
-            if self.flag_zone[c * self.nsq + move_to(m)] and self.make(m):
-                self.unmake()
-                return True
-        return False
-
-    def pawn_drop_check(self) -> cython.bint:
-        """Whether the last move dropped a shogi pawn under the pawn-drop-mate rule (the side to
-        move, if it then has no legal move, wins instead of being mated)."""
-        m: cython.int
-        if self.dropmate_type == 0 or self.ply == 0:
-            return False
-        m = self.u_move[self.ply - 1]
-        return m != 0 and move_kind(m) == DROP and move_from(m) == self.dropmate_type
-
     def unmake(self) -> cython.void:
-        """Undo the last move made with make."""
+        """Undo the last move made with make (nothing when there is none: a Python caller's
+        slip must not write before the undo stacks)."""
         ply: cython.int = self.ply - 1
-        m: cython.int = self.u_move[ply]
-        fr: cython.int = move_from(m)
-        to: cython.int = move_to(m)
-        kind: cython.int = move_kind(m)
+        m: cython.int
+        fr: cython.int
+        to: cython.int
+        kind: cython.int
         us: cython.int = self.side ^ 1
-        p: cython.int = self.u_piece[ply]
-        capt: cython.int = self.u_capt[ply]
+        p: cython.int
+        capt: cython.int
         q: cython.int
         r: cython.int
         h: cython.int
         i: cython.int
+        if ply < 0:
+            return
+        m = self.u_move[ply]
+        fr, to, kind = move_from(m), move_to(m), move_kind(m)
+        p, capt = self.u_piece[ply], self.u_capt[ply]
         self.ply = ply
         self.game_ply -= 1
         self.side = us
@@ -1733,103 +576,6 @@ class Position:
         self.halfmove = self.u_half[self.ply]
         self.key = self.u_key[self.ply]
 
-    def checks(self, m: cython.int) -> cython.bint:
-        """Whether m, if legal, checks the opponent; found without playing it where the
-        rules allow (the fast-legality variants), else as gives_check. The answer for an
-        illegal move is unspecified: the search asks before make, which rejects those."""
-        kind: cython.int = move_kind(m)
-        fr: cython.int = move_from(m)
-        to: cython.int = move_to(m)
-        us: cython.int = self.side
-        k: cython.int = self.royal[us ^ 1]
-        p: cython.int
-        i: cython.int
-        u: cython.int
-        t: cython.int
-        q: cython.int
-        one: cython.ulonglong = 1
-        if not self.fast_legal or kind == CASTLE or kind == EP:  # noqa: SIM109 - C ints
-            return self.gives_check(m)
-        if k < 0:
-            return False
-        if kind == DROP:
-            p = 2 * fr + us
-        elif kind == PROMO:
-            p = 2 * move_promo(m) + us
-        else:
-            p = self.board[fr]
-        if self.chk_slow[p]:
-            return self.gives_check(m)
-        # 1. The moved (dropped, promoted) piece attacks the king from its new square.
-        i = (
-            p * LINE_SPAN * LINE_SPAN
-            + (self.sq_file[k] - self.sq_file[to] + LINE_REACH) * LINE_SPAN
-            + self.sq_rank[k]
-            - self.sq_rank[to]
-            + LINE_REACH
-        )
-        if self.chk_kind[i] == 1:
-            return True
-        if self.chk_kind[i] == 2:
-            u = self.chk_vec[i]
-            t = to + u
-            while t != k and (t == fr or self.board[t] == EMPTY):
-                t += u
-            if t == k:
-                return True
-        if kind == DROP:
-            return False
-        # 2. A rider behind the vacated square: walk from the king through fr (to blocks).
-        u = self.line_dir[
-            (self.sq_file[fr] - self.sq_file[k] + LINE_REACH) * LINE_SPAN
-            + self.sq_rank[fr]
-            - self.sq_rank[k]
-            + LINE_REACH
-        ]
-        if u == 0:
-            return False
-        t = k + u
-        while t != to and (t == fr or self.board[t] == EMPTY):
-            t += u
-        if t == to:
-            return False
-        q = self.board[t]
-        return (
-            q > WALL
-            and (q & 1) == us
-            and (self.ray_mask[us * 2 * self.nsq - u + self.nsq] & (one << (q >> 1))) != 0
-        )
-
-    def gives_check(self, m: cython.int) -> cython.bint:
-        """Whether a legal move checks the opponent (False for an illegal one)."""
-        result: cython.bint
-        if not self.make(m):
-            return False
-        result = self.in_check()
-        self.unmake()
-        return result
-
-    def is_pseudo_legal(self, m: cython.int) -> cython.bint:
-        """Whether m is among the pseudo-legal moves (validates TT moves before generation):
-        an ordinary move is looked for among its piece's moves only."""
-        fr: cython.int = move_from(m)
-        p: cython.int
-        n: cython.int
-        i: cython.int
-        kind: cython.int = move_kind(m)
-        if kind == CASTLE or kind == DROP or self.full_gen:  # noqa: SIM109
-            n = self.gen(self.scratch, 0, False)
-        else:
-            p = self.board[fr]
-            if p <= WALL or (p & 1) != self.side:
-                return False
-            self.cap_end = MAXMOVES
-            n = self.gen_piece(self.scratch, 0, fr, p, GEN_ALL)
-        for i in range(n):
-            if self.scratch[i] == m:
-                return True
-        return False
-
     def is_repetition(self) -> cython.bint:
         """Whether the current position occurred before since the last irreversible move."""
         return self.last_repetition() >= 0
@@ -1864,14 +610,6 @@ class Position:
             return 0
         return 1 if ours else -1
 
-    def perpetual_value(self) -> int:
-        """Python view of perpetual (for tests)."""
-        return self.perpetual()
-
-    def last_repetition_ply(self) -> int:
-        """Python view of last_repetition (the chasing rule's cycle)."""
-        return self.last_repetition()
-
     def move_at(self, ply: int) -> int:
         """The move made at `ply` since set_fen (0 for a null move)."""
         if not 0 <= ply < self.ply:
@@ -1886,7 +624,7 @@ class Position:
         trial: Position = self
         if self.pcount[0] + self.pcount[1]:
             # validate in a spare position, so that a refused FEN leaves this one as it was
-            # (building a Position compiles the variant's tables: keep the spare for next time)
+            # (its undo stacks take a few arrays to allocate: keep the spare for next time)
             if self.trial is None:
                 self.trial = Position(self.rules)
             trial = self.trial
@@ -1894,19 +632,19 @@ class Position:
         them = setup.side ^ 1
         if (
             trial.royal[them] >= 0
-            and trial.attacked(trial.royal[them], setup.side)
+            and attacks.attacked(trial, trial.royal[them], setup.side)
             and not (
                 trial.blast  # atomic: touching kings, or the king to move has exploded
                 and (
                     trial.royal[setup.side] < 0
-                    or trial.touching(trial.royal[them], trial.royal[setup.side])
+                    or attacks.touching(trial, trial.royal[them], trial.royal[setup.side])
                 )
             )
         ):
             if trial is self:
                 self._clear()
             raise ValueError("side to move: the side not to move is in check")
-        if trial.flying and trial.kings_facing():
+        if trial.flying and attacks.kings_facing(trial):
             if trial is self:
                 self._clear()
             raise ValueError("piece placement: the kings face each other on an open file")
@@ -1949,7 +687,7 @@ class Position:
         for color, file in setup.gates:
             self.gates |= 1 << (16 * color + file)
         self.refresh()
-        self.u_inchk[0] = 1 if self.perp and self.in_check() else 0
+        self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
 
     def _load_castling(self, rooks: list) -> None:
         """Castling tables for the rights given as rook squares."""
@@ -2060,44 +798,17 @@ class Position:
         self.pst_mg, self.pst_eg, self.phase_w = mg, eg, phase
         self.refresh()
 
-    def push(self, m: int) -> bool:
-        """Play a pseudo-legal move if legal; returns whether it was played."""
-        return self.make(m)
-
-    def pop(self) -> None:
-        """Undo the last move."""
-        if self.ply <= 0:
-            raise IndexError("no move to undo")
-        self.unmake()
-
-    def push_null(self) -> None:
-        """Pass the move (make_null)."""
-        self.make_null()
-
-    def pop_null(self) -> None:
-        """Undo push_null."""
-        self.unmake_null()
-
-    def variant_end(self):
-        """Python view of end_value: 1, 0 or -1 for the side to move, or None."""
-        value = self.end_value()
-        return None if value == NO_END else value
-
-    def last_pawn_drop(self) -> bool:
-        """Python view of pawn_drop_check (for Board and ferz.variants.ending)."""
-        return self.pawn_drop_check()
-
     def quiet_moves(self) -> list:
         """The moves of gen_quiets (for tests)."""
-        buf = _ints(MAXMOVES)
-        n = self.gen_quiets(buf, 0, 0)
+        buf = ints(MAXMOVES)
+        n = movegen.gen_quiets(self, buf, 0, 0)
         return [buf[i] for i in range(n)]
 
     def pseudo_moves(self, captures_only: bool = False) -> list:
         """Pseudo-legal moves as a list of ints; ValueError if there are more than MAXMOVES."""
-        buf = _ints(MAXMOVES)
+        buf = ints(MAXMOVES)
         self.overflow = 0
-        n = self.gen(buf, 0, captures_only)
+        n = movegen.gen(self, buf, 0, captures_only)
         if self.overflow:
             self.overflow = 0
             raise ValueError(f"position has more than {MAXMOVES} moves: {self.fen()}")
@@ -2112,22 +823,6 @@ class Position:
                 out.append(m)
         return out
 
-    def check(self) -> bool:
-        """Whether the side to move is in check."""
-        return self.in_check()
-
-    def move_checks(self, m: int) -> bool:
-        """Whether the legal move m checks the opponent (the search's fast test)."""
-        return self.checks(m)
-
-    def is_attacked(self, sq: int, by: int) -> bool:
-        """Whether colour `by` attacks square sq."""
-        return self.attacked(sq, by)
-
-    def repetition(self) -> bool:
-        """Whether the position repeats one since the last irreversible move."""
-        return self.is_repetition()
-
     def copy(self):
         """An independent position with the same tables and current state (no move history)."""
         other = Position(self.rules)
@@ -2136,3 +831,8 @@ class Position:
         other.set_net(self.net)
         other._load(self.setup())
         return other
+
+
+# Imported last: movegen, attacks and endrules cimport Position from here (uncompiled, this
+# module must define it before they load; compiled, the order does not matter).
+from cython.cimports.ferz.core import attacks, endrules, movegen  # noqa: E402

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 PAD = 3
 MAX_FILES = 16
 MAX_RANKS = 16
+MAX_TYPES = 62  # piece types of a variant (a move carries the type in 6 bits, 0 = none)
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,12 @@ class Rules:
     # an empty square that piece attacks, if it then attacks no enemy piece and gives no check
     sittuyin_promotion: bool = False
     promotion_region: frozenset[tuple[int, int]] | None = None  # White's squares, Black mirrored
+    # The pieces the rules above give a part, as letters ("" = none), chosen by
+    # ferz.variants.build from the variants.ini piece names: the core knows no piece by name.
+    rook_drop_letter: str = ""  # sittuyinRookDrop: dropped on the first rank only (rook)
+    drop_mate_letter: str = ""  # shogiPawnDropMateIllegal: may not mate by a drop (shogiPawn)
+    counting_letters: tuple[str, str, str] = ("", "", "")  # countingRule: rook, khon, knight
+    cambodian_letters: tuple[str, str] = ("", "")  # cambodianMoves: the leaping met, the rook
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

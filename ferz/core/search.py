@@ -19,20 +19,18 @@ from array import array
 from collections import namedtuple
 
 import cython
+from cython.cimports.ferz.core import attacks, endrules, movegen
 from cython.cimports.ferz.core.defs import (
-    CASTLE,
     DROP,
-    EMPTY,
-    EP,
     MAXMOVES,
     MAXP,
+    NO_END,
     PROMO,
-    move_from,
     move_kind,
-    move_promo,
-    move_to,
 )
 from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator, tdiv
+from cython.cimports.ferz.core.history import History
+from cython.cimports.ferz.core.movepick import SC_TT, MovePicker, is_tactical
 from cython.cimports.ferz.core.position import Position
 from cython.cimports.ferz.core.see import captured_value, see, see_ge
 from cython.cimports.ferz.core.tt import (
@@ -57,25 +55,9 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     VALUE_NONE = 32002
     MAXQUIETS = 64
     MAXCAPTS = 32
-    CONT_MAX = 1 << 22
-    SC_TT = 1 << 30  # move-ordering score bands (see score_moves)
-    SC_GOOD = 1 << 28
-    SC_KILLER = 1 << 27
-    SC_BAD = -(1 << 28)
-    NO_END = 2
-    ST_TT = 0  # move picking stages (next_move)
-    ST_GEN_CAPTURES = 1
-    ST_CAPTURES = 2
-    ST_KILLERS = 3
-    ST_GEN_QUIETS = 4
-    ST_QUIETS = 5
-    ST_BAD = 6
-    ST_GEN_ALL = 7
-    ST_ALL = 8
-    ST_DONE = 9
     CHASE_CACHE = 4096
-    CORR_SIZE = 16384
     from ferz.core.evaluate import K_PIECE
+    from ferz.core.movepick import SC_TT
     from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
 
 
@@ -114,46 +96,20 @@ class Search:
         # SEE's least-attacker test reads piece values per piece code from the position
         # (Evaluator.install sets them too, for positions swapped in later)
         pos.lvalue = array("i", [ev.value[p >> 1] for p in range(pos.npc)])
-        for name, value in SEARCH.items():
-            setattr(self, name, int(value))
+        self.read_params()
         rules = pos.rules
         self.draw_moves = 2 * rules.n_move_rule if rules.n_move_rule > 0 else 0
         values = {"draw": 0, "loss": -1, "win": 1}
         self.stalemate_score = values[rules.stalemate_value]
         self.mate_score = values[getattr(rules, "checkmate_value", "loss")]
         self.variant_end = 1 if pos.end_rules else 0
-        # checks of a move are found before playing it where the rules allow (Position.checks)
+        # checks of a move are found before playing it where the rules allow (attacks.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
-        promos = [ev.value[rules.piece_index(c)] for c in rules.promotion_letters]
-        self.best_promo = max(promos, default=0)
-        self.moves = _ints(MAXDEPTH * MAXMOVES)
-        self.scores = _ints(MAXDEPTH * MAXMOVES)
         self.pv = _ints(MAXDEPTH * MAXDEPTH)
         self.pv_len = _ints(MAXDEPTH + 1)
-        self.killers = _ints(2 * (MAXDEPTH + 1))
-        self.counter = _ints(self.nsq * self.nsq)
-        squares = rules.squares()
-        self.sq_idx = _ints(self.nsq)
-        for i, sq in enumerate(squares):
-            self.sq_idx[sq] = i
-        self.nplay = len(squares)
-        # Butterfly history per side, origin (a playing square, or a dropped type after
-        # them) and target: indexed by playing squares, not mailbox cells, so that it stays
-        # small enough for the cache (36 KB in chess instead of 200 KB)
-        self.hist_from = self.nplay + len(rules.pieces) + 1
-        self.history = _ints(2 * self.hist_from * self.nplay)
-        # Continuation history: how good a quiet move (piece, target) has been right after
-        # another move (piece, target) one or two plies before. Rows and columns are (piece
-        # code, playing square); on large boards the table is folded to at most CONT_MAX cells.
-        self.npc = pos.npc
-        self.crows = self.npc * self.nplay
-        self.cont_size = min(self.crows * self.crows, CONT_MAX)
-        self.cont = _ints(self.cont_size)
-        self.ctx = array("i", [-1]) * (MAXDEPTH + 2)
+        self.hist = History(pos, MAXDEPTH + 1, self.history_max, self.corr_limit, self.corr_div)
+        self.mp = MovePicker(pos, ev, self.hist, MAXDEPTH + 1)
         self.excluded = _ints(MAXDEPTH + 1)  # the move left out at each ply (singular search)
-        # Capture history: (piece, target) and the captured type
-        self.ntypes1 = len(rules.pieces) + 1
-        self.capt_hist = _ints(self.crows * self.ntypes1)
         self.capts = _ints(MAXDEPTH * MAXCAPTS)
         self.cur_move = _ints(MAXDEPTH + 1)
         self.evals = _ints(MAXDEPTH + 1)
@@ -162,17 +118,6 @@ class Search:
         self.quiets = _ints(MAXDEPTH * MAXQUIETS)
         self.root_moves = _ints(MAXMOVES)
         self.see_buf = _ints(MAXMOVES)
-        self.corr = _ints(2 * CORR_SIZE)
-        # Without pawns the pawn key is 0: one cell for every position would act as a drifting
-        # bias (it cost KBNK conversions), so pawnless positions and variants without pawns
-        # (xiangqi, shogi) are left uncorrected.
-        self.corr_on = 1 if any(piece.pawn for piece in rules.pieces) else 0
-        # move picker state per ply (next_move)
-        for name in (
-            "mp_stage", "mp_ttm", "mp_staged", "mp_skip", "mp_kidx", "mp_cm", "mp_cur",
-            "mp_end", "mp_bad", "mp_qcur", "mp_qend", "mp_score",
-        ):  # fmt: skip
-            setattr(self, name, _ints(MAXDEPTH + 1))
         lmr = _ints(64 * 64)
         for d in range(1, 64):
             for n in range(1, 64):
@@ -196,7 +141,52 @@ class Search:
         self.chase_keys = array("Q", bytes(8 * CHASE_CACHE))
         self.chase_vals = _ints(CHASE_CACHE)
 
+    def read_params(self) -> None:
+        """The search parameters from ferz.params.SEARCH, each into its declared field."""
+        p = dict(SEARCH)  # the tunables of ferz.params, each read once, by name
+        self.aspiration_delta = p.pop("aspiration_delta")
+        self.aspiration_min_depth = p.pop("aspiration_min_depth")
+        self.null_min_depth = p.pop("null_min_depth")
+        self.null_base_reduction = p.pop("null_base_reduction")
+        self.null_depth_div = p.pop("null_depth_div")
+        self.null_eval_div = p.pop("null_eval_div")
+        self.null_verify_depth = p.pop("null_verify_depth")
+        self.rfp_max_depth = p.pop("rfp_max_depth")
+        self.rfp_margin = p.pop("rfp_margin")
+        self.razor_max_depth = p.pop("razor_max_depth")
+        self.razor_margin = p.pop("razor_margin")
+        self.futility_max_depth = p.pop("futility_max_depth")
+        self.futility_base = p.pop("futility_base")
+        self.futility_per_depth = p.pop("futility_per_depth")
+        self.lmp_max_depth = p.pop("lmp_max_depth")
+        self.lmp_base = p.pop("lmp_base")
+        self.lmr_min_depth = p.pop("lmr_min_depth")
+        self.lmr_base = p.pop("lmr_base")
+        self.lmr_div = p.pop("lmr_div")
+        self.lmr_history_div = p.pop("lmr_history_div")
+        self.see_quiet_margin = p.pop("see_quiet_margin")
+        self.see_capture_margin = p.pop("see_capture_margin")
+        self.see_max_depth = p.pop("see_max_depth")
+        self.iir_min_depth = p.pop("iir_min_depth")
+        self.delta_margin = p.pop("delta_margin")
+        self.lazy_margin = p.pop("lazy_margin")
+        self.history_bonus_max = p.pop("history_bonus_max")
+        self.history_max = p.pop("history_max")
+        self.se_min_depth = p.pop("se_min_depth")
+        self.se_margin = p.pop("se_margin")
+        self.corr_limit = p.pop("corr_limit")
+        self.corr_div = p.pop("corr_div")
+        self.poll_mask = p.pop("poll_mask")
+        if p:
+            raise KeyError(f"search parameters without a Search field: {sorted(p)}")
+
     # ------------------------------------------------------------------ Python interface
+
+    def set_position(self, pos: Position) -> None:
+        """Search another position of the same rules (a new `go`): the tables stay."""
+        self.pos = pos
+        self.hist.pos = pos
+        self.mp.pos = pos
 
     def set_chase_judge(self, judge) -> None:
         """Judge repetitions in the tree by the chasing rule: judge(position) gives +1, 0 or -1
@@ -206,21 +196,7 @@ class Search:
 
     def clear(self) -> None:
         """Forget histories, killers and counter moves (a new game)."""
-        self._zero(self.history)
-        self._zero(self.cont)
-        self._zero(self.capt_hist)
-        self._zero(self.corr)
-        for i in range(len(self.counter)):
-            self.counter[i] = 0
-        for i in range(len(self.killers)):
-            self.killers[i] = 0
-
-    @staticmethod
-    def _zero(table: cython.int[::1]) -> None:
-        """Set every cell of a table to 0."""
-        i: cython.Py_ssize_t
-        for i in range(table.shape[0]):
-            table[i] = 0
+        self.hist.clear()
 
     def set_root(self, searchmoves=None) -> int:
         """Collect the legal root moves (restricted to `searchmoves` if given); their count."""
@@ -255,8 +231,7 @@ class Search:
         self.seldepth = 0
         if main:
             self.tt.new_search()
-        for i in range(MAXDEPTH + 1):
-            self.killers[2 * i] = self.killers[2 * i + 1] = 0
+        self.hist.clear_killers()
         max_depth = max(1, min(max_depth, DEPTH_LIMIT))
         if self.nroot == 0:
             return
@@ -345,7 +320,7 @@ class Search:
     def correction(self) -> int:
         """The correction (centipawns) this thread adds to the current position's static
         evaluation, learnt from its searches (tests and debugging)."""
-        return self.corrected(0)
+        return self.hist.corrected(0)
 
     def _pv_list(self, best: int) -> list[int]:
         """The principal variation at the root, starting with `best`."""
@@ -368,7 +343,7 @@ class Search:
         hint: cython.int = self.check_hint[ply]
         if hint >= 0:
             return hint == 1
-        return self.pos.in_check()
+        return attacks.in_check(self.pos)
 
     def is_draw(self) -> cython.bint:
         """Repetition or a rule draw (a checkmate on the last move still counts as mate)."""
@@ -381,7 +356,7 @@ class Search:
             return True
         if self.pos.cnt_limit != 0 and self.pos.cnt_ply > self.pos.cnt_limit:
             return True
-        return self.pos.pcount[self.pos.side] == 2 and self.pos.promotions_only()
+        return self.pos.pcount[self.pos.side] == 2 and endrules.promotions_only(self.pos)
 
     def chase_value(self) -> cython.int:
         """The chasing rule at a repetition: +1 or -1 for the side to move when one side alone
@@ -419,15 +394,6 @@ class Search:
                 return True
         return False
 
-    def is_tactical(self, m: cython.int) -> cython.bint:
-        """Captures and promotions (moves that change the material)."""
-        kind: cython.int = move_kind(m)
-        if kind == EP or kind == PROMO:  # noqa: SIM109 - C comparisons, no tuple
-            return True
-        if kind == CASTLE or kind == DROP:  # noqa: SIM109 - C comparisons, no tuple
-            return False
-        return self.pos.board[move_to(m)] != EMPTY
-
     def update_pv(self, ply: cython.int, m: cython.int) -> cython.void:
         """pv[ply] = m followed by the child's principal variation."""
         i: cython.int
@@ -442,114 +408,7 @@ class Search:
             for i in range(self.pv_len[0]):
                 self.pv[i] = self.pv[base + i]
 
-    def gravity(self, table: cython.int[::1], idx: cython.int, bonus: cython.int) -> cython.void:
-        """History update with gravity: values stay within +-history_max."""
-        h: cython.int = table[idx]
-        mag: cython.int = bonus if bonus >= 0 else -bonus
-        table[idx] = h + bonus - tdiv(h * mag, self.history_max)
-
-    def corr_index(self) -> cython.int:
-        """The correction-history cell of the side to move's pawn structure, or -1 for none
-        (no pawns on the board, or none in the variant)."""
-        if not self.corr_on or self.pos.pkey == 0:
-            return -1
-        return self.pos.side * CORR_SIZE + cython.cast(cython.int, self.pos.pkey & (CORR_SIZE - 1))
-
-    def corrected(self, raw: cython.int) -> cython.int:
-        """A static evaluation plus the correction learnt for this pawn structure."""
-        i: cython.int = self.corr_index()
-        if i < 0:
-            return raw
-        v: cython.int = raw + tdiv(self.corr[i], self.corr_div)
-        if v >= MATE_BOUND:
-            return MATE_BOUND - 1
-        if v <= -MATE_BOUND:
-            return -MATE_BOUND + 1
-        return v
-
-    def update_correction(self, diff: cython.int, depth: cython.int) -> cython.void:
-        """Move this pawn structure's correction towards a search result `diff` centipawns
-        from the static eval, the more the deeper the search (with gravity, in corr_limit)."""
-        i: cython.int = self.corr_index()
-        if i < 0:
-            return
-        cap: cython.int = self.corr_limit // 4
-        bonus: cython.int = diff * depth // 8
-        h: cython.int = self.corr[i]
-        if bonus > cap:
-            bonus = cap
-        elif bonus < -cap:
-            bonus = -cap
-        self.corr[i] = h + bonus - tdiv(h * (bonus if bonus >= 0 else -bonus), self.corr_limit)
-
-    def move_row(self, m: cython.int) -> cython.int:
-        """(piece code, target) of a move before it is played: its continuation-history row
-        and column, and the first index of its capture-history cells."""
-        pc: cython.int
-        if move_kind(m) == DROP:
-            pc = 2 * move_from(m) + self.pos.side
-        else:
-            pc = self.pos.board[move_from(m)]
-        return pc * self.nplay + self.sq_idx[move_to(m)]
-
-    def hist_index(self, m: cython.int) -> cython.int:
-        """Butterfly-history cell of a quiet move of the side to move."""
-        a: cython.int
-        if move_kind(m) == DROP:
-            a = self.nplay + move_from(m)  # a drop's origin is the dropped type
-        else:
-            a = self.sq_idx[move_from(m)]
-        return (self.pos.side * self.hist_from + a) * self.nplay + self.sq_idx[move_to(m)]
-
-    def cont_index(self, ply: cython.int, col: cython.int) -> cython.int:
-        """Continuation-history cell of a move (its column) after the move made at `ply`,
-        or -1 when there is none (the root's parent, a null move)."""
-        row: cython.int
-        idx: cython.longlong
-        if ply < 0:
-            return -1
-        row = self.ctx[ply]
-        if row < 0:
-            return -1
-        idx = cython.cast(cython.longlong, row) * self.crows + col
-        if idx >= self.cont_size:
-            idx %= self.cont_size  # a large board: the table is folded
-        return cython.cast(cython.int, idx)
-
-    def quiet_history(self, ply: cython.int, m: cython.int) -> cython.int:
-        """The history of a quiet move: its own, and after the last two moves."""
-        col: cython.int = self.move_row(m)
-        h: cython.int = self.history[self.hist_index(m)]
-        i: cython.int = self.cont_index(ply - 1, col)
-        if i >= 0:
-            h += self.cont[i]
-        i = self.cont_index(ply - 2, col)
-        if i >= 0:
-            h += self.cont[i]
-        return h
-
-    def capture_index(self, m: cython.int) -> cython.int:
-        """Capture-history cell of a capture or promotion before it is played."""
-        victim: cython.int = 0
-        if move_kind(m) == EP:
-            victim = self.pos.board[move_from(m)] >> 1  # a pawn of the mover's own type
-        elif move_to(m) != move_from(m):
-            victim = self.pos.board[move_to(m)] >> 1
-        return self.move_row(m) * self.ntypes1 + victim
-
-    def bonus_quiet(self, ply: cython.int, m: cython.int, bonus: cython.int) -> cython.void:
-        """Add a bonus (or a malus) to a quiet move's histories."""
-        col: cython.int = self.move_row(m)
-        i: cython.int
-        self.gravity(self.history, self.hist_index(m), bonus)
-        i = self.cont_index(ply - 1, col)
-        if i >= 0:
-            self.gravity(self.cont, i, bonus)
-        i = self.cont_index(ply - 2, col)
-        if i >= 0:
-            self.gravity(self.cont, i, bonus)
-
-    def update_history(
+    def reward(
         self,
         ply: cython.int,
         m: cython.int,
@@ -559,264 +418,24 @@ class Search:
     ) -> cython.void:
         """Reward the move that caused a cutoff; punish the quiet moves tried before it (when
         it is quiet) and the captures tried before it."""
-        nsq: cython.int = self.nsq
         bonus: cython.int = depth * depth * 16
         i: cython.int
         q: cython.int
-        prev: cython.int
         if bonus > self.history_bonus_max:
             bonus = self.history_bonus_max
-        if self.is_tactical(m):
-            self.gravity(self.capt_hist, self.capture_index(m), bonus)
+        if is_tactical(self.pos, m):
+            self.hist.bonus_capture(m, bonus)
         else:
-            if self.killers[2 * ply] != m:
-                self.killers[2 * ply + 1] = self.killers[2 * ply]
-                self.killers[2 * ply] = m
-            self.bonus_quiet(ply, m, bonus)
+            self.hist.cutoff_quiet(ply, m, self.cur_move[ply - 1] if ply > 0 else 0)
+            self.hist.bonus_quiet(ply, m, bonus)
             for i in range(nquiets):
                 q = self.quiets[ply * MAXQUIETS + i]
                 if q != m:
-                    self.bonus_quiet(ply, q, -bonus)
-            if ply > 0:
-                prev = self.cur_move[ply - 1]
-                if prev:
-                    self.counter[move_from(prev) * nsq + move_to(prev)] = m
+                    self.hist.bonus_quiet(ply, q, -bonus)
         for i in range(ncapts):
             q = self.capts[ply * MAXCAPTS + i]
             if q != m:
-                self.gravity(self.capt_hist, self.capture_index(q), -bonus)
-
-    def score_moves(
-        self, base: cython.int, n: cython.int, ply: cython.int, ttm: cython.int, qs: cython.bint
-    ) -> cython.void:
-        """Order scores: TT move, captures by MVV-LVA and capture history, killers, counter
-        move, quiets by their histories."""
-        i: cython.int
-        m: cython.int
-        s: cython.int
-        attacker: cython.int
-        nsq: cython.int = self.nsq
-        k1: cython.int = self.killers[2 * ply]
-        k2: cython.int = self.killers[2 * ply + 1]
-        cm: cython.int = 0
-        prev: cython.int
-        if ply > 0 and not qs:
-            prev = self.cur_move[ply - 1]
-            if prev:
-                cm = self.counter[move_from(prev) * nsq + move_to(prev)]
-        for i in range(base, base + n):
-            m = self.moves[i]
-            if m == ttm:
-                s = SC_TT
-            elif self.is_tactical(m):
-                if move_kind(m) == DROP:
-                    attacker = 0
-                else:
-                    attacker = self.ev.value[self.pos.board[move_from(m)] >> 1]
-                    if attacker > 4000:
-                        attacker = 4000  # royal pieces capture last, but before bad captures
-                s = SC_GOOD + captured_value(self.pos, self.ev, m) * 16 - attacker // 4
-                s += tdiv(self.capt_hist[self.capture_index(m)], 8)
-                if move_kind(m) == PROMO and self.ev.value[move_promo(m)] < self.best_promo:
-                    s = SC_BAD + s - SC_GOOD  # under-promotions go behind the quiet moves
-            elif m == k1:
-                s = SC_KILLER + 2
-            elif m == k2:
-                s = SC_KILLER + 1
-            elif m == cm:
-                s = SC_KILLER
-            else:
-                s = self.quiet_history(ply, m)
-            self.scores[i] = s
-        return
-
-    def pick_init(self, ply: cython.int, ttm: cython.int, staged: cython.bint) -> cython.void:
-        """Start picking the moves of the node at `ply`; ttm is a pseudo-legal TT move or 0.
-        Staged: captures, killers and quiets are generated and tried apart (not when in check
-        or where a variant's rules need the whole move list at once)."""
-        prev: cython.int
-        self.mp_stage[ply] = ST_TT
-        self.mp_ttm[ply] = ttm
-        self.mp_staged[ply] = staged
-        self.mp_skip[ply] = 0
-        self.mp_kidx[ply] = 0
-        self.mp_cm[ply] = 0
-        if ply > 0:
-            prev = self.cur_move[ply - 1]
-            if prev:
-                self.mp_cm[ply] = self.counter[move_from(prev) * self.nsq + move_to(prev)]
-
-    def pick_skip_quiets(self, ply: cython.int) -> cython.void:
-        """Late move pruning: no more quiet moves at this node."""
-        self.mp_skip[ply] = 1
-        if self.mp_stage[ply] == ST_ALL:
-            self.mp_end[ply] = self.drop_quiets(self.mp_cur[ply], self.mp_end[ply])
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def gen_list(
-        self, ply: cython.int, base: cython.int, ttm: cython.int, captures: cython.bint
-    ) -> cython.void:
-        """Generate and score the captures (or every move) of ply's list from base."""
-        end: cython.int = self.pos.gen(self.moves, base, captures)
-        self.score_moves(base, end - base, ply, ttm, captures)
-        self.mp_cur[ply] = base
-        self.mp_end[ply] = end
-
-    def next_move(self, ply: cython.int) -> cython.int:
-        """The next move to search at `ply` (0 when there is none), its ordering score in
-        mp_score: the TT move, good captures by MVV-LVA (losing ones by SEE wait), killers and
-        the counter move, quiets by history, then the losing captures."""
-        base: cython.int = ply * MAXMOVES
-        m: cython.int
-        i: cython.int
-        k: cython.int
-        end: cython.int
-        ttm: cython.int = self.mp_ttm[ply]
-        while True:
-            stage: cython.int = self.mp_stage[ply]
-            if stage == ST_TT:
-                self.mp_stage[ply] = ST_GEN_CAPTURES if self.mp_staged[ply] else ST_GEN_ALL
-                if ttm:
-                    self.mp_score[ply] = SC_TT
-                    return ttm
-            elif stage == ST_GEN_CAPTURES:
-                self.gen_list(ply, base, ttm, True)
-                self.mp_stage[ply] = ST_CAPTURES
-            elif stage == ST_CAPTURES:
-                i = self.mp_cur[ply]
-                end = self.mp_end[ply]
-                if i < end:
-                    m = self.pick(base, i, end - base)
-                    if self.scores[i] >= SC_GOOD:
-                        if not see_ge(self.pos, self.ev, m, 0, self.see_buf):
-                            self.scores[i] += SC_BAD - SC_GOOD  # a losing capture: later
-                            continue
-                        self.mp_cur[ply] = i + 1
-                        if m == ttm:
-                            continue
-                        self.mp_score[ply] = self.scores[i]
-                        return m
-                self.mp_bad[ply] = i  # [i, end): losing captures and under-promotions
-                self.mp_stage[ply] = ST_KILLERS
-            elif stage == ST_KILLERS:
-                k = self.mp_kidx[ply]
-                self.mp_kidx[ply] = k + 1
-                if k == 0:
-                    m = self.killers[2 * ply]
-                elif k == 1:
-                    m = self.killers[2 * ply + 1]
-                    if m == self.killers[2 * ply]:
-                        continue
-                elif k == 2:
-                    m = self.mp_cm[ply]
-                    if m == self.killers[2 * ply] or m == self.killers[2 * ply + 1]:
-                        continue
-                else:
-                    self.mp_stage[ply] = ST_GEN_QUIETS
-                    continue
-                if (
-                    m != 0
-                    and m != ttm
-                    and not self.mp_skip[ply]
-                    and not self.is_tactical(m)
-                    and self.pos.is_pseudo_legal(m)
-                ):
-                    self.mp_score[ply] = SC_KILLER
-                    return m
-            elif stage == ST_GEN_QUIETS:
-                if self.mp_skip[ply]:
-                    self.mp_cur[ply] = self.mp_bad[ply]
-                    self.mp_stage[ply] = ST_BAD
-                    continue
-                end = self.mp_end[ply]
-                self.mp_qend[ply] = self.pos.gen_quiets(self.moves, end, base)
-                self.score_moves(end, self.mp_qend[ply] - end, ply, ttm, False)
-                self.mp_qcur[ply] = end
-                self.mp_stage[ply] = ST_QUIETS
-            elif stage == ST_QUIETS:
-                i = self.mp_qcur[ply]
-                end = self.mp_end[ply]
-                if self.mp_skip[ply] or i >= self.mp_qend[ply]:
-                    self.mp_cur[ply] = self.mp_bad[ply]
-                    self.mp_stage[ply] = ST_BAD
-                    continue
-                m = self.pick(end, i, self.mp_qend[ply] - end)
-                self.mp_qcur[ply] = i + 1
-                if (
-                    m == ttm
-                    or m == self.killers[2 * ply]
-                    or m == self.killers[2 * ply + 1]
-                    or m == self.mp_cm[ply]
-                ):
-                    continue  # tried already
-                self.mp_score[ply] = self.scores[i]
-                return m
-            elif stage == ST_BAD:
-                i = self.mp_cur[ply]
-                end = self.mp_end[ply]
-                if i >= end:
-                    self.mp_stage[ply] = ST_DONE
-                    return 0
-                m = self.pick(base, i, end - base)
-                self.mp_cur[ply] = i + 1
-                if m == ttm:
-                    continue
-                self.mp_score[ply] = self.scores[i]
-                return m
-            elif stage == ST_GEN_ALL:
-                self.gen_list(ply, base, ttm, False)
-                self.mp_stage[ply] = ST_ALL
-            elif stage == ST_ALL:
-                i = self.mp_cur[ply]
-                end = self.mp_end[ply]
-                if i >= end:
-                    self.mp_stage[ply] = ST_DONE
-                    return 0
-                m = self.pick(base, i, end - base)
-                # Captures that lose material (by SEE) wait until after the quiet moves.
-                while SC_GOOD <= self.scores[i] < SC_TT and not see_ge(
-                    self.pos, self.ev, m, 0, self.see_buf
-                ):
-                    self.scores[i] += SC_BAD - SC_GOOD
-                    m = self.pick(base, i, end - base)
-                self.mp_cur[ply] = i + 1
-                if m == ttm:
-                    continue
-                self.mp_score[ply] = self.scores[i]
-                return m
-            else:
-                return 0
-
-    def drop_quiets(self, i: cython.int, end: cython.int) -> cython.int:
-        """Keep only the tactical moves of [i, end) (their order kept); returns the new end.
-        Late move pruning has skipped the quiet ones: picking them would only cost time."""
-        j: cython.int
-        k: cython.int = i
-        for j in range(i, end):
-            if self.is_tactical(self.moves[j]):
-                self.moves[k] = self.moves[j]
-                self.scores[k] = self.scores[j]
-                k += 1
-        return k
-
-    def pick(self, base: cython.int, i: cython.int, n: cython.int) -> cython.int:
-        """Move the best-scored move of [i, base + n) to position i (selection sort step)."""
-        j: cython.int
-        best: cython.int = i
-        end: cython.int = base + n
-        for j in range(i + 1, end):
-            if self.scores[j] > self.scores[best]:
-                best = j
-        if best != i:
-            j = self.moves[i]
-            self.moves[i] = self.moves[best]
-            self.moves[best] = j
-            j = self.scores[i]
-            self.scores[i] = self.scores[best]
-            self.scores[best] = j
-        return self.moves[i]
+                self.hist.bonus_capture(q, -bonus)
 
     def root(
         self, alpha: cython.int, beta: cython.int, depth: cython.int, first: cython.int
@@ -835,12 +454,12 @@ class Search:
             m = self.root_moves[i]
             self.root_index = i + 1  # 1-based, as UCI's currmovenumber
             self.root_move = m
-            self.ctx[0] = self.move_row(m)
+            self.hist.ctx[0] = self.hist.move_row(m)
             if not self.pos.make(m):
                 continue
             self.cur_move[0] = m
             newdepth = depth - 1
-            self.check_hint[1] = 1 if self.pos.in_check() else 0
+            self.check_hint[1] = 1 if attacks.in_check(self.pos) else 0
             if self.check_hint[1]:
                 newdepth += 1
             if i == first:
@@ -891,7 +510,6 @@ class Search:
         score: cython.int
         best: cython.int = -INF
         bestmove: cython.int = 0
-        i: cython.int
         m: cython.int
         legal: cython.int = 0
         nquiets: cython.int = 0
@@ -902,7 +520,13 @@ class Search:
         gives_check: cython.bint
         newdepth: cython.int
         r: cython.int
-        hist: cython.int
+        hist: cython.int  # the quiet history of the move being searched
+        value: cython.int  # a draw, game-end, razoring or verification result
+        null_r: cython.int
+        null_score: cython.int
+        se_beta: cython.int
+        bound: cython.int
+        prev: cython.int
         skip_quiets: cython.bint = False
         sc: cython.int
         old_alpha: cython.int = alpha
@@ -911,18 +535,18 @@ class Search:
         # variant says so); quiescence at the horizon.
         if self.is_draw():
             if self.pos.perp:
-                r = self.pos.perpetual()
-                if r != 0:
-                    return (MATE - ply) * r
+                value = self.pos.perpetual()
+                if value != 0:
+                    return (MATE - ply) * value
             if self.chasing and self.pos.is_repetition():
-                r = self.chase_value()  # a lone chaser through the cycle loses (xiangqi)
-                if r != 0:
-                    return (MATE - ply) * r
+                value = self.chase_value()  # a lone chaser through the cycle loses (xiangqi)
+                if value != 0:
+                    return (MATE - ply) * value
             return 0
         if self.variant_end:
-            r = self.pos.end_value()
-            if r != NO_END:
-                return (MATE - ply) * r  # a variant rule (extinction, flag) ended the game
+            value = endrules.end_value(self.pos)
+            if value != NO_END:
+                return (MATE - ply) * value  # a variant rule (extinction, flag) ended the game
         if depth <= 0:
             return self.qsearch(alpha, beta, ply, True)
         self.pv_len[ply] = ply
@@ -978,7 +602,7 @@ class Search:
                 raw = tt_eval(meta)
             else:
                 raw = self.ev.evaluate(self.pos)
-            static = self.corrected(raw)
+            static = self.hist.corrected(raw)
         self.evals[ply] = static
         if not in_check and ply >= 2 and self.evals[ply - 2] != VALUE_NONE:
             improving = static > self.evals[ply - 2]
@@ -1007,9 +631,9 @@ class Search:
 
             # Step 6. Razoring: hopeless at low depth unless a capture saves it.
             if depth <= self.razor_max_depth and score + self.razor_margin * depth < alpha:
-                r = self.qsearch(alpha, alpha + 1, ply, False)
-                if r <= alpha:
-                    return r
+                value = self.qsearch(alpha, alpha + 1, ply, False)
+                if value <= alpha:
+                    return value
 
             # Step 7. Null move: if passing still fails high, the node is good enough.
             if (
@@ -1023,34 +647,35 @@ class Search:
                 and beta > -MATE_BOUND
                 and self.has_pieces(self.pos.side)
             ):
-                r = self.null_base_reduction + depth // self.null_depth_div
-                i = (score - beta) // self.null_eval_div
-                r += i if i < 3 else 3
+                null_r = self.null_base_reduction + depth // self.null_depth_div
+                null_r += min((score - beta) // self.null_eval_div, 3)
                 self.cur_move[ply] = 0
-                self.ctx[ply] = -1
+                self.hist.ctx[ply] = -1
                 self.pos.make_null()
                 self.tt.prefetch(self.pos.key)
                 self.check_hint[ply + 1] = -1
-                hist = -self.search(-beta, -beta + 1, depth - r - 1, ply + 1, not cutnode)
+                null_score = -self.search(
+                    -beta, -beta + 1, depth - null_r - 1, ply + 1, not cutnode
+                )
                 self.pos.unmake_null()
                 if self.stopped:
                     return 0
-                if hist >= beta:
-                    if hist >= MATE_BOUND:
-                        hist = beta
+                if null_score >= beta:
+                    if null_score >= MATE_BOUND:
+                        null_score = beta
                     if depth < self.null_verify_depth:
-                        return hist
+                        return null_score
                     # Zugzwang guard at high depth: verify with a reduced normal search.
                     self.null_verify_off = 1
-                    r = self.search(beta - 1, beta, depth - r - 1, ply, False)
+                    value = self.search(beta - 1, beta, depth - null_r - 1, ply, False)
                     self.null_verify_off = 0
-                    if r >= beta:
-                        return hist
+                    if value >= beta:
+                        return null_score
 
         # Step 8. Internal iterative reduction: a node without a TT move gets one ply less.
         if depth >= self.iir_min_depth and ttm == 0 and (pvnode or cutnode) and excl == 0:
             depth -= 1
-        if ttm != 0 and not self.pos.is_pseudo_legal(ttm):
+        if ttm != 0 and not movegen.is_pseudo_legal(self.pos, ttm):
             ttm = 0
 
         # Step 9. Singular extension: when every other move fails well below the TT move's
@@ -1066,34 +691,35 @@ class Search:
             and -MATE_BOUND < tts < MATE_BOUND
             and ply < 2 * self.root_depth
         ):
-            r = tts - self.se_margin * depth
+            se_beta = tts - self.se_margin * depth
             self.excluded[ply] = ttm
-            score = self.search(r - 1, r, (depth - 1) // 2, ply, cutnode)
+            score = self.search(se_beta - 1, se_beta, (depth - 1) // 2, ply, cutnode)
             self.excluded[ply] = 0
             if self.stopped:
                 return 0
-            if score < r:
+            if score < se_beta:
                 ttm_ext = 1
-            elif r >= beta:
-                return r
+            elif se_beta >= beta:
+                return se_beta
             elif tts >= beta:
                 ttm_ext = -1  # another move may do as well: the TT move gets less
 
         # Step 10. Move picking: the TT move before any generation (it often refutes the node),
         # then in stages: good captures, killers and the counter move, quiets, bad captures.
+        prev = self.cur_move[ply - 1] if ply > 0 else 0
         self.pos.note_check(in_check)
         self.pv_len[ply] = ply
-        self.pick_init(ply, ttm, not in_check and not self.pos.full_gen)
+        self.mp.start(ply, ttm, not in_check and not self.pos.full_gen, prev)
 
         # Step 11. The move loop.
         while True:
-            m = self.next_move(ply)
+            m = self.mp.next(ply)
             if m == 0:
                 break
             if m == excl:
                 continue
-            sc = self.mp_score[ply]
-            tactical = self.is_tactical(m)
+            sc = self.mp.score[ply]
+            tactical = is_tactical(self.pos, m)
             if skip_quiets and not tactical:
                 continue
             # Step 12. Pruning of late and losing moves (never while mated scores are possible).
@@ -1103,15 +729,15 @@ class Search:
                         self.lmp_base + depth * depth
                     ) // (2 - improving):
                         skip_quiets = True
-                        self.pick_skip_quiets(ply)
+                        self.mp.skip_quiets(ply)
                         continue
                     # Futile and losing quiet moves are skipped unless they give check.
                     if (
                         depth <= self.futility_max_depth
                         and not pvnode
                         and static + self.futility_base + self.futility_per_depth * depth <= alpha
-                        and m != self.killers[2 * ply]
-                        and not self.pos.checks(m)
+                        and m != self.hist.killers[2 * ply]
+                        and not attacks.checks(self.pos, m)
                     ):
                         continue
                     if (
@@ -1119,7 +745,7 @@ class Search:
                         and not see_ge(
                             self.pos, self.ev, m, -self.see_quiet_margin * depth, self.see_buf
                         )
-                        and not self.pos.checks(m)
+                        and not attacks.checks(self.pos, m)
                     ):
                         continue
                 elif (
@@ -1128,19 +754,19 @@ class Search:
                     and not see_ge(
                         self.pos, self.ev, m, -self.see_capture_margin * depth * depth, self.see_buf
                     )
-                    and not self.pos.checks(m)
+                    and not attacks.checks(self.pos, m)
                 ):
                     continue
-            gives_check = self.fast_checks and self.pos.checks(m)
-            hist = 0 if tactical else self.quiet_history(ply, m)
-            self.ctx[ply] = self.move_row(m)
+            gives_check = self.fast_checks and attacks.checks(self.pos, m)
+            hist = 0 if tactical else self.hist.quiet(ply, m)
+            self.hist.ctx[ply] = self.hist.move_row(m)
             if not self.pos.make(m):
                 continue
             self.tt.prefetch(self.pos.key)
             legal += 1
             self.cur_move[ply] = m
             if not self.fast_checks:
-                gives_check = self.pos.in_check()
+                gives_check = attacks.in_check(self.pos)
             self.check_hint[ply + 1] = 1 if gives_check else 0
             if not tactical:
                 if nquiets < MAXQUIETS:
@@ -1166,7 +792,7 @@ class Search:
                     r += 1
                 if gives_check:
                     r -= 1
-                if m == self.killers[2 * ply] or m == self.killers[2 * ply + 1]:
+                if m == self.hist.killers[2 * ply] or m == self.hist.killers[2 * ply + 1]:
                     r -= 1
                 r -= tdiv(hist, self.lmr_history_div)
                 if r < 0:
@@ -1191,7 +817,7 @@ class Search:
                     if pvnode:
                         self.update_pv(ply, m)
                     if score >= beta:
-                        self.update_history(ply, m, depth, nquiets, ncapts)
+                        self.reward(ply, m, depth, nquiets, ncapts)
                         break
                     alpha = score
 
@@ -1201,7 +827,7 @@ class Search:
             if excl != 0:
                 return alpha
             if in_check:
-                if self.pos.pawn_drop_check():
+                if endrules.pawn_drop_check(self.pos):
                     return MATE - ply  # mated by a pawn drop where that is illegal: a win
                 return (MATE - ply) * self.mate_score
             if self.stalemate_score == 0:
@@ -1214,20 +840,20 @@ class Search:
         # structure, made the difference).
         if excl == 0:
             if best >= beta:
-                r = BOUND_LOWER
+                bound = BOUND_LOWER
             elif pvnode and bestmove != 0 and best > old_alpha:
-                r = BOUND_EXACT
+                bound = BOUND_EXACT
             else:
-                r = BOUND_UPPER
-            self.tt.store(self.pos.key, ply, bestmove, best, raw, depth, r)
+                bound = BOUND_UPPER
+            self.tt.store(self.pos.key, ply, bestmove, best, raw, depth, bound)
             if (
                 not in_check
-                and (bestmove == 0 or not self.is_tactical(bestmove))
+                and (bestmove == 0 or not is_tactical(self.pos, bestmove))
                 and -MATE_BOUND < best < MATE_BOUND
-                and not (r == BOUND_LOWER and best <= static)
-                and not (r == BOUND_UPPER and best >= static)
+                and not (bound == BOUND_LOWER and best <= static)
+                and not (bound == BOUND_UPPER and best >= static)
             ):
-                self.update_correction(best - static, depth)
+                self.hist.update_correction(best - static, depth)
         return best
 
     def qsearch(
@@ -1259,7 +885,10 @@ class Search:
         pvnode: cython.bint = beta - alpha > 1
         old_alpha: cython.int = alpha
         quiets: cython.bint
+        value: cython.int
+        bound: cython.int
 
+        # Step 1. Draws by rule, game ends by a variant rule, the ply limit.
         self.nodes += 1
         self.poll()
         if self.stopped:
@@ -1270,13 +899,14 @@ class Search:
         if self.rule_draw():
             return 0
         if self.variant_end:
-            i = self.pos.end_value()
-            if i != NO_END:
-                return (MATE - ply) * i
+            value = endrules.end_value(self.pos)
+            if value != NO_END:
+                return (MATE - ply) * value
         in_check = self.in_check_at(ply)
         if ply >= MAXDEPTH - 2:
             return 0 if in_check else self.ev.evaluate(self.pos)
 
+        # Step 2. Transposition table: a usable bound ends non-PV nodes at once.
         slot = self.tt.probe(self.pos.key)
         if slot >= 0:
             data = self.tt.table[2 * slot + 1]
@@ -1293,7 +923,7 @@ class Search:
                     return tts
                 raw = tt_eval(meta)
 
-        # Stand pat: the side to move may decline every capture (not when in check).
+        # Step 3. Stand pat: the side to move may decline every capture (not when in check).
         if in_check:
             best = -MATE + ply
             raw = VALUE_NONE
@@ -1307,26 +937,28 @@ class Search:
                     if static - self.lazy_margin >= beta:
                         return static
                 raw = self.ev.evaluate(self.pos)
-            static = self.corrected(raw)
+            static = self.hist.corrected(raw)
             best = static
             if best >= beta:
                 return best
             if best > alpha:
                 alpha = best
 
+        # Step 4. The move loop: captures (with `checks`, quiet checks too; in check, every
+        # evasion), pruned by delta and SEE.
         base = ply * MAXMOVES
         self.pos.note_check(in_check)
-        n = self.pos.gen(self.moves, base, not in_check and not checks) - base
-        self.score_moves(base, n, ply, ttm, True)
+        n = movegen.gen(self.pos, self.mp.moves, base, not in_check and not checks) - base
+        self.mp.score_moves(base, n, ply, ttm, 0)
         quiets = False  # reached the quiet moves: their order no longer matters
         for i in range(base, base + n):
-            m = self.moves[i] if quiets else self.pick(base, i, n)
-            if not in_check and checks and not self.is_tactical(m):
+            m = self.mp.moves[i] if quiets else self.mp.pick(base, i, n)
+            if not in_check and checks and not is_tactical(self.pos, m):
                 quiets = True
                 # (drops are left out: in drop variants they would multiply the work)
                 if (
                     move_kind(m) == DROP
-                    or not self.pos.checks(m)
+                    or not attacks.checks(self.pos, m)
                     or not see_ge(self.pos, self.ev, m, 0, self.see_buf)
                 ):
                     continue
@@ -1337,11 +969,11 @@ class Search:
                     and static + captured_value(self.pos, self.ev, m) + self.delta_margin <= alpha
                 ):
                     continue
-                if self.scores[i] < SC_TT and not see_ge(self.pos, self.ev, m, 0, self.see_buf):
+                if self.mp.scores[i] < SC_TT and not see_ge(self.pos, self.ev, m, 0, self.see_buf):
                     continue
             if self.fast_checks:
-                self.check_hint[ply + 1] = 1 if self.pos.checks(m) else 0
-            self.ctx[ply] = self.move_row(m)
+                self.check_hint[ply + 1] = 1 if attacks.checks(self.pos, m) else 0
+            self.hist.ctx[ply] = self.hist.move_row(m)
             if not self.pos.make(m):
                 continue
             self.tt.prefetch(self.pos.key)
@@ -1362,13 +994,16 @@ class Search:
                     if score >= beta:
                         break
                     alpha = score
+        # Step 5. Mated (no evasion), else store the result.
         if in_check and legal == 0:
-            return MATE - ply if self.pos.pawn_drop_check() else (MATE - ply) * self.mate_score
+            if endrules.pawn_drop_check(self.pos):
+                return MATE - ply  # mated by a pawn drop where that is illegal: a win
+            return (MATE - ply) * self.mate_score
         if best >= beta:
-            i = BOUND_LOWER
+            bound = BOUND_LOWER
         elif pvnode and best > old_alpha:
-            i = BOUND_EXACT
+            bound = BOUND_EXACT
         else:
-            i = BOUND_UPPER
-        self.tt.store(self.pos.key, ply, bestmove, best, raw, 0, i)
+            bound = BOUND_UPPER
+        self.tt.store(self.pos.key, ply, bestmove, best, raw, 0, bound)
         return best

@@ -11,6 +11,7 @@ of the moved piece would blow up.
 from __future__ import annotations
 
 import cython
+from cython.cimports.ferz.core import attacks
 from cython.cimports.ferz.core.defs import (
     CASTLE,
     DROP,
@@ -146,8 +147,8 @@ def _least_attacker(pos: Position, sq: cython.int, by: cython.int) -> cython.int
     lifted off the board during an exchange reveal the attackers behind them.
     """
     if pos.chk_all:
-        return pos.attacker(sq, by, True)
-    return pos.probe_attacker(sq, by, True)
+        return attacks.attacker(pos, sq, by, True)
+    return attacks.probe_attacker(pos, sq, by, True)
 
 
 def see(pos: Position, ev: Evaluator, m: cython.int, buf: cython.int[::1]) -> cython.int:

@@ -11,8 +11,9 @@ import re
 from collections.abc import Callable
 
 from ferz.core import fen as fenmod
+from ferz.core.defs import MAXMOVES, MAXP
 from ferz.core.position import Position
-from ferz.core.rules import MAX_FILES, MAX_RANKS, Atom, PieceType, Rules
+from ferz.core.rules import MAX_FILES, MAX_RANKS, MAX_TYPES, Atom, PieceType, Rules
 
 from . import betza
 from .ini import DefinitionError, Entry
@@ -560,7 +561,7 @@ def _atomic(c: _Context) -> bool:
     return True
 
 
-def _cambodian(c: _Context) -> bool:
+def _cambodian(c: _Context) -> dict:
     """cambodianMoves, accepted only with gating = true (the gates are the castling field's
     letters, as in Fairy-Stockfish) and without castling or drops, which would give the gates
     other meanings; the leaping pieces are the royal king and the `fers` (met)."""
@@ -570,7 +571,7 @@ def _cambodian(c: _Context) -> bool:
     if gating and not moves:
         raise r.error("gating", "ferz supports gating only for cambodianMoves")
     if not moves:
-        return False
+        return {"cambodian_moves": False}
     if not gating:
         raise r.error("cambodianMoves", "cambodianMoves needs gating = true (FSF's gates)")
     if r.boolean("castling", True):
@@ -579,7 +580,8 @@ def _cambodian(c: _Context) -> bool:
         raise r.error("cambodianMoves", "ferz supports cambodianMoves only without drops")
     if not c.royal:
         raise r.error("cambodianMoves", "cambodianMoves needs a king (its leap)")
-    return True
+    letters = (c.by_type.get("fers", ""), c.by_type.get("rook", ""))
+    return {"cambodian_moves": True, "cambodian_letters": letters}
 
 
 def _double_steps(c: _Context) -> tuple[frozenset[int], frozenset[int] | None]:
@@ -741,6 +743,7 @@ def _drops(c: _Context) -> dict:
     rook_drop = r.boolean("sittuyinRookDrop", False)
     if rook_drop and "rook" not in c.by_type:
         raise r.error("sittuyinRookDrop", "the variant has no rook")
+    drop_mate = r.boolean("shogiPawnDropMateIllegal", False)
     if to_hand and not drops:
         raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
     return {
@@ -754,7 +757,9 @@ def _drops(c: _Context) -> dict:
         "drop_checks": r.boolean("dropChecks", True),
         "must_drop": must_drop,
         "sittuyin_rook_drop": rook_drop,
-        "pawn_drop_mate_illegal": r.boolean("shogiPawnDropMateIllegal", False),
+        "rook_drop_letter": c.by_type["rook"] if rook_drop else "",
+        "pawn_drop_mate_illegal": drop_mate,
+        "drop_mate_letter": c.by_type.get("shogiPawn", "") if drop_mate else "",
         "immobility_illegal": r.boolean("immobilityIllegal", False),
     }
 
@@ -790,6 +795,12 @@ def _endings(c: _Context) -> dict:
     if flag_move and (not c.royal or flags != (c.royal, c.royal)):
         raise r.error("flagMove", "ferz supports flagMove only with the king as the flag piece")
     extinction_value = r.raw("extinctionValue") or ""
+    counting = r.raw("countingRule") or "none"  # values checked against UNSUPPORTED
+    counting_letters = ("", "", "")
+    if counting != "none":  # the pieces whose numbers set the limits (khon: makruk's silver)
+        names = c.by_type
+        khon = names.get("khon", names.get("silver", ""))
+        counting_letters = (names.get("rook", ""), khon, names.get("knight", ""))
     if extinction_value and extinction_value not in VALUES:
         raise r.error("extinctionValue", f"expected win, loss or draw, got {extinction_value!r}")
     return {
@@ -805,7 +816,8 @@ def _endings(c: _Context) -> dict:
         "must_capture": must_capture,
         "flag_move": flag_move,
         "check_counting": r.boolean("checkCounting", False),
-        "counting_rule": r.raw("countingRule") or "none",  # values checked against UNSUPPORTED
+        "counting_rule": counting,
+        "counting_letters": counting_letters,
         "checking": r.boolean("checking", True),
         "flying_general": r.boolean("flyingGeneral", False),
         "n_move_rule": r.integer("nMoveRule", 50),
@@ -858,7 +870,7 @@ def build(
             **_drops(c),
             **_endings(c),
             blast_on_capture=blast,
-            cambodian_moves=_cambodian(c),
+            **_cambodian(c),
         )
     except DefinitionError:
         raise
@@ -874,11 +886,6 @@ def full_fen(fen: str) -> str:
     if len(fields) == 4 and fields[2].isdigit() and fields[3].isdigit():
         fields[2:2] = ["-", "-"]
     return " ".join(fields)
-
-
-MAX_TYPES = 62  # piece types a position can number (moves carry the type in 6 bits)
-MAX_SIDE = 64  # pieces one side can have (the core's piece lists and hand counters)
-MAX_MOVES = 1024  # moves the core stores for one position (defs.MAXMOVES)
 
 
 def _reach(rules: Rules, atoms: tuple[Atom, ...]) -> int:
@@ -905,7 +912,7 @@ def _check_capacity(r: _Reader, rules: Rules, setup) -> None:
         count = len(rules.pieces)
         raise r.error(None, f"{count} piece types with promoted forms; at most {MAX_TYPES}")
     # destinations of the starting army on an empty board (promotions left out: the core
-    # stops at MAXMOVES moves and Position.legal_moves raises if a position ever exceeds it)
+    # stops at MAXMOVES moves and Position.pseudo_moves raises if a position ever exceeds it)
     reach = [_reach(rules, p.atoms) for p in rules.pieces]
     owners: list[list[int]] = [[], []]  # per colour: the reach of each piece it owns
     in_hand = set()  # the types that can ever be in hand: captured ones go there demoted
@@ -918,8 +925,8 @@ def _check_capacity(r: _Reader, rules: Rules, setup) -> None:
     for color in (0, 1):
         # captured pieces change sides in drop games: a side may come to own every piece
         mine = owners[0] + owners[1] if rules.captures_to_hand else owners[color]
-        if len(mine) > MAX_SIDE:
-            raise r.error("startFen", f"a side could own {len(mine)} pieces; at most {MAX_SIDE}")
+        if len(mine) > MAXP:
+            raise r.error("startFen", f"a side could own {len(mine)} pieces; at most {MAXP}")
         mine = sorted(mine, reverse=True)
         moves = sum(mine)
         if rules.drops:  # k pieces in hand: the others move, each hand type drops anywhere empty
@@ -927,11 +934,11 @@ def _check_capacity(r: _Reader, rules: Rules, setup) -> None:
                 sum(mine[: len(mine) - k]) + min(k, len(in_hand)) * (squares - len(mine) + k)
                 for k in range(len(mine) + 1)
             )
-        if moves > MAX_MOVES:
+        if moves > MAXMOVES:
             raise r.error(
                 "startFen",
                 f"{'white' if color == 0 else 'black'} could have about {moves} moves in one "
-                f"position; ferz handles at most {MAX_MOVES} (fewer or shorter-ranged pieces)",
+                f"position; ferz handles at most {MAXMOVES} (fewer or shorter-ranged pieces)",
             )
 
 

@@ -354,7 +354,7 @@ def cycle_value(position, chases: Chases) -> int:
     side to move did, 0 otherwise (FSF's chasing rule as its search applies it). The cycle's
     moves and the move into its first position are taken back and replayed; the position is
     left as it was."""
-    first = position.last_repetition_ply()
+    first = position.last_repetition()
     if first < 0:
         return 0
     if first >= 1 and position.move_at(first - 1) != 0:
@@ -362,12 +362,12 @@ def cycle_value(position, chases: Chases) -> int:
     boards, moves = [board_map(position)], []
     while position.ply > first:
         moves.append(position.move_at(position.ply - 1))
-        position.pop()
+        position.unmake()
         boards.append(board_map(position))
     boards.reverse()
     moves.reverse()
     for move in moves:
-        position.push(move)
+        position.make(move)
     chased = [chases.chased(boards[k], boards[k + 1], m) for k, m in enumerate(moves)]
     who = persistent(chased, moves)
     if len(who) != 1:

@@ -3,12 +3,14 @@ judges, plus the value of having no legal move.
 
 Values are for the side to move, as in Fairy-Stockfish: +1 win, 0 draw, -1 loss. Board.outcome
 asks here first (`immediate_end`), then looks at the legal moves (`no_moves_value`), and on an
-n-fold repetition asks `repetition_value`; the search calls the core's `end_value` and
-`pawn_drop_check` directly.
+n-fold repetition asks `repetition_value`; the search calls the core's `endrules.end_value` and
+`endrules.pawn_drop_check` directly.
 """
 
 from __future__ import annotations
 
+from ferz.core import endrules
+from ferz.core.defs import NO_END
 from ferz.core.rules import Rules
 
 VALUE = {"win": 1, "draw": 0, "loss": -1}
@@ -17,17 +19,18 @@ VALUE = {"win": 1, "draw": 0, "loss": -1}
 def immediate_end(pos) -> int | None:
     """The value for the side to move if a variant rule has ended the game, else None.
 
-    `pos` is a core Position, which carries its compiled rules (Position.end_value; it also
+    `pos` is a core Position, which carries its compiled rules (core.endrules.end_value; it also
     makes the move generator return no moves once the game is over, as Fairy-Stockfish does).
     """
-    return pos.variant_end()
+    value = endrules.end_value(pos)
+    return None if value == NO_END else value
 
 
 def no_moves_value(rules: Rules, in_check: bool, pawn_drop: bool = False) -> int:
     """Value for the side to move when it has no legal move: checkmate or stalemate.
 
     `pawn_drop`: the check came from a pawn drop under shogiPawnDropMateIllegal (the core's
-    `Position.last_pawn_drop()`); such a mate is illegal, so the mated side wins (as in FSF)."""
+    `core.endrules.pawn_drop_check`); such a mate is illegal, so the mated side wins (as in FSF)."""
     if in_check and pawn_drop and rules.pawn_drop_mate_illegal:
         return 1
     return VALUE[rules.checkmate_value if in_check else rules.stalemate_value]

@@ -1,4 +1,4 @@
-"""The search's fast check test (Position.checks) agrees with playing the move and looking."""
+"""The search's fast check test (attacks.checks) agrees with playing the move and looking."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
+from ferz.core.attacks import checks, in_check
 from tests.conftest import read_perft_epd
 
 FENS = [fen for fen, _ in read_perft_epd("perftsuite.epd")]
@@ -25,10 +26,10 @@ def _disagreements(board: Board, limit: int = 3) -> list[str]:
     pos = board.position
     wrong = []
     for m in pos.legal_moves():
-        fast = pos.move_checks(m)
-        pos.push(m)
-        slow = pos.check()
-        pos.pop()
+        fast = checks(pos, m)
+        pos.make(m)
+        slow = in_check(pos)
+        pos.unmake()
         if fast != slow:
             wrong.append(f"{board.fen()} move {m:#x}: checks={fast} real={slow}")
             if len(wrong) >= limit:

@@ -6,6 +6,7 @@ import random
 from array import array
 
 from ferz.board import Board
+from ferz.core.attacks import in_check
 from ferz.core.position import Position
 from tests.conftest import read_perft_epd
 
@@ -60,30 +61,30 @@ def test_make_unmake_restores_everything() -> None:
                 break
             before = _state(pos)
             for m in moves:
-                assert pos.push(m)
+                assert pos.make(m)
                 after = (pos.key, pos.mg, pos.eg, pos.phase)
                 pos.refresh()  # from scratch
                 assert (pos.key, pos.mg, pos.eg, pos.phase) == after, (fen, m)
-                pos.pop()
+                pos.unmake()
                 assert _state(pos) == before, (fen, m)
                 checked += 1
-            pos.push(rng.choice(moves))
+            pos.make(rng.choice(moves))
     assert checked > 5000
 
 
 def test_null_move_restores_everything() -> None:
     for fen in FENS[:40]:
         pos = Board(fen).position
-        if pos.check():
+        if in_check(pos):
             continue
         before = _state(pos)
-        pos.push_null()
+        pos.make_null()
         assert pos.side != before[5]
         assert pos.ep == 0
         key = pos.key
         pos.refresh()
         assert pos.key == key
-        pos.pop_null()
+        pos.unmake_null()
         assert _state(pos) == before
 
 
@@ -95,7 +96,7 @@ def test_illegal_pseudo_move_is_refused_and_undone() -> None:
     legal = set(pos.legal_moves())
     assert legal < pseudo
     for m in pseudo - legal:
-        assert not pos.push(m)
+        assert not pos.make(m)
         assert _state(pos) == before
 
 
@@ -103,12 +104,12 @@ def test_repetition_detected_in_core_and_board() -> None:
     board = Board()
     for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] * 2:
         board.push_uci(uci)
-    assert board.position.repetition()
+    assert board.position.is_repetition()
     assert board.repetitions() == 3
     assert board.can_claim_draw()
     assert board.outcome(claim_draw=True).termination == "threefold_repetition"
     board.push_uci("e2e4")
-    assert not board.position.repetition()
+    assert not board.position.is_repetition()
 
 
 def test_pop_without_moves() -> None:

@@ -6,8 +6,8 @@ import chess
 import pytest
 
 from ferz import timeman
+from ferz.core import factory
 from ferz.core.evaluate import Evaluator
-from ferz.core.position import Position
 from ferz.core.search import Search, mate_in
 from ferz.core.tt import TT
 from ferz.variants import get
@@ -43,12 +43,10 @@ def test_tt_replaces_shallow_entries_in_full_buckets():
 
 
 def _position(fen: str):
+    """A chess position with a hand-made evaluator."""
     rules = get("chess")
     ev = Evaluator(rules)
-    pos = Position(rules)
-    ev.install(pos)
-    pos.set_fen(fen)
-    return pos, ev
+    return factory.position(rules, fen, ev), ev
 
 
 def _mirror(fen: str) -> str:
@@ -172,11 +170,7 @@ def test_uncompiled_search_gives_the_same_node_count():
 def test_late_move_reductions_grow_with_depth_and_move_number():
     """The base reduction is 0.75 + ln(depth) * ln(moves) / 2.25 plies, rounded down: none for
     the first moves at low depth, several plies for late moves deep in the tree."""
-    rules = get("chess")
-    pos = Position(rules)
-    ev = Evaluator(rules)
-    ev.install(pos)
-    search = Search(pos, TT(1), ev)
+    search = factory.search(get("chess"))
     assert search.reduction(1, 1) == 0
     assert search.reduction(3, 4) == 1
     assert search.reduction(10, 20) == 3

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ferz.core import nnue
+from ferz.core import factory, nnue
 from ferz.core.evaluate import Evaluator
 from ferz.core.position import Position
 from ferz.engine import Engine
@@ -78,23 +78,22 @@ def test_accumulators_follow_make_and_unmake(net):
             moves = pos.legal_moves()
             if not moves:
                 break
-            pos.push(rng.choice(moves))
+            pos.make(rng.choice(moves))
             played += 1
             assert list(pos.acc) == fresh(pos), pos.fen()
         for _ in range(played):
-            pos.pop()
+            pos.unmake()
         assert list(pos.acc) == before
-        pos.push_null()
+        pos.make_null()
         assert list(pos.acc) == before  # a null move moves no piece
-        pos.pop_null()
+        pos.unmake_null()
 
 
 def test_evaluation_is_colour_symmetric(net):
     """A position and its colour-flipped mirror get the same score for the side to move."""
     rules = get("chess")
     ev = Evaluator(rules, net=net)
-    pos = Position(rules)
-    ev.install(pos)
+    pos = factory.position(rules, None, ev)
     for fen in (rules.start_fen, KIWIPETE, "8/2k5/3p4/8/4P3/8/5K2/8 w - - 0 1"):
         board, side, *_ = fen.split()
         flipped = "/".join(reversed(board.swapcase().split("/")))
@@ -110,11 +109,7 @@ def test_network_scores_are_used_and_bare_kings_keep_the_mop_up(net):
     rules = get("chess")
     hand = Evaluator(rules)
     neural = Evaluator(rules, net=net)
-    a, b = Position(rules), Position(rules)
-    hand.install(a)
-    neural.install(b)
-    a.set_fen(KIWIPETE)
-    b.set_fen(KIWIPETE)
+    a, b = factory.position(rules, KIWIPETE, hand), factory.position(rules, KIWIPETE, neural)
     assert b.nn and not a.nn
     assert hand.eval(a) != neural.eval(b)
     for pos in (a, b):
@@ -125,22 +120,21 @@ def test_network_scores_are_used_and_bare_kings_keep_the_mop_up(net):
 SCORES = """
 import json, sys
 from ferz.core import compiled, nnue
+from ferz.core import factory
 from ferz.core.evaluate import Evaluator
-from ferz.core.position import Position
 from ferz.variants import get
 path, fens = json.load(sys.stdin)
 rules = get("chess")
 ev = Evaluator(rules, net=nnue.read(path))
-pos = Position(rules)
-ev.install(pos)
+pos = factory.position(rules, None, ev)
 out = []
 for fen in fens:
     pos.set_fen(fen)
     out.append([ev.eval(pos), list(pos.acc)])
     for m in pos.legal_moves()[:6]:
-        pos.push(m)
+        pos.make(m)
         out.append([ev.eval(pos), list(pos.acc)])
-        pos.pop()
+        pos.unmake()
 print(json.dumps({"compiled": compiled(), "results": out}))
 """
 
@@ -175,9 +169,7 @@ def test_too_many_pieces_for_int16_switch_the_network_off(tmp_path):
     net = nnue.read(random_net(tmp_path / "big.nnue", weights=3000))
     assert 2 <= net.max_pieces < 32
     rules = get("chess")
-    pos = Position(rules)
-    Evaluator(rules, net=net).install(pos)
-    pos.set_fen(rules.start_fen)  # 32 pieces
+    pos = factory.position(rules, None, Evaluator(rules, net=net))  # 32 pieces
     assert not pos.nn
     pos.set_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
     assert pos.nn
@@ -241,9 +233,7 @@ def test_engine_options_choose_the_evaluation(tmp_path):
     engine.set_option("Use NNUE", False)
     assert engine.network is None
     hand = Evaluator(get("chess"))
-    pos = Position(get("chess"))
-    hand.install(pos)
-    pos.set_fen(KIWIPETE)
+    pos = factory.position(get("chess"), KIWIPETE, hand)
     assert engine.evaluate() == hand.eval(pos) != with_net
     engine.set_option("Use NNUE", True)
     assert engine.network is mine
@@ -262,9 +252,7 @@ def test_shipped_chess_network():
     assert nnue.bundled(get("crazyhouse")) is None
     rules = get("chess")
     ev = Evaluator(rules, net=net)
-    pos = Position(rules)
-    ev.install(pos)
-    pos.set_fen(rules.start_fen)
+    pos = factory.position(rules, None, ev)
     assert abs(ev.eval(pos)) < 80
     pos.set_fen("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
     assert ev.eval(pos) > 500

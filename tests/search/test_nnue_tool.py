@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ferz.core import nnue
+from ferz.core import factory, nnue
 from ferz.core.evaluate import Evaluator
-from ferz.core.position import Position
 from ferz.variants import get
 from tests.programs import find, need_module
 from tests.search.helpers import random_game
@@ -67,8 +66,7 @@ def test_trained_network_scores_like_the_float_model(tmp_path):
     rules = get("chess")
     assert net.fits(rules) and net.hidden == 16 and net.buckets == 2
     ev = Evaluator(rules, net=net)
-    pos = Position(rules)
-    ev.install(pos)
+    pos = factory.position(rules, None, ev)
     errors = []
     for line in lines:
         fen = line.split(";")[0]

@@ -6,6 +6,7 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
+from ferz.core import factory
 from ferz.core.evaluate import Evaluator
 from ferz.engine import Engine, Limits
 from ferz.params import TERMS
@@ -60,14 +61,9 @@ def test_derived_values_weigh_moving_and_capturing_alike():
 @pytest.mark.variant
 def test_horde_starts_about_even():
     """36 pawns against an army: the definition's pawn value keeps the start near balance."""
-    from ferz.core.position import Position
-
     rules = variants.get("horde")
     ev = Evaluator(rules)
-    pos = Position(rules)
-    ev.install(pos)
-    pos.set_fen(rules.start_fen)
-    assert abs(ev.eval(pos)) < 150
+    assert abs(ev.eval(factory.position(rules, None, ev))) < 150
 
 
 @pytest.mark.variant
@@ -78,13 +74,13 @@ def test_perpetual_check_is_a_loss_in_the_search():
     values = []
     for move in ["a1a10", "d10d9", "a10a9", "d9d10", "a9a10", "d10d9"]:
         board.push_uci(move)
-        values.append(board.position.perpetual_value())
+        values.append(board.position.perpetual())
     # no repetition yet, then Black (checked every time) to move wins, Red to move loses
     assert values == [0, 0, 0, 0, 1, -1]
     chess = Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")
     for move in ["a1a8", "e8e7", "a8a7", "e7e8", "a7a8"]:
         chess.push_uci(move)
-    assert chess.position.perpetual_value() == 0  # chess: a repetition is a draw
+    assert chess.position.perpetual() == 0  # chess: a repetition is a draw
 
 
 @pytest.mark.variant
@@ -92,20 +88,12 @@ def test_a_makruk_pawn_gains_by_promoting():
     """Passed-pawn terms scale with what promotion gains: a pawn one step from becoming a met
     is not worth more than the met (it was, with chess's weights, and ferz shuffled instead of
     promoting); chess keeps its tuned weights."""
-    from ferz.core.position import Position
-
-    rules = variants.get("makruk")
-    ev = Evaluator(rules)
-    scores = []
-    for fen in (
-        "8/8/2M2M2/1P4PP/3k1SK1/8/8/6r1 w - - 0 1",
-        "8/8/2M2MM1/1P5P/3k1SK1/8/8/6r1 w - - 0 1",
-    ):
-        pos = Position(rules)
-        ev.install(pos)
-        pos.set_fen(fen)
-        scores.append(ev.eval(pos))
+    scores = _evals(
+        "makruk",
+        ("8/8/2M2M2/1P4PP/3k1SK1/8/8/6r1 w - - 0 1", "8/8/2M2MM1/1P5P/3k1SK1/8/8/6r1 w - - 0 1"),
+    )
     assert scores[1] > scores[0]
+    ev = Evaluator(variants.get("makruk"))
     chess = Evaluator(variants.get("chess"))
     sixth = chess.o_passed + 5  # a passed pawn on the sixth rank: chess keeps the tuned weight
     assert chess.weg[sixth] == TERMS["passed"][5][1] and 0 <= ev.weg[sixth] < chess.weg[sixth]
@@ -113,17 +101,9 @@ def test_a_makruk_pawn_gains_by_promoting():
 
 def _evals(variant: str, fens: tuple[str, ...]) -> list[int]:
     """Static evaluations of positions in a variant (side to move's view)."""
-    from ferz.core.position import Position
-
     rules = variants.get(variant)
     ev = Evaluator(rules)
-    scores = []
-    for fen in fens:
-        pos = Position(rules)
-        ev.install(pos)
-        pos.set_fen(fen)
-        scores.append(ev.eval(pos))
-    return scores
+    return [ev.eval(factory.position(rules, fen, ev)) for fen in fens]
 
 
 @pytest.mark.variant

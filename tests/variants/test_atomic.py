@@ -7,6 +7,7 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
+from ferz.core import factory
 from ferz.variants import ending
 from tests.variants.oracle import pyffish
 
@@ -96,17 +97,8 @@ def test_blast_needs_pseudo_royal_extinction() -> None:
 
 def _search(fen: str):
     """A core position of `fen` with an installed evaluation, its Search and its Board."""
-    from ferz.core.evaluate import Evaluator
-    from ferz.core.position import Position
-    from ferz.core.search import Search
-    from ferz.core.tt import TT
-
-    rules = variants.get("atomic")
-    ev = Evaluator(rules)
-    pos = Position(rules)
-    ev.install(pos)
-    pos.set_fen(fen)
-    return Search(pos, TT(1), ev), ev, pos, Board(fen, variant="atomic")
+    search = factory.search(variants.get("atomic"), fen)
+    return search, search.ev, search.pos, Board(fen, variant="atomic")
 
 
 def _value(ev, board: Board, letter: str) -> int:

@@ -14,6 +14,8 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
+from ferz.core import endrules
+from ferz.core.attacks import in_check
 from ferz.core.rules import Rules
 from ferz.variants import ending
 from tests.variants.oracle import fsf_name, normal_fen, pyffish
@@ -83,7 +85,7 @@ def _rules_value(rules: Rules, board: Board) -> int | None:
     ended = ending.immediate_end(pos)
     if ended is not None or board.legal_moves:
         return ended
-    return ending.no_moves_value(rules, pos.check(), pos.last_pawn_drop())
+    return ending.no_moves_value(rules, in_check(pos), endrules.pawn_drop_check(pos))
 
 
 def play(name: str, seed: int, rules: Rules | None = None, plies: int = PLIES) -> int:

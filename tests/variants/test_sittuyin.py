@@ -94,17 +94,10 @@ def test_setup_perft_undoes_drops_of_kings() -> None:
 def test_promotion_in_place_captures_nothing() -> None:
     """The pawn left standing on its square is the mover, not a victim: the exchange value of
     promoting in place equals that of promoting by a step to an empty, unattacked square."""
-    from ferz.core.evaluate import Evaluator
-    from ferz.core.search import Search
-    from ferz.core.tt import TT
+    from ferz.core import factory
 
     fen = "4k3/8/2P5/8/8/8/8/4K3 w - - 0 1"
-    rules = variants.get("sittuyin")
-    ev = Evaluator(rules)
-    pos = Position(rules)
-    ev.install(pos)
-    pos.set_fen(fen)
-    search = Search(pos, TT(1), ev)
+    search = factory.search(variants.get("sittuyin"), fen)
     board = Board(fen, variant="sittuyin")
     in_place, step = (search.see_value(board.parse_uci(u).code) for u in ("c6c6f", "c6b5f"))
     assert in_place == step > 0

@@ -1,0 +1,295 @@
+"""Attack probes: whether a square is attacked, by which piece, and whether a move checks.
+
+Functions of a Position (declared in attacks.pxd): the tables of core/tables.py walked outwards
+from a square (any piece the rules allow) or piece by piece (variants whose pieces are all
+plain leapers and riders, `chk_all`). Ints and typed memoryviews only, callable without the GIL.
+"""
+
+import cython
+from cython.cimports.ferz.core.defs import (
+    CASTLE,
+    DROP,
+    EMPTY,
+    EP,
+    LINE_REACH,
+    LINE_SPAN,
+    MAXP,
+    PROBE_HOP,
+    PROBE_LEG,
+    PROMO,
+    WALL,
+    move_from,
+    move_kind,
+    move_promo,
+    move_to,
+)
+from cython.cimports.ferz.core.position import Position
+
+
+def attacked(pos: Position, sq: cython.int, by: cython.int) -> cython.bint:
+    """Whether colour `by` attacks square sq."""
+    if pos.chk_all:
+        return attacker(pos, sq, by, 0) >= 0
+    return probe_attacker(pos, sq, by, 0) >= 0
+
+
+def attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
+    """Square of a piece of colour `by` attacking sq (with `least`, of the least valuable
+    one by piece code order of `lvalue`), or -1; piece by piece through the direct-check
+    table, for variants where every piece is simple (chk_all). Squares emptied by SEE
+    (board EMPTY, still in the piece list) attack nothing."""
+    i: cython.int
+    s: cython.int
+    p: cython.int
+    j: cython.int
+    t: cython.int
+    u: cython.int
+    kind: cython.int
+    best: cython.int = -1
+    best_value: cython.int = 1 << 30
+    fx: cython.int = pos.sq_file[sq] + LINE_REACH
+    fy: cython.int = pos.sq_rank[sq] + LINE_REACH
+    for i in range(pos.pcount[by]):
+        s = pos.plist[by * MAXP + i]
+        p = pos.board[s]
+        j = p * LINE_SPAN * LINE_SPAN + (fx - pos.sq_file[s]) * LINE_SPAN
+        j += fy - pos.sq_rank[s]
+        kind = pos.chk_kind[j]
+        if kind == 0:
+            continue
+        if kind == 2:
+            u = pos.chk_vec[j]
+            t = s + u
+            while t != sq and pos.board[t] == EMPTY:
+                t += u
+            if t != sq:
+                continue
+        if not least:
+            return s
+        if pos.lvalue[p] < best_value:
+            best_value = pos.lvalue[p]
+            best = s
+    return best
+
+
+def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
+    """attacker() through the attack probes (any piece the rules allow): walks them
+    outwards from sq, so pieces lifted off the board by SEE reveal those behind them."""
+    i: cython.int
+    v: cython.int
+    t: cython.int
+    k: cython.int
+    q: cython.int
+    rng: cython.int
+    kind: cython.int
+    mask: cython.ulonglong
+    one: cython.ulonglong = 1
+    best: cython.int = -1
+    best_value: cython.int = 1 << 30
+    for i in range(pos.pr_start[by], pos.pr_start[by + 1]):
+        v = pos.pr_vec[i]
+        kind = pos.pr_kind[i]
+        rng = pos.pr_range[i]
+        t = sq - v
+        if kind == PROBE_LEG:
+            q = pos.board[t]
+            if not (
+                q > WALL
+                and (q & 1) == by
+                and pos.pr_near[i] & (one << (q >> 1))
+                and pos.board[t + pos.pr_leg[i]] == EMPTY
+            ):
+                continue
+        else:
+            k = 1
+            while pos.board[t] == EMPTY and k < rng:
+                t -= v
+                k += 1
+            if kind == PROBE_HOP:
+                if pos.board[t] <= WALL or k >= rng:
+                    continue
+                t -= v
+                k += 1
+                while pos.board[t] == EMPTY and k < rng:
+                    t -= v
+                    k += 1
+            q = pos.board[t]
+            if q <= WALL or (q & 1) != by:
+                continue
+            mask = pos.pr_near[i] if k == 1 else pos.pr_far[i]
+            if not mask & (one << (q >> 1)):
+                continue
+        if not pos.region[q * pos.nsq + sq]:
+            continue
+        if pos.pr_minr[i] != 0 and not stands(pos, t, by, pos.pr_minr[i]):
+            continue
+        if not least:
+            return t
+        if pos.lvalue[q] < best_value:
+            best_value = pos.lvalue[q]
+            best = t
+    return best
+
+
+def stands(pos: Position, sq: cython.int, color: cython.int, cond: cython.int) -> cython.bint:
+    """A probe's condition on the attacker's square: -1 = in its double-step region
+    (initial moves), n > 0 = on relative rank n or beyond (xiangqi soldier)."""
+    if cond < 0:
+        return pos.dbl_zone[color * pos.nsq + sq] != 0
+    return pos.rel_rank[color * pos.nsq + sq] >= cond
+
+
+def in_check(pos: Position) -> cython.bint:
+    """Whether the side to move's royal piece is attacked (in atomic not while it touches
+    the enemy king: no capture can take it then)."""
+    k: cython.int = pos.royal[pos.side]
+    if k < 0 or not attacked(pos, k, pos.side ^ 1):
+        return False
+    return not pos.blast or not touching(pos, k, pos.royal[pos.side ^ 1])
+
+
+def touching(pos: Position, a: cython.int, b: cython.int) -> cython.bint:
+    """Whether squares a and b (b may be -1: none) are next to each other."""
+    if b < 0:
+        return False
+    return abs(pos.sq_file[a] - pos.sq_file[b]) <= 1 and abs(pos.sq_rank[a] - pos.sq_rank[b]) <= 1
+
+
+def blast_legal(pos: Position, us: cython.int) -> cython.bint:
+    """Atomic legality after a move by `us`: its own king must survive the explosion;
+    exploding the enemy king is always legal; else the king may not stand attacked
+    unless it touches the enemy king."""
+    k: cython.int = pos.royal[us]
+    o: cython.int = pos.royal[us ^ 1]
+    if k < 0:
+        return False
+    if o < 0:
+        return True
+    return touching(pos, k, o) or not attacked(pos, k, us ^ 1)
+
+
+def castle_attacked(pos: Position, sq: cython.int, by: cython.int, king: cython.int) -> cython.bint:
+    """Atomic castling: whether `by` attacks sq on the king's path, with the king lifted
+    off its square, a square next to the enemy king being safe."""
+    p: cython.int = pos.board[king]
+    a: cython.bint
+    if touching(pos, sq, pos.royal[by]):
+        return False
+    pos.board[king] = EMPTY
+    a = attacked(pos, sq, by)
+    pos.board[king] = p
+    return a
+
+
+def kings_facing(pos: Position) -> cython.bint:
+    """Flying general: the two royals on one file with nothing between them."""
+    a: cython.int = pos.royal[0]
+    b: cython.int = pos.royal[1]
+    s: cython.int
+    if a < 0 or b < 0 or (a - b) % pos.stride != 0:
+        return False
+    s = min(a, b) + pos.stride
+    while s < max(a, b):
+        if pos.board[s] != EMPTY:
+            return False
+        s += pos.stride
+    return True
+
+
+def discovered(pos: Position, king: cython.int, fr: cython.int, by: cython.int) -> cython.bint:
+    """Whether a rider of `by` attacks the king through the vacated square fr."""
+    fx: cython.int = pos.sq_file[fr] - pos.sq_file[king] + LINE_REACH
+    fy: cython.int = pos.sq_rank[fr] - pos.sq_rank[king] + LINE_REACH
+    u: cython.int = pos.line_dir[fx * LINE_SPAN + fy]
+    t: cython.int
+    q: cython.int
+    one: cython.ulonglong = 1
+    if u == 0:
+        return False
+    t = king + u
+    while pos.board[t] == EMPTY:
+        t += u
+    q = pos.board[t]
+    return (
+        q > WALL
+        and (q & 1) == by
+        and (pos.ray_mask[by * 2 * pos.nsq - u + pos.nsq] & (one << (q >> 1))) != 0
+    )
+
+
+def checks(pos: Position, m: cython.int) -> cython.bint:
+    """Whether m, if legal, checks the opponent; found without playing it where the
+    rules allow (the fast-legality variants), else as gives_check. The answer for an
+    illegal move is unspecified: the search asks before make, which rejects those."""
+    kind: cython.int = move_kind(m)
+    fr: cython.int = move_from(m)
+    to: cython.int = move_to(m)
+    us: cython.int = pos.side
+    k: cython.int = pos.royal[us ^ 1]
+    p: cython.int
+    i: cython.int
+    u: cython.int
+    t: cython.int
+    q: cython.int
+    one: cython.ulonglong = 1
+    if not pos.fast_legal or kind == CASTLE or kind == EP:  # noqa: SIM109 - C ints
+        return gives_check(pos, m)
+    if k < 0:
+        return False
+    if kind == DROP:
+        p = 2 * fr + us
+    elif kind == PROMO:
+        p = 2 * move_promo(m) + us
+    else:
+        p = pos.board[fr]
+    if pos.chk_slow[p]:
+        return gives_check(pos, m)
+    # 1. The moved (dropped, promoted) piece attacks the king from its new square.
+    i = (
+        p * LINE_SPAN * LINE_SPAN
+        + (pos.sq_file[k] - pos.sq_file[to] + LINE_REACH) * LINE_SPAN
+        + pos.sq_rank[k]
+        - pos.sq_rank[to]
+        + LINE_REACH
+    )
+    if pos.chk_kind[i] == 1:
+        return True
+    if pos.chk_kind[i] == 2:
+        u = pos.chk_vec[i]
+        t = to + u
+        while t != k and (t == fr or pos.board[t] == EMPTY):
+            t += u
+        if t == k:
+            return True
+    if kind == DROP:
+        return False
+    # 2. A rider behind the vacated square: walk from the king through fr (to blocks).
+    u = pos.line_dir[
+        (pos.sq_file[fr] - pos.sq_file[k] + LINE_REACH) * LINE_SPAN
+        + pos.sq_rank[fr]
+        - pos.sq_rank[k]
+        + LINE_REACH
+    ]
+    if u == 0:
+        return False
+    t = k + u
+    while t != to and (t == fr or pos.board[t] == EMPTY):
+        t += u
+    if t == to:
+        return False
+    q = pos.board[t]
+    return (
+        q > WALL
+        and (q & 1) == us
+        and (pos.ray_mask[us * 2 * pos.nsq - u + pos.nsq] & (one << (q >> 1))) != 0
+    )
+
+
+def gives_check(pos: Position, m: cython.int) -> cython.bint:
+    """Whether a legal move checks the opponent (False for an illegal one)."""
+    result: cython.bint
+    if not pos.make(m):
+        return False
+    result = in_check(pos)
+    pos.unmake()
+    return result

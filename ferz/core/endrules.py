@@ -1,0 +1,216 @@
+"""Game ends by variant rules: extinction, flags, check counting, the counting rules (makruk,
+ASEAN, Cambodian), sittuyin's promotions-only draw and the shogi pawn-drop mate.
+
+Functions of a Position (declared in endrules.pxd); ints and typed memoryviews only, callable
+without the GIL. `end_value` tells the move generator and the search that a rule has ended the
+game; make() keeps the counting rule's count with `update_count`.
+"""
+
+import cython
+from cython.cimports.ferz.core import attacks, movegen
+from cython.cimports.ferz.core.defs import (
+    DROP,
+    GEN_ALL,
+    MAXP,
+    NO_END,
+    PROMO,
+    WALL,
+    move_from,
+    move_kind,
+    move_to,
+)
+from cython.cimports.ferz.core.position import Position
+
+
+def count_limit(pos: Position, c: cython.int) -> cython.int:
+    """Counting: the limit in moves when colour c counts now, or 0 for none. No count
+    while c's opponent has only its king. Makruk: none while a pawn stands; board's honour
+    (64) while c has more than its king. Cambodian: none while c has more than three men;
+    board's honour (63) while it has two or three (pawns too); then, with no pawn on the
+    board, pieces' honour one move shorter than makruk's. Pieces' honour by what the
+    opponent has, for a bare king (ASEAN: 16 with a rook, 44 with a khon, 64 with a knight,
+    else no count; makruk: 8 or 16 with rooks, 22 or 44 with khons, 32 with two knights,
+    else 64)."""
+    o: cython.int = c ^ 1
+    if pos.pcount[o] <= 1:
+        return 0
+    if pos.counting == 3 and pos.pcount[c] > 1:
+        return 63 if pos.pcount[c] <= 3 else 0  # Cambodian board's honour
+    if pawns_left(pos):
+        return 0
+    if pos.pcount[c] > 1:
+        return 0 if pos.counting == 2 else 64  # board's honour (makruk only)
+    rooks: cython.int = pos.count[2 * pos.cnt_rook + o] if pos.cnt_rook > 0 else 0
+    khons: cython.int = pos.count[2 * pos.cnt_khon + o] if pos.cnt_khon > 0 else 0
+    knights: cython.int = pos.count[2 * pos.cnt_knight + o] if pos.cnt_knight > 0 else 0
+    # cambodian limits are one move shorter than makruk's
+    short: cython.int = 1 if pos.counting == 3 else 0
+    if pos.counting == 2:
+        return 16 if rooks else 44 if khons else 64 if knights else 0
+    if rooks:
+        return (8 if rooks > 1 else 16) - short
+    if khons > 1:
+        return 22 - short
+    if knights > 1:
+        return 32 - short
+    return (44 if khons else 64) - short
+
+
+def update_count(
+    pos: Position, mover: cython.int, capt: cython.int, kind: cython.int
+) -> cython.void:
+    """Counting after a move of `mover` (capt: the piece taken, or 0). A running count goes
+    on; a count starts when none runs and the side to move may count, and starts again
+    when a capture or promotion leaves that side a bare king. In makruk and Cambodian a
+    bare king that takes the last pawn starts its own count at once; ASEAN counts always
+    start at 0."""
+    stm: cython.int = mover ^ 1
+    limit: cython.int
+    total: cython.int = pos.pcount[0] + pos.pcount[1]
+    if pos.cnt_limit:
+        pos.cnt_ply += 1
+    if pos.counting != 2 and capt and pos.is_pawn[capt >> 1] and pos.pcount[mover] == 1:
+        limit = 0 if pawns_left(pos) else count_limit(pos, mover)
+        if limit:
+            pos.cnt_limit = 2 * limit
+            pos.cnt_ply = 2 * total - 1
+    if pos.cnt_limit == 0 or ((capt or kind == PROMO) and pos.pcount[stm] == 1):
+        limit = count_limit(pos, stm)
+        if limit:
+            pos.cnt_limit = 2 * limit
+            pos.cnt_ply = 0 if pos.counting == 2 or pos.pcount[stm] > 1 else 2 * total
+
+
+def pawns_left(pos: Position) -> cython.bint:
+    """Whether any pawn (of either colour) stands on the board."""
+    t: cython.int
+    for t in range(1, pos.npc >> 1):
+        if pos.is_pawn[t] and (pos.count[2 * t] or pos.count[2 * t + 1]):
+            return True
+    return False
+
+
+def promotions_only(pos: Position) -> cython.bint:
+    """Sittuyin's draw (sittuyinPromotion): the side to move has only its king and one
+    pawn, is not in check, and every legal move it has is a promotion."""
+    us: cython.int = pos.side
+    pawns: cython.int = 0
+    i: cython.int
+    n: cython.int
+    m: cython.int
+    legal: cython.bint = False
+    if not pos.sit_promo or pos.pcount[us] != 2:
+        return False
+    for i in range(2):
+        if pos.is_pawn[pos.board[pos.plist[us * MAXP + i]] >> 1]:
+            pawns += 1
+    if pawns != 1 or attacks.in_check(pos):
+        return False
+    n = movegen.gen(pos, pos.scratch, 0, False)
+    for i in range(n):
+        m = pos.scratch[i]
+        if pos.make(m):
+            pos.unmake()
+            if move_kind(m) != PROMO:
+                return False
+            legal = True
+    return legal
+
+
+def counting_over(pos: Position) -> bool:
+    """Whether the count (makruk, ASEAN) has run out: a draw, unless the side to move is
+    mated."""
+    return pos.cnt_limit > 0 and pos.cnt_ply > pos.cnt_limit
+
+
+def end_value(pos: Position) -> cython.int:
+    """Value for the side to move (1 win, 0 draw, -1 loss) if a variant rule (extinction,
+    flag) has ended the game, else NO_END. The side that just moved is judged first; with
+    an extinction claim the side to move keeps one move to recover (shatranj)."""
+    us: cython.int = pos.side
+    if pos.ext_on:
+        if extinct(pos, us ^ 1, 0):
+            return -pos.ext_value
+        if extinct(pos, us, pos.ext_claim):
+            return pos.ext_value
+    if pos.flag_on:
+        if pos.flag_move:
+            # racing kings: a king on its flag rank wins once the opponent has had its
+            # move; both there after Black's answer is a draw
+            if flag_reached(pos, us):
+                return 0 if us == 0 and flag_reached(pos, us ^ 1) else 1
+            if flag_reached(pos, us ^ 1):
+                return NO_END if us == 1 and flag_in_reach(pos, us) else -1
+        else:
+            if flag_reached(pos, us ^ 1):
+                return -1
+            if flag_reached(pos, us):
+                return 1
+    if pos.check_count and pos.checks_left[us ^ 1] == 0:
+        return -1  # the side that just moved has given its last check
+    return NO_END
+
+
+def extinct(pos: Position, c: cython.int, extra: cython.int) -> cython.bint:
+    """Whether colour c is down to the extinction count while the opponent is not."""
+    j: cython.int
+    t: cython.int
+    have: cython.int
+    other: cython.int
+    if pos.ext_all:
+        have = pos.pcount[c]
+        other = pos.pcount[c ^ 1]
+        if pos.drops:
+            for t in range(1, pos.npc >> 1):
+                have += pos.hand[2 * t + c]
+                other += pos.hand[2 * t + (c ^ 1)]
+        return have <= pos.ext_count and other >= pos.ext_opp + extra
+    for j in range(pos.n_ext):
+        t = pos.ext_types[j]
+        have = pos.count[2 * t + c] + pos.hand[2 * t + c]
+        other = pos.count[2 * t + (c ^ 1)] + pos.hand[2 * t + (c ^ 1)]
+        if have <= pos.ext_count and other >= pos.ext_opp + extra:
+            return True
+    return False
+
+
+def flag_reached(pos: Position, c: cython.int) -> cython.bint:
+    """Whether a flag piece of colour c stands in its flag region."""
+    i: cython.int
+    p: cython.int
+    for i in range(pos.flag_start[c], pos.flag_start[c + 1]):
+        p = pos.board[pos.flag_sq[i]]
+        if p > WALL and (p & 1) == c and (pos.flag_type[c] == 0 or (p >> 1) == pos.flag_type[c]):
+            return True
+    return False
+
+
+def flag_in_reach(pos: Position, c: cython.int) -> cython.bint:
+    """flagMove: whether colour c, not in check, has a legal king move onto its flag
+    region (Black may still answer White's arrival there)."""
+    k: cython.int = pos.royal[c]
+    n: cython.int
+    i: cython.int
+    m: cython.int
+    saved: cython.int = pos.cap_end
+    if k < 0 or attacks.in_check(pos):
+        return False
+    pos.cap_end = 64  # the size of flag_buf
+    n = movegen.gen_piece(pos, pos.flag_buf, 0, k, pos.board[k], GEN_ALL)
+    pos.cap_end = saved
+    for i in range(n):
+        m = pos.flag_buf[i]
+        if pos.flag_zone[c * pos.nsq + move_to(m)] and pos.make(m):
+            pos.unmake()
+            return True
+    return False
+
+
+def pawn_drop_check(pos: Position) -> cython.bint:
+    """Whether the last move dropped a shogi pawn under the pawn-drop-mate rule (the side to
+    move, if it then has no legal move, wins instead of being mated)."""
+    m: cython.int
+    if pos.dropmate_type == 0 or pos.ply == 0:
+        return False
+    m = pos.u_move[pos.ply - 1]
+    return m != 0 and move_kind(m) == DROP and move_from(m) == pos.dropmate_type

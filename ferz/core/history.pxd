@@ -1,0 +1,37 @@
+# C-level interface of the history tables (implementation in history.py).
+
+cimport cython
+from ferz.core.position cimport Position
+
+cdef enum:
+    CONT_MAX = 1 << 22  # continuation-history cells at most (large boards fold into this)
+    CORR_SIZE = 16384  # correction-history cells per side (a power of two)
+
+
+@cython.final
+cdef class History:
+    cdef Position pos
+    cdef int nsq, nplay, crows, cont_size, ntypes1, hist_from
+    cdef int history_max, corr_limit, corr_div
+    cdef public int corr_on
+    # playing-square index of each cell; the (piece, target) row of the move made at each ply
+    cdef int[::1] sq_idx
+    cdef public int[::1] ctx
+    # butterfly, continuation, capture and correction histories; killers and counter moves
+    cdef int[::1] butterfly, cont, capt, corr
+    cdef public int[::1] killers, counter
+
+    cdef void gravity(self, int[::1] table, int idx, int bonus) noexcept nogil
+    cdef int move_row(self, int m) noexcept nogil
+    cdef int butterfly_index(self, int m) noexcept nogil
+    cdef int cont_index(self, int ply, int col) noexcept nogil
+    cdef int quiet(self, int ply, int m) noexcept nogil
+    cdef int capture_index(self, int m) noexcept nogil
+    cdef int capture(self, int m) noexcept nogil
+    cdef void bonus_quiet(self, int ply, int m, int bonus) noexcept nogil
+    cdef void bonus_capture(self, int m, int bonus) noexcept nogil
+    cdef void cutoff_quiet(self, int ply, int m, int prev) noexcept nogil
+    cdef int counter_move(self, int prev) noexcept nogil
+    cdef int corr_index(self) noexcept nogil
+    cdef int corrected(self, int raw) noexcept nogil
+    cdef void update_correction(self, int diff, int depth) noexcept nogil
