@@ -118,10 +118,13 @@ class Game:
         return white_to_move(self.board) == self.human_white
 
     def play(self, text: str) -> bool:
-        """Play the human's move (SAN or UCI); returns False with a message if it is illegal."""
+        """Play the human's move in any spelling a PGN reader takes (SAN, UCI, long algebraic
+        `e2-e4` / `Ng1-f3`, `0-0`); returns False with a message if it is illegal."""
+        from .pgn import parse_move
+
         board = self.board
         move = None
-        for parse in (board.parse_uci, board.parse_san):
+        for parse in (board.parse_uci, lambda t: parse_move(board, t)):
             try:
                 move = parse(text)
                 break

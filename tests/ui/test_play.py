@@ -67,6 +67,13 @@ def test_moves_in_san_and_uci_engine_replies() -> None:
     assert engine.last_limits is not None and engine.last_limits.depth == 2
 
 
+def test_long_algebraic_moves_are_accepted() -> None:
+    """`e2-e4`, `Ng1-f3` (the Centurion seed's input) are read as a PGN reader reads them."""
+    out, _ = play("e2-e4\nNg1-f3\nfen\n")
+    assert "Illegal move" not in out
+    assert "rnbqkbnr/1ppppppp/8/8/p3P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3" in out
+
+
 def test_illegal_and_garbage_input_changes_nothing() -> None:
     out, engine = play("e5\nKe2\n\xff\xfe\n" + "x" * 10000 + "\nfen\n")
     assert out.count("Illegal move") == 4
