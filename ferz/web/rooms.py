@@ -212,11 +212,12 @@ class Room:
     def options(self) -> dict[str, Any]:
         """Engine options for this game (the engines are shared, so every search sets them)."""
         elo = self.game.settings.elo
-        # ferz's own book makes games differ from the first move (standard chess only)
+        # no book in the browser's games yet: the page has no option for it, and its tests
+        # watch the engine think from the first move (analysis sets OwnBook off as well)
         options: dict[str, Any] = {
             "MultiPV": 1,
             "UCI_LimitStrength": elo is not None,
-            "OwnBook": True,
+            "OwnBook": False,
         }
         if elo is not None:
             options["UCI_Elo"] = elo
