@@ -122,8 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     datagen = sub.add_parser(
         "datagen",
         help="generate training positions from engine self-play (resumable, reproducible)",
-        description="Play self-play games of an engine at a node budget from randomised "
-        "openings and keep their quiet positions with search scores and game results, in "
+        description="Play self-play games of an engine at a node budget from randomised\n"
+        "openings and keep their quiet positions with search scores and game results, in\n"
         "chunked binary files that the same command regenerates from its seed.",
         epilog=DATAGEN_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,

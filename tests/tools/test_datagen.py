@@ -183,8 +183,10 @@ def test_another_recipe_in_the_same_directory_is_refused(tmp_path, stand_in) -> 
 
 
 def test_ferz_itself_regenerates_the_same_bytes(tmp_path) -> None:
-    recipe = Recipe(engine="ferz", nodes=60, chunk_games=1, max_moves=12, hash_mb=1)
-    generate(recipe, 2, tmp_path / "a", 2, report=lambda line: None)
+    # one worker plays both games with the same engines (ucinewgame between), two workers
+    # each with fresh ones: the same games
+    recipe = Recipe(engine="ferz", nodes=60, chunk_games=2, max_moves=12, hash_mb=1)
+    generate(recipe, 2, tmp_path / "a", 1, report=lambda line: None)
     generate(recipe, 2, tmp_path / "b", 2, report=lambda line: None)
     assert files(tmp_path / "a") == files(tmp_path / "b") != {}
     header, records = ff.read_chunk(tmp_path / "a" / "chunk-000000.fzd")
