@@ -24,6 +24,7 @@ import sys
 import time
 import zlib
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -33,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 # ------------------------------------------------------------------------------ positions
 
 
-def samples(path: Path):
+def samples(path: Path) -> Iterator[tuple[str, float, int] | None]:
     """(FEN, White's result 1/0.5/0, White's score) of each position of a file: `ferz datagen`
     chunks (.fzd) or `FEN;result;score` text lines (lines that are not are skipped, None)."""
     from ferz.datagen.fileformat import SUFFIX, read_chunk

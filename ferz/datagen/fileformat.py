@@ -98,6 +98,12 @@ def position_key(fen: str) -> int:
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
 
 
+def canonical(fen: str, variant: str) -> str:
+    """The FEN as a reader of the variant's records gets it back (packed chess writes
+    castling rights its own way), so that keys made while writing and after reading agree."""
+    return unpack_chess(pack_chess(fen)) if encoding_of(variant) == PACKED else fen
+
+
 def encoding_of(variant: str) -> int:
     """The position encoding used for a variant's records."""
     return PACKED if variant in PACKED_VARIANTS else FEN

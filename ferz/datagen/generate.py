@@ -48,6 +48,7 @@ from .fileformat import (
     SUFFIX,
     FormatError,
     Record,
+    canonical,
     position_key,
     read_chunk,
     write_chunk,
@@ -142,16 +143,34 @@ def book(recipe: Recipe) -> list[str]:
     return []
 
 
+def chess960_start(rng: random.Random) -> str:
+    """A random Chess960 start position: bishops on squares of both colours, the king
+    between the rooks, Black mirroring White."""
+    row: list[str | None] = [None] * 8
+    row[rng.randrange(0, 8, 2)] = "b"
+    row[rng.randrange(1, 8, 2)] = "b"
+    for piece in "qnn":
+        row[rng.choice([i for i, p in enumerate(row) if p is None])] = piece
+    # the three squares left hold rook, king, rook in that order
+    for square, piece in zip([i for i, p in enumerate(row) if p is None], "rkr", strict=True):
+        row[square] = piece
+    black = "".join(p for p in row if p is not None)
+    return f"{black}/pppppppp/8/8/8/8/PPPPPPPP/{black.upper()} w KQkq - 0 1"
+
+
 def opening(recipe: Recipe, fens: list[str], game: int) -> Opening:
     """Game `game`'s start: a book position plus random plies, or random plies from the
-    start position; it depends only on the seed, the variant and the game number."""
+    start position (Chess960: a random one of the 960); it depends only on the seed, the
+    variant and the game number."""
     rng = random.Random(f"{recipe.seed}:{recipe.variant}:{game}")
     for _ in range(100):
         if fens and rng.random() < recipe.book_share:
             board = Board(rng.choice(fens), variant=recipe.variant)
             plies = rng.randint(*recipe.book_plies)
         else:
-            board = Board(variant=recipe.variant)
+            # Chess960's start positions are the 960 arrangements, not the variant's default
+            start = chess960_start(rng) if recipe.variant == "chess960" else None
+            board = Board(start, variant=recipe.variant)
             plies = rng.randint(*recipe.start_plies)
         start = board.fen()
         moves = []
@@ -235,7 +254,7 @@ def engine_identity(recipe: Recipe) -> dict:
             hint = " (Debian: apt-get install stockfish)" if "stockfish" in recipe.engine else ""
             raise ValueError(f"engine {recipe.engine!r} not found or not executable{hint}")
         info["path"] = path
-        info["sha256"] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        info["sha256"] = _digest(Path(path))
         spec = dataclasses.replace(spec, command=[path])
     try:
         engine = launch(spec, recipe.variant)
@@ -244,6 +263,14 @@ def engine_identity(recipe: Recipe) -> dict:
     info["id"] = engine.name
     engine.quit()
     return info
+
+
+def _digest(path: Path) -> str:
+    """The SHA-256 of a program ("" if it cannot be read)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return ""
 
 
 def versions() -> dict:
@@ -298,6 +325,12 @@ def prepare(out: Path, recipe: Recipe, command: list[str]) -> tuple[dict, dict]:
             raise ValueError(
                 f"{out} holds data of another recipe ({', '.join(differ)} differ): give the "
                 "same settings to continue it, or another --out or --name"
+            )
+        engine = stored["engine"]
+        if "sha256" in engine and _digest(Path(engine["path"])) != engine["sha256"]:
+            raise ValueError(
+                f"the engine {engine['path']} is not the program that began the data in {out} "
+                "(its SHA-256 differs): its games would differ; use another --out or --name"
             )
         return stored, manifest
     identity = engine_identity(recipe)
@@ -382,7 +415,7 @@ def generate(
             # game order, whatever order the runner finished them in
             for index in sorted(records):
                 for record in positions(records[index], recipe, first + index):
-                    key = position_key(record.fen)
+                    key = position_key(canonical(record.fen, recipe.variant))
                     if key in seen:
                         progress.duplicates += 1
                         continue

@@ -180,6 +180,9 @@ def test_another_recipe_in_the_same_directory_is_refused(tmp_path, stand_in) -> 
     generate(recipe_for(stand_in), 2, tmp_path, 1, report=lambda line: None)
     with pytest.raises(ValueError, match="another recipe.*nodes"):
         generate(recipe_for(stand_in, nodes=2), 2, tmp_path, 1, report=lambda line: None)
+    Path(stand_in).write_text(Path(stand_in).read_text() + "# another build\n")
+    with pytest.raises(ValueError, match="SHA-256 differs"):
+        generate(recipe_for(stand_in), 4, tmp_path, 1, report=lambda line: None)
 
 
 def test_ferz_itself_regenerates_the_same_bytes(tmp_path) -> None:

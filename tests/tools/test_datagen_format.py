@@ -27,6 +27,13 @@ def test_packed_chess_round_trip(fen: str) -> None:
     assert ff.unpack_chess(packed) == fen
 
 
+def test_canonical_fens_are_what_a_reader_gets() -> None:
+    # Chess960 castling written as files where K/Q say the same: the reader writes K/Q
+    shredder = "1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/RR2K1R1 w GBgb - 0 1"
+    assert ff.canonical(shredder, "chess960") == FENS[5]
+    assert ff.canonical(shredder, "xiangqi") == shredder  # FEN records keep the text
+
+
 def test_packed_chess_refuses_what_it_cannot_hold() -> None:
     with pytest.raises(FormatError, match="8x8"):
         ff.pack_chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w - - 0 1")
