@@ -333,6 +333,12 @@ def prepare(out: Path, recipe: Recipe, command: list[str]) -> tuple[dict, dict]:
                 "(its SHA-256 differs): its games would differ; use another --out or --name"
             )
         return stored, manifest
+    strangers = [p.name for p in out.iterdir() if not _ours(p.name)]
+    if strangers:
+        raise ValueError(
+            f"{out} is not empty and holds no datagen run ({', '.join(sorted(strangers)[:3])}"
+            f"{', ...' if len(strangers) > 3 else ''}): give an empty or new --out"
+        )
     identity = engine_identity(recipe)
     stored = {
         "recipe": recipe.as_dict(),
@@ -344,6 +350,11 @@ def prepare(out: Path, recipe: Recipe, command: list[str]) -> tuple[dict, dict]:
     _write_json(recipe_path, stored)
     _write_json(manifest_path, manifest)
     return stored, manifest
+
+
+def _ours(name: str) -> bool:
+    """Whether a file name is one a run writes (an unfinished first run leaves such files)."""
+    return name in (MANIFEST, RECIPE) or name.startswith("chunk-") or name.endswith(".tmp")
 
 
 def verified(out: Path, manifest: dict, seen: set[int]) -> int:

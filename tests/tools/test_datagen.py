@@ -177,12 +177,16 @@ def test_a_killed_run_and_a_damaged_chunk_are_regenerated(tmp_path, stand_in) ->
 
 
 def test_another_recipe_in_the_same_directory_is_refused(tmp_path, stand_in) -> None:
-    generate(recipe_for(stand_in), 2, tmp_path, 1, report=lambda line: None)
+    out = tmp_path / "out"
+    generate(recipe_for(stand_in), 2, out, 1, report=lambda line: None)
     with pytest.raises(ValueError, match="another recipe.*nodes"):
-        generate(recipe_for(stand_in, nodes=2), 2, tmp_path, 1, report=lambda line: None)
+        generate(recipe_for(stand_in, nodes=2), 2, out, 1, report=lambda line: None)
     Path(stand_in).write_text(Path(stand_in).read_text() + "# another build\n")
     with pytest.raises(ValueError, match="SHA-256 differs"):
-        generate(recipe_for(stand_in), 4, tmp_path, 1, report=lambda line: None)
+        generate(recipe_for(stand_in), 4, out, 1, report=lambda line: None)
+    # a directory of other files is no place for data
+    with pytest.raises(ValueError, match=r"not empty and holds no datagen run \(out, stand-in\)"):
+        generate(recipe_for(stand_in), 2, tmp_path, 1, report=lambda line: None)
 
 
 def test_ferz_itself_regenerates_the_same_bytes(tmp_path) -> None:
@@ -217,12 +221,13 @@ def test_bad_input_gives_a_clear_error(tmp_path, capsys, stand_in) -> None:
 
 
 def test_dump_prints_white_view_text(tmp_path, capsys, stand_in) -> None:
-    generate(recipe_for(stand_in), 2, tmp_path, 1, report=lambda line: None)
-    assert cli.main(["datagen", "--dump", str(tmp_path)]) == 0
+    out = tmp_path / "out"
+    generate(recipe_for(stand_in), 2, out, 1, report=lambda line: None)
+    assert cli.main(["datagen", "--dump", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     fen, result, score, ply, flags = lines[0].split(";")
     assert result in ("0.0", "0.5", "1.0")
-    first = ff.read_chunk(tmp_path / "chunk-000000.fzd")[1][0]
+    first = ff.read_chunk(out / "chunk-000000.fzd")[1][0]
     assert (fen, int(score), int(ply), int(flags)) == (
         first.fen,
         first.white_score(),
