@@ -397,6 +397,31 @@ def generate(
     if done:
         report(f"datagen: {done} chunks already in {out}, continuing")
     started = time.monotonic()
+    try:
+        _run(recipe, fens, spec, range(done, chunks), out, manifest, seen, progress,
+             concurrency, ray, started, report)  # fmt: skip
+    except MatchError as error:
+        raise ValueError(str(error)) from None
+    return progress
+
+
+def _run(
+    recipe: Recipe,
+    fens: list[str],
+    spec: EngineSpec,
+    todo: range,
+    out: Path,
+    manifest: dict,
+    seen: set[int],
+    progress: Progress,
+    concurrency: int,
+    ray: str | None,
+    started: float,
+    report: Callable[[str], None],
+) -> None:
+    """Play and write the chunks `todo` (one Ray connection for all of them); MatchError
+    if an engine does not start or Ray cannot be joined."""
+    chunks = todo.stop
     if ray:
         from ..match.cluster import session
 
@@ -404,7 +429,7 @@ def generate(
     else:
         context = nullcontext()
     with context:
-        for chunk in range(done, chunks):
+        for chunk in todo:
             first = chunk * recipe.chunk_games
             openings = tuple(opening(recipe, fens, first + i) for i in range(recipe.chunk_games))
             config = MatchConfig(
@@ -418,10 +443,7 @@ def generate(
                 random_moves=recipe.random_moves,
                 seed=chunk_seed(recipe, chunk),
             )
-            try:
-                records = play_games(config, concurrency, ray)
-            except MatchError as error:
-                raise ValueError(str(error)) from None
+            records = play_games(config, concurrency, ray)
             kept = []
             # game order, whatever order the runner finished them in
             for index in sorted(records):
@@ -448,7 +470,6 @@ def generate(
                 f"chunk {chunk + 1}/{chunks}: {len(records)} games, {len(kept)} positions "
                 f"({progress.duplicates} duplicates dropped so far), {rate:.0f} positions/s"
             )
-    return progress
 
 
 def dataset(path: Path) -> list[Path]:
