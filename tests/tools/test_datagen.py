@@ -104,7 +104,7 @@ def test_random_moves_are_labelled_with_the_engine_move() -> None:
 
 def recipe_for(engine: str, **changes: object) -> Recipe:
     """A small recipe with the stand-in engine."""
-    small = Recipe(engine=engine, nodes=1, chunk_games=2, max_moves=40)
+    small = Recipe(engine=engine, nodes=1, chunk_games=2, max_moves=25)
     return dataclasses.replace(small, **changes)  # type: ignore[arg-type]
 
 
@@ -140,7 +140,7 @@ def test_an_interrupted_run_continues_to_the_same_bytes(tmp_path, stand_in) -> N
     out = tmp_path / "interrupted"
     command = [
         sys.executable, "-m", "ferz", "datagen", "--engine", stand_in, "--nodes", "1",
-        "--chunk-games", "2", "--max-moves", "40", "--games", "8", "--concurrency", "2",
+        "--chunk-games", "2", "--max-moves", "25", "--games", "8", "--concurrency", "2",
         "--out", str(out),
     ]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(ROOT))
