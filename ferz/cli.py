@@ -227,7 +227,6 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .book_cli import main as book_main
 
         return book_main(args)
-
     if command == "datagen":
         from .datagen.cli import main as datagen_main
 
