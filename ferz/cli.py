@@ -116,6 +116,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_book_arguments(book)
 
+    from .datagen.cli import EXAMPLES as DATAGEN_EXAMPLES
+    from .datagen.cli import add_arguments as add_datagen_arguments
+
+    datagen = sub.add_parser(
+        "datagen",
+        help="generate training positions from engine self-play (resumable, reproducible)",
+        description="Play self-play games of an engine at a node budget from randomised\n"
+        "openings and keep their quiet positions with search scores and game results, in\n"
+        "chunked binary files that the same command regenerates from its seed.",
+        epilog=DATAGEN_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_datagen_arguments(datagen)
+
     check = sub.add_parser("check", help="validate a variants.ini file")
     check.add_argument("file")
 
@@ -213,6 +227,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .book_cli import main as book_main
 
         return book_main(args)
+    if command == "datagen":
+        from .datagen.cli import main as datagen_main
+
+        return datagen_main(args)
     if command == "check":
         from .variants import check_main
 

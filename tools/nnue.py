@@ -1,21 +1,18 @@
-"""Train ferz's neural evaluation (NNUE): generate positions, train a network, write it.
+"""Train ferz's neural evaluation (NNUE) on `ferz datagen` data, write the network, check it.
 
-  python3 tools/nnue.py gen --games 5000 --nodes 1500 --out data.txt [--seed 1]
-  python3 tools/nnue.py train data.txt [more.txt ...] --out ferz/nets/chess.nnue [--hidden 256]
-  python3 tools/nnue.py check ferz/nets/chess.nnue data.txt
+  ferz datagen --engine stockfish --games 5000 --nodes 400 --seed 1      # the data
+  python3 tools/nnue.py train ~/.cache/ferz/datagen/stockfish-chess-400n-s1 --out net.nnue
+  python3 tools/nnue.py check net.nnue ~/.cache/ferz/datagen/stockfish-chess-400n-s1
 
-`gen` has Stockfish play itself from randomised openings (the bundled openings and random
-plies from the start position) at a node budget per move, and keeps every quiet position
-(not in check, best move neither a capture nor a promotion, score within +-3000 cp) with
-Stockfish's search score and the game's result: `FEN;result;score` lines, White's view, the
-format of tools/tune.py. Scores of a search are far less noisy than game results and cost
-nothing extra: the games are played anyway.
+The data are `ferz datagen` directories (their chunks, in game order) or chunk files (.fzd),
+or text files of `FEN;result;score` lines (White's view, the format of tools/tune.py).
 
 `train` (PyTorch: `pip install -e '.[train]'`) fits the network of ferz/core/nnue.py, two
 perspectives of piece-square features into one hidden layer, clipped, into one output chosen
-by the number of pieces on the board, to a blend of the scores and the results, then writes it
+by the number of pieces on the board, to a blend of the scores and the results:
+(1 - w) * sigmoid(score / 400) + w * result with w = --result-weight (0.1), then writes it
 quantised in ferz's network format (see docs/engine.md). `check` loads a written network in the
-compiled core and compares its evaluations with the float model's.
+compiled core and compares its evaluations and the hand-made one's with the data's scores.
 """
 
 from __future__ import annotations
@@ -23,119 +20,44 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import os
-import random
 import sys
 import time
 import zlib
 from array import array
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ferz.data import OPENINGS  # noqa: E402
-
-STOCKFISH = "/usr/games/stockfish"
-
 
 # ------------------------------------------------------------------------------ positions
 
 
-def opening(rng: random.Random, openings: list[str]):
-    """A randomised start: a bundled opening plus 0-4 random plies, or 6-11 random plies from
-    the initial position (python-chess board), or None if the random plies ended the game."""
-    import chess
+def samples(path: Path) -> Iterator[tuple[str, float, int] | None]:
+    """(FEN, White's result 1/0.5/0, White's score) of each position of a file: `ferz datagen`
+    chunks (.fzd) or `FEN;result;score` text lines (lines that are not are skipped, None)."""
+    from ferz.datagen.fileformat import SUFFIX, read_chunk
 
-    if openings and rng.random() < 0.5:
-        board = chess.Board(" ".join(rng.choice(openings).split()[:4]) + " 0 1")
-        plies = rng.randint(0, 4)
-    else:
-        board = chess.Board()
-        plies = rng.randint(6, 11)
-    for _ in range(plies):
-        moves = list(board.legal_moves)
-        if not moves:
-            return None
-        board.push(rng.choice(moves))
-    return None if board.is_game_over() else board
-
-
-def positions(record) -> list[str]:
-    """The `FEN;result;score` lines (White's view) of a played game's quiet positions: not in
-    check, the engine's move neither a capture nor a promotion, |score| up to 3000. A game whose
-    random plies left a lost position (|first score| > 600) or with a failure gives none."""
-    import chess
-
-    plies = record.plies
-    if record.failure or not plies or plies[0].score is None or abs(plies[0].score) > 600:
-        return []
-    result = {"1-0": "1.0", "0-1": "0.0"}.get(record.result, "0.5")
-    board = chess.Board(record.opening.fen)
-    for move in record.opening.moves:
-        board.push_uci(move)
-    kept = []
-    for ply in plies:
-        best = chess.Move.from_uci(ply.best or ply.uci)
-        quiet = not board.is_check() and not board.is_capture(best) and not best.promotion
-        if ply.score is not None and quiet and abs(ply.score) <= 3000:
-            white = ply.score if board.turn == chess.WHITE else -ply.score
-            kept.append(f"{board.fen()};{result};{white}")
-        board.push_uci(ply.uci)
-    return kept
+    if path.suffix == SUFFIX:
+        for record in read_chunk(path)[1]:
+            yield record.fen, record.white_result(), record.white_score()
+        return
+    with path.open() as lines:
+        for line in lines:
+            fields = line.strip().split(";")
+            try:
+                yield fields[0], float(fields[1]), int(fields[2])
+            except (IndexError, ValueError):
+                yield None
 
 
-def gen(
-    games: int,
-    nodes: int,
-    out: Path,
-    seed: int,
-    engine: str,
-    blunders: float = 0.0,
-    concurrency: int = 1,
-    ray: str | None = None,
-) -> int:
-    """Play self-play games through ferz's match runner (local threads or Ray tasks) and append
-    their quiet positions to out; returns how many. With probability `blunders` a move is a
-    random one instead of the engine's (the positions a search meets are often lopsided: the
-    network must know those too)."""
-    from ferz.match.adjudication import Adjudication
-    from ferz.match.clock import Budget
-    from ferz.match.engines import EngineSpec
-    from ferz.match.openings import Opening
-    from ferz.match.runner import MatchConfig, play_games
+def data_files(paths: list[Path]) -> list[Path]:
+    """The files of the arguments: a `ferz datagen` directory stands for its chunks (in game
+    order), a file for itself."""
+    from ferz.datagen.generate import dataset
 
-    bundled = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
-    rng = random.Random(seed)
-    starts = []
-    while len(starts) < games:
-        board = opening(rng, bundled)
-        if board is not None:
-            moves = tuple(move.uci() for move in board.move_stack)
-            starts.append(Opening(board.root().fen(), moves))
-    spec = EngineSpec([engine], options={"Hash": "16", "Threads": "1"})
-    config = MatchConfig(
-        (spec, spec),
-        "chess",
-        Budget(nodes=nodes),
-        # a score of 15 pawns kept for three moves of each side decides; 400 plies draw
-        Adjudication(resign_score=1500, resign_moves=3, max_moves=200),
-        tuple(starts),
-        games,
-        pairs=False,  # one engine plays both sides: a reversed game would be the same game
-        random_moves=blunders,
-        seed=seed,
-    )
-    started = time.time()
-    records = play_games(config, concurrency, ray)
-    count = 0
-    with out.open("a") as sink:
-        for index in sorted(records):
-            lines = positions(records[index])
-            sink.writelines(line + "\n" for line in lines)
-            count += len(lines)
-    rate = count / max(1e-9, time.time() - started)
-    print(f"{len(records)} games: {count} positions, {rate:.0f}/s", flush=True)
-    return count
+    return [file for path in paths for file in dataset(path)]
 
 
 # ------------------------------------------------------------------------------ training
@@ -184,30 +106,28 @@ def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
     views = array("h")
     side, count, score, result = array("b"), array("b"), array("f"), array("f")
     skipped = 0
-    with path.open() as lines:
-        for line in lines:
-            fields = line.strip().split(";")
-            if len(fields) < 3:
-                skipped += 1
-                continue
-            try:
-                pos.set_fen(fields[0])
-                res, cp = float(fields[1]), int(fields[2])
-            except ValueError:
-                skipped += 1
-                continue
-            n = pos.pcount[0] + pos.pcount[1]
-            if n > MAX_PIECES:
-                skipped += 1
-                continue
-            pad = [nfeat] * (MAX_PIECES - n)
-            for view in inputs(pos, table):
-                views.extend(view)
-                views.extend(pad)
-            side.append(pos.side)
-            count.append(n)
-            score.append(cp)
-            result.append(res)
+    for sample in samples(path):
+        if sample is None:
+            skipped += 1
+            continue
+        fen, res, cp = sample
+        try:
+            pos.set_fen(fen)
+        except ValueError:
+            skipped += 1
+            continue
+        n = pos.pcount[0] + pos.pcount[1]
+        if n > MAX_PIECES:
+            skipped += 1
+            continue
+        pad = [nfeat] * (MAX_PIECES - n)
+        for view in inputs(pos, table):
+            views.extend(view)
+            views.extend(pad)
+        side.append(pos.side)
+        count.append(n)
+        score.append(cp)
+        result.append(res)
     data = {
         "views": np.frombuffer(views, dtype=np.int16).reshape(-1, 2, MAX_PIECES),
         "side": np.frombuffer(side, dtype=np.int8),
@@ -330,7 +250,7 @@ def train(
     from ferz.variants import get
 
     torch.manual_seed(seed)
-    data = encode(paths, variant, jobs=jobs)
+    data = encode(data_files(paths), variant, jobs=jobs)
     n = len(data["side"])
     nfeat = int(data["nfeat"])
     rng = np.random.default_rng(seed)
@@ -447,7 +367,8 @@ def write_model(model, header: dict, out: Path) -> None:
 
 
 def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
-    """Compare a written network and the hand-made evaluation with a file's scores: the mean
+    """Compare a written network and the hand-made evaluation with the scores of a file (or
+    `ferz datagen` directory): the mean
     squared error of their expected results (sigmoid of cp / 400) against the scores'."""
     import math
 
@@ -465,20 +386,19 @@ def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
 
     errors = {"network": 0.0, "hand-made": 0.0}
     n = 0
-    with data.open() as lines:
-        for line in lines:
-            fields = line.strip().split(";")
-            if len(fields) < 3:
-                continue
-            a.set_fen(fields[0])
-            b.set_fen(fields[0])
-            sign = 1 if a.side == 0 else -1
-            target = expected(sign * int(fields[2]))
-            errors["network"] += (expected(neural.eval(a)) - target) ** 2
-            errors["hand-made"] += (expected(hand.eval(b)) - target) ** 2
-            n += 1
-            if n >= limit:
-                break
+    every = (sample for file in data_files([data]) for sample in samples(file))
+    for sample in every:
+        if sample is None:
+            continue
+        a.set_fen(sample[0])
+        b.set_fen(sample[0])
+        sign = 1 if a.side == 0 else -1
+        target = expected(sign * sample[2])
+        errors["network"] += (expected(neural.eval(a)) - target) ** 2
+        errors["hand-made"] += (expected(hand.eval(b)) - target) ** 2
+        n += 1
+        if n >= limit:
+            break
     result = {k: v / max(1, n) for k, v in errors.items()}
     print(f"{n} positions: " + ", ".join(f"{k} {v:.6f}" for k, v in result.items()))
     return result
@@ -491,17 +411,11 @@ def main(argv: list[str] | None = None) -> int:
     """Command line: gen, train, check."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("gen", help="Stockfish self-play positions with search scores")
-    p.add_argument("--games", type=int, default=1000, help="games to play")
-    p.add_argument("--nodes", type=int, default=1500, help="node budget per move")
-    p.add_argument("--out", type=Path, required=True, help="file to append FEN;result;score to")
-    p.add_argument("--seed", type=int, default=1, help="random seed of the openings")
-    p.add_argument("--engine", default=STOCKFISH, help="UCI engine (default: Stockfish)")
-    p.add_argument("--random-moves", type=float, default=0.0, help="share of random moves")
-    p.add_argument("--concurrency", type=int, default=1, help="games at once (local threads)")
-    p.add_argument("--ray", metavar="ADDRESS", help="play the games as Ray tasks (auto, local)")
+    sub.add_parser("gen", help="moved: generate data with `ferz datagen` (docs/engine.md)")
     p = sub.add_parser("train", help="fit a network to positions and write it")
-    p.add_argument("data", type=Path, nargs="+", help="FEN;result;score files")
+    p.add_argument(
+        "data", type=Path, nargs="+", help="ferz datagen directories or chunks, or text files"
+    )
     p.add_argument("--out", type=Path, required=True, help="network file to write")
     p.add_argument("--variant", default="chess", help="variant of the positions")
     p.add_argument("--hidden", type=int, default=256, help="hidden units per view")
@@ -517,18 +431,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="files encoded at once")
     p = sub.add_parser("check", help="errors of a network and the hand-made evaluation")
     p.add_argument("net", type=Path, help="network file")
-    p.add_argument("data", type=Path, help="FEN;result;score file")
+    p.add_argument("data", type=Path, help="ferz datagen directory or chunk, or text file")
     p.add_argument("--limit", type=int, default=20000, help="positions to compare")
     p.add_argument("--variant", default="chess", help="variant of the positions")
     args = parser.parse_args(argv)
     if args.command == "check":
         check(args.net, args.data, args.limit, args.variant)
     elif args.command == "gen":
-        n = gen(
-            args.games, args.nodes, args.out, args.seed, args.engine, args.random_moves,
-            args.concurrency, args.ray,
-        )  # fmt: skip
-        print(f"{n} positions written to {args.out}")
+        print(
+            "tools/nnue.py gen is now `ferz datagen` (resumable, reproducible from a seed, "
+            "binary chunks that `train` reads): see `ferz datagen --help` and docs/engine.md",
+            file=sys.stderr,
+        )
+        return 2
     elif args.command == "train":
         if args.threads:
             import torch

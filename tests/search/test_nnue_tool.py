@@ -1,5 +1,5 @@
-"""tools/nnue.py: Stockfish self-play positions, and a trained network that ferz reads and
-scores as the float model does (the network's worth is judged by matches)."""
+"""tools/nnue.py: `ferz datagen`'s Stockfish positions read by the trainer, and a trained
+network that ferz reads and scores as the float model does (its worth is judged by matches)."""
 
 from __future__ import annotations
 
@@ -24,20 +24,26 @@ STOCKFISH = find("stockfish")
 
 @pytest.mark.e2e
 @pytest.mark.programs("stockfish")
-def test_gen_keeps_quiet_positions_with_scores_and_results(tmp_path):
-    """Every kept line is a legal quiet position, a result and a score in range."""
+def test_stockfish_datagen_positions_are_quiet_and_read_by_the_trainer(tmp_path):
+    """Every position `ferz datagen` keeps from Stockfish's games is legal and quiet, with a
+    result and a score in range, and the trainer reads them all."""
     import chess
 
-    out = tmp_path / "positions.txt"
-    count = tool.gen(3, 300, out, seed=5, engine=STOCKFISH)
-    lines = out.read_text().splitlines()
-    assert count == len(lines) > 10
-    for line in lines:
-        fen, result, score = line.split(";")
-        board = chess.Board(fen)
+    need_module("numpy")
+    from ferz.datagen.fileformat import read_chunk
+    from ferz.datagen.generate import Recipe, dataset, generate
+
+    out = tmp_path / "data"
+    recipe = Recipe(engine=str(STOCKFISH), nodes=300, seed=5, chunk_games=3)
+    progress = generate(recipe, 3, out, 2, report=lambda line: None)
+    records = [r for path in dataset(out) for r in read_chunk(path)[1]]
+    assert progress.positions == len(records) > 10
+    for record in records:
+        board = chess.Board(record.fen)
         assert board.is_valid() and not board.is_check()
-        assert result in ("0.0", "0.5", "1.0")
-        assert abs(int(score)) <= 3000
+        assert record.result in (-1, 0, 1) and abs(record.score) <= 3000
+    data = tool.encode(tool.data_files([out]), "chess", cache=False)
+    assert len(data["side"]) == len(records)
 
 
 def test_trained_network_scores_like_the_float_model(tmp_path):

@@ -1,4 +1,5 @@
-"""tools/tune.py selfplay and tools/nnue.py gen play their games through ferz's match runner."""
+"""tools/tune.py selfplay plays its games through ferz's match runner; tools/nnue.py train reads
+`ferz datagen` data and text alike."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import chess
 
 from ferz.board import Board
+from tests.programs import need_module
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,15 +45,33 @@ def test_selfplay_of_a_variant(tmp_path) -> None:
     assert Board(fen, variant="xiangqi").ranks == 10
 
 
-def test_nnue_positions_of_a_record_skip_checks_captures_and_lost_starts() -> None:
+def test_nnue_train_reads_datagen_chunks_as_it_reads_text(tmp_path) -> None:
+    np = need_module("numpy")
     nnue = load("nnue")
-    from ferz.match.openings import Opening
-    from ferz.match.referee import GameRecord, Ply
+    from ferz.datagen import fileformat as ff
 
-    record = GameRecord(0, "chess", Opening(chess.STARTING_FEN), True, result="1-0")
-    record.plies = [Ply("e2e4", 30), Ply("d7d5", -20), Ply("e4d5", 50), Ply("d8d5", -40)]
-    lines = nnue.positions(record)
-    # the captures e4d5 and d8d5 are not quiet; the others keep White's score and the result
-    assert [line.split(";")[1:] for line in lines] == [["1.0", "30"], ["1.0", "20"]]
-    record.plies[0] = Ply("e2e4", 900)
-    assert nnue.positions(record) == []  # the random plies left a lost position
+    fens = [
+        chess.STARTING_FEN,
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b Kq - 3 17",
+    ]
+    records = [ff.Record(fen, 25 * i - 30, i - 1, i, 0) for i, fen in enumerate(fens)]
+    out = tmp_path / "run"
+    out.mkdir()
+    ff.write_chunk(out / "chunk-000000.fzd", records, "chess", {})
+    (out / "manifest.json").write_text('{"chunks": [{"file": "chunk-000000.fzd"}]}')
+    text = tmp_path / "run.txt"
+    text.write_text(
+        "".join(f"{r.fen};{r.white_result()};{r.white_score()}\n" for r in records) + "bad\n"
+    )
+    binary = nnue.encode(nnue.data_files([out]), "chess", cache=False)
+    plain = nnue.encode([text], "chess", cache=False)
+    for field in nnue.FIELDS:
+        assert np.array_equal(binary[field], plain[field]), field
+    assert binary["score"].tolist() == [-30.0, -5.0, -20.0]  # White's view (Black moves last)
+    assert binary["result"].tolist() == [0.0, 0.5, 0.0]
+
+
+def test_nnue_gen_points_to_ferz_datagen(capsys) -> None:
+    assert load("nnue").main(["gen"]) == 2
+    assert "ferz datagen" in capsys.readouterr().err
