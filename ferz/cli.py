@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +18,50 @@ ENVIRONMENT = """environment:
   FERZ_PARAMS=name=value,...  change search, time or evaluation numbers of ferz/params.py
                               for this run (docs/engine.md); an unknown name is an error
   FERZ_PURE=1                 run the core as plain Python (slow, same results)"""
+
+
+# Tool commands, each in a module that gives EXAMPLES, add_arguments(parser) and main(args):
+# name -> (module, one-line help, description or None).
+TOOLS: dict[str, tuple[str, str, str | None]] = {
+    "match": (
+        "ferz.match.cli",
+        "play a match between two engines (UCI or xboard; local or Ray)",
+        "Play games between engines A and B, each opening twice with colours reversed, "
+        "refereed by ferz; print W/D/L, Elo, LOS, pentanomial pairs and an SPRT.",
+    ),
+    "analyse": (
+        "ferz.analyse_cli",
+        "annotate the games of a PGN file with an engine's evaluations",
+        "Annotate every move of every game: [%eval] comments, ?!, ? and ?? for mistakes with "
+        "the better line as a variation, and a per-side summary.",
+    ),
+    "book": (
+        "ferz.book_cli",
+        "build a Polyglot opening book from PGN games, or list a book's moves",
+        None,
+    ),
+    "datagen": (
+        "ferz.datagen.cli",
+        "generate training positions from engine self-play (resumable, reproducible)",
+        "Play self-play games of an engine at a node budget from randomised\n"
+        "openings and keep their quiet positions with search scores and game results, in\n"
+        "chunked binary files that the same command regenerates from its seed.",
+    ),
+}
+
+
+def _add_tools(sub: argparse._SubParsersAction) -> None:
+    """The tool commands of TOOLS, each with its module's options and examples."""
+    for name, (module, summary, description) in TOOLS.items():
+        tool = importlib.import_module(module)
+        parser = sub.add_parser(
+            name,
+            help=summary,
+            description=description,
+            epilog=tool.EXAMPLES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        tool.add_arguments(parser)
 
 
 def _add_variant(parser: argparse.ArgumentParser) -> None:
@@ -79,56 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
     epd.add_argument("--threads", type=int, default=1)
     epd.add_argument("--hash", type=int, default=64, help="transposition table MB")
 
-    from .match.cli import EXAMPLES as MATCH_EXAMPLES
-    from .match.cli import add_arguments as add_match_arguments
-
-    match = sub.add_parser(
-        "match",
-        help="play a match between two engines (UCI or xboard; local or Ray)",
-        description="Play games between engines A and B, each opening twice with colours "
-        "reversed, refereed by ferz; print W/D/L, Elo, LOS, pentanomial pairs and an SPRT.",
-        epilog=MATCH_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_match_arguments(match)
-
-    from .analyse_cli import EXAMPLES as ANALYSE_EXAMPLES
-    from .analyse_cli import add_arguments as add_analyse_arguments
-
-    analyse = sub.add_parser(
-        "analyse",
-        help="annotate the games of a PGN file with an engine's evaluations",
-        description="Annotate every move of every game: [%eval] comments, ?!, ? and ?? for "
-        "mistakes with the better line as a variation, and a per-side summary.",
-        epilog=ANALYSE_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_analyse_arguments(analyse)
-
-    from .book_cli import EXAMPLES as BOOK_EXAMPLES
-    from .book_cli import add_arguments as add_book_arguments
-
-    book = sub.add_parser(
-        "book",
-        help="build a Polyglot opening book from PGN games, or list a book's moves",
-        epilog=BOOK_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_book_arguments(book)
-
-    from .datagen.cli import EXAMPLES as DATAGEN_EXAMPLES
-    from .datagen.cli import add_arguments as add_datagen_arguments
-
-    datagen = sub.add_parser(
-        "datagen",
-        help="generate training positions from engine self-play (resumable, reproducible)",
-        description="Play self-play games of an engine at a node budget from randomised\n"
-        "openings and keep their quiet positions with search scores and game results, in\n"
-        "chunked binary files that the same command regenerates from its seed.",
-        epilog=DATAGEN_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    add_datagen_arguments(datagen)
+    _add_tools(sub)
 
     check = sub.add_parser("check", help="validate a variants.ini file")
     check.add_argument("file")
@@ -215,22 +211,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from .web.server import main as web_main
 
         return web_main(args)
-    if command == "match":
-        from .match.cli import main as match_main
-
-        return match_main(args)
-    if command == "analyse":
-        from .analyse_cli import main as analyse_main
-
-        return analyse_main(args)
-    if command == "book":
-        from .book_cli import main as book_main
-
-        return book_main(args)
-    if command == "datagen":
-        from .datagen.cli import main as datagen_main
-
-        return datagen_main(args)
+    if command in TOOLS:
+        return int(importlib.import_module(TOOLS[command][0]).main(args))
     if command == "check":
         from .variants import check_main
 
