@@ -16,19 +16,11 @@ from pathlib import Path
 import pytest
 
 from tests.programs import find, need, need_module
-from tests.ui.webserver import running_server
+from tests.ui.webserver import chromium, running_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
 CHROMIUM = os.environ.get("FERZ_CHROMIUM") or find("chromium") or ""
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
@@ -36,7 +28,7 @@ PROMOTION = "8/4P3/8/8/8/8/k7/6K1 w - - 0 1"
 
 if not CHROMIUM or not Path(CHROMIUM).exists():
     need("chromium")
-sync_api = need_module("playwright.sync_api", "playwright")
+need_module("playwright.sync_api", "playwright")  # skip (or fail in CI) without it
 
 # Where each piece stands, read from chessgroundx's DOM (translate() of every piece element).
 PIECES_JS = """() => {
@@ -67,10 +59,9 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
+    """Headless Debian chromium."""
+    with chromium(CHROMIUM) as launched:
+        yield launched
 
 
 @pytest.fixture()

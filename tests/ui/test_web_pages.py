@@ -18,18 +18,10 @@ from typing import Any
 import pytest
 
 from tests.programs import need, need_module
-from tests.ui.webserver import running_server
+from tests.ui.webserver import chromium, running_server
 
 pytestmark = [pytest.mark.e2e, pytest.mark.programs("chromium"), pytest.mark.timeout(180)]
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 
@@ -44,12 +36,10 @@ def server(tmp_path_factory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Headless Debian chromium."""
-    chromium = need("chromium")
-    sync_api = need_module("playwright.sync_api", "playwright")
-    with sync_api.sync_playwright() as p:
-        launched = p.chromium.launch(executable_path=chromium, headless=True, args=ARGS)
+    executable = need("chromium")
+    need_module("playwright.sync_api", "playwright")
+    with chromium(executable) as launched:
         yield launched
-        launched.close()
 
 
 @contextlib.contextmanager

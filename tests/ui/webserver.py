@@ -74,3 +74,26 @@ def serving(app: object) -> Iterator[int]:
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+# Headless Debian chromium as the browser tests launch it: no sandbox (root in CI), no GPU and
+# nothing that reaches the network.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@contextlib.contextmanager
+def chromium(executable: str) -> Iterator[object]:
+    """A headless chromium driven by Playwright, closed afterwards."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
