@@ -1,6 +1,8 @@
 """Annotate games with an engine's evaluations: `ferz analyse` and the web app's game review.
 
-Every position of a game's main line is searched once (ferz by default, any UCI engine). Each
+Every position of a game's main line is searched once (ferz by default, any UCI engine), from
+the last to the first, so that the hash table already knows the reply that punishes a blunder
+when the blunder's position is searched (backward analysis, as blunder checkers do). Each
 move then gets `[%eval x,depth]` (White's view; `#n` a mate in n, `#-n` Black mates, `#0` the
 side to move is mated), and a move that loses winning chances gets a NAG: ?! (inaccuracy), ?
 (mistake) or ?? (blunder), with the engine's better line as a variation. The thresholds are
@@ -127,14 +129,20 @@ def annotate(
     fen = board.fen()
     nodes = list(game.mainline())
     moves = [node.move or "" for node in nodes]
-    lines: list[list[Line]] = []
+    ends: list[Line | None] = []
     for ply in range(len(nodes) + 1):
-        end = _terminal(board)
-        lines.append([end] if end is not None else analyse(fen, moves[:ply]) or [Line(0, 0, ())])
-        if on_move is not None:
-            on_move()
+        ends.append(_terminal(board))
         if ply < len(nodes):
             board.push_uci(moves[ply])
+    # Backward: the last position first, so that what the search learned about later positions
+    # (kept in its hash table) is known when it searches the earlier ones: the reply that
+    # punishes a blunder has been searched when the blunder's position is.
+    lines: list[list[Line]] = [[] for _ in ends]
+    for ply in reversed(range(len(ends))):
+        end = ends[ply]
+        lines[ply] = [end] if end is not None else analyse(fen, moves[:ply]) or [Line(0, 0, ())]
+        if on_move is not None:
+            on_move()
     summaries = {"White": SideSummary(), "Black": SideSummary()}
     board = game.board()
     parent = game.root

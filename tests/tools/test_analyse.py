@@ -93,3 +93,19 @@ def test_annotate_with_a_scripted_analyser() -> None:
     assert summaries["Black"].acpl() == 360 and summaries["White"].acpl() == 0
     assert game.headers["BlackACPL"] == "360"
     assert game.comment.startswith("test: White ACPL 0, accuracy 100.0 %")
+
+
+def test_positions_are_searched_last_first() -> None:
+    """Backward analysis: the engine sees the game's last position first, so the hash table holds
+    the punishing reply when the blunder's position is searched; a finished game's last position
+    is scored by the rules, not searched."""
+    game = pgn.read_game("1. f3 e5 2. g4 Qh4# 0-1")
+    asked: list[int] = []
+
+    def analyser(fen: str, moves: list[str]) -> list[analyse.Line]:
+        """Records the ply of each position asked for."""
+        asked.append(len(moves))
+        return [analyse.Line(0, 1, ())]
+
+    analyse.annotate(game, analyser, "test")
+    assert asked == [3, 2, 1, 0]
