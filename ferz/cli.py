@@ -40,6 +40,12 @@ TOOLS: dict[str, tuple[str, str, str | None]] = {
         "build a Polyglot opening book from PGN games, or list a book's moves",
         None,
     ),
+    "spsa": (
+        "ferz.spsa_cli",
+        "tune an engine's numbers by SPSA over game pairs (resumable; local or Ray)",
+        "Tune parameters as fishtest does: each iteration plays a game pair between the\n"
+        "engine nudged up and nudged down, and moves every parameter towards the winner.",
+    ),
     "datagen": (
         "ferz.datagen.cli",
         "generate training positions from engine self-play (resumable, reproducible)",

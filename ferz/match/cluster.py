@@ -125,3 +125,30 @@ def _run(ray: Any, config: MatchConfig, in_flight: int, on_record: OnRecord) -> 
     finally:
         for ref in list(pending):
             ray.cancel(ref, force=True)
+
+
+def play_each(configs: list[MatchConfig], address: str) -> list[list[GameRecord]]:
+    """Several small matches as Ray tasks, one game each (the runner's `play_each` on a
+    cluster); a game whose worker died is played again, once."""
+    with session(address) as ray:
+        remote = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_task)
+        results: list[list[GameRecord | None]] = [[None] * c.games for c in configs]
+        pending = {
+            remote.remote(config, index): (number, index, 0)
+            for number, config in enumerate(configs)
+            for index in range(config.games)
+        }
+        while pending:
+            done, _ = ray.wait(list(pending), num_returns=1)
+            number, index, tries = pending.pop(done[0])
+            try:
+                outcome = ray.get(done[0])
+            except (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError) as error:
+                if tries:
+                    raise MatchError(f"a game lost twice with its worker: {error}") from None
+                pending[remote.remote(configs[number], index)] = (number, index, 1)
+                continue
+            if isinstance(outcome, str):
+                raise MatchError(outcome.removeprefix("error: "))
+            results[number][index] = outcome
+    return [[record for record in games if record is not None] for games in results]

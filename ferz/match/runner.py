@@ -185,3 +185,41 @@ def play_games(
     else:
         run_local(config, concurrency, keep)
     return records
+
+
+def play_each(configs: list[MatchConfig], concurrency: int) -> list[list[GameRecord]]:
+    """Several small matches at once (the game pairs of a tuner's batch): each config's games,
+    in order, on `concurrency` threads, one config to a thread; MatchError if an engine cannot
+    start."""
+    results: list[list[GameRecord]] = [[] for _ in configs]
+    lock = threading.Lock()
+    upcoming = iter(range(len(configs)))
+    errors: list[MatchError] = []
+
+    def worker() -> None:
+        """Play whole configs until none is left."""
+        while not errors:
+            with lock:
+                number = next(upcoming, None)
+            if number is None:
+                return
+            pair = EnginePair(configs[number])
+            try:
+                results[number] = [pair.play(i) for i in range(configs[number].games)]
+            except MatchError as error:
+                errors.append(error)
+            finally:
+                pair.close()
+
+    threads = [
+        threading.Thread(target=worker, name=f"each-{n}", daemon=True)
+        for n in range(max(1, min(concurrency, len(configs))))
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        while thread.is_alive():
+            thread.join(0.2)
+    if errors:
+        raise errors[0]
+    return results
