@@ -222,29 +222,11 @@ def _run_local(
     settings: Settings, texts: list[str], results: list[str | None], bar: _Bar, jobs: int
 ) -> None:
     """Annotate the games on `jobs` threads (each with its own engine process)."""
-    lock = threading.Lock()
-    upcoming = iter(range(len(texts)))
-    errors: list[Exception] = []
+    from .match.runner import on_threads
 
-    def worker() -> None:
-        """Annotate games until none is left."""
-        while not errors:
-            with lock:
-                index = next(upcoming, None)
-            if index is None:
-                return
-            try:
-                results[index] = annotate_text(settings, texts[index], bar.position)
-            except ValueError as error:
-                errors.append(error)
-                return
-            bar.game()
+    def work(index: int) -> None:
+        """Annotate one game."""
+        results[index] = annotate_text(settings, texts[index], bar.position)
+        bar.game()
 
-    threads = [threading.Thread(target=worker, daemon=True) for _ in range(min(jobs, len(texts)))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        while thread.is_alive():
-            thread.join(0.2)
-    if errors:
-        raise errors[0]
+    on_threads(len(texts), jobs, work)

@@ -187,39 +187,52 @@ def play_games(
     return records
 
 
+def on_threads(count: int, threads: int, work: Callable[[int], None]) -> None:
+    """Call `work(i)` for i in range(count) on up to `threads` threads, each taking the next i;
+    the first MatchError or ValueError stops the handing out and is raised here."""
+    lock = threading.Lock()
+    upcoming = iter(range(count))
+    errors: list[Exception] = []
+
+    def worker() -> None:
+        """Take the next item until none is left or one failed."""
+        while not errors:
+            with lock:
+                index = next(upcoming, None)
+            if index is None:
+                return
+            try:
+                work(index)
+            except (MatchError, ValueError) as error:
+                errors.append(error)
+                return
+
+    pool = [
+        threading.Thread(target=worker, name=f"work-{n}", daemon=True)
+        for n in range(max(1, min(threads, count)))
+    ]
+    for thread in pool:
+        thread.start()
+    for thread in pool:
+        while thread.is_alive():
+            thread.join(0.2)  # a timed join lets Ctrl-C through
+    if errors:
+        raise errors[0]
+
+
 def play_each(configs: list[MatchConfig], concurrency: int) -> list[list[GameRecord]]:
     """Several small matches at once (the game pairs of a tuner's batch): each config's games,
     in order, on `concurrency` threads, one config to a thread; MatchError if an engine cannot
     start."""
     results: list[list[GameRecord]] = [[] for _ in configs]
-    lock = threading.Lock()
-    upcoming = iter(range(len(configs)))
-    errors: list[MatchError] = []
 
-    def worker() -> None:
-        """Play whole configs until none is left."""
-        while not errors:
-            with lock:
-                number = next(upcoming, None)
-            if number is None:
-                return
-            pair = EnginePair(configs[number])
-            try:
-                results[number] = [pair.play(i) for i in range(configs[number].games)]
-            except MatchError as error:
-                errors.append(error)
-            finally:
-                pair.close()
+    def play(number: int) -> None:
+        """Play one config's games with one pair of engines."""
+        pair = EnginePair(configs[number])
+        try:
+            results[number] = [pair.play(i) for i in range(configs[number].games)]
+        finally:
+            pair.close()
 
-    threads = [
-        threading.Thread(target=worker, name=f"each-{n}", daemon=True)
-        for n in range(max(1, min(concurrency, len(configs))))
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        while thread.is_alive():
-            thread.join(0.2)
-    if errors:
-        raise errors[0]
+    on_threads(len(configs), concurrency, play)
     return results
