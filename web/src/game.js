@@ -273,7 +273,7 @@ class GameView {
     const g = this.game;
     const mine = this.mine();
     const why = g.termination || 'the result of the game';
-    if (mine.length === 1 && (g.result === '1-0' || g.result === '0-1')) {
+    if (mine.length === 1 && g.opponent !== 'engine' && (g.result === '1-0' || g.result === '0-1')) {
       const winner = g.result === '1-0' ? 'white' : 'black';
       return winner === mine[0] ? `You won (${why})` : `You lost (${why})`;
     }
