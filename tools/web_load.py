@@ -177,6 +177,7 @@ async def people_game(
 
     rng = random.Random(args.seed * 5000 + n)
     variant = PEOPLE_VARIANTS[n % len(PEOPLE_VARIANTS)]
+    await asyncio.sleep(rng.uniform(0, args.ramp))  # the players arrive over --ramp seconds
     tokens = {"white": new_player(), "black": new_player()}
     body = {
         "opponent": "friend",
@@ -318,6 +319,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--people-pause", type=float, default=2.0, help="longest pause before a person's move"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=5.0, help="the people's games start within this (s)"
     )
     parser.add_argument("--max-relay", type=float, default=100, help="p99 target of a relay, ms")
     parser.add_argument("--pause", type=float, default=0.5, help="longest pause before a move")

@@ -68,14 +68,17 @@ class Room:
 
     async def broadcast_state(self) -> None:
         """Send the state to every socket, each with the colours its player holds."""
-        game = self._game_json()
+        # The game is encoded once; each player's `you` is spliced in before its closing
+        # braces (encoding the whole state per player tripled the JSON work of a move).
+        base = json.dumps({"type": "state", "game": self._game_json()})
+        head = base[:-2]
         texts: dict[str | None, str] = {}
 
         def text(player: str | None) -> str:
             """The state for one player (computed once per player)."""
             if player not in texts:
-                you = self.game.colors_of(player)
-                texts[player] = json.dumps({"type": "state", "game": {**game, "you": you}})
+                you = json.dumps(self.game.colors_of(player))
+                texts[player] = f'{head}, "you": {you}}}}}'
             return texts[player]
 
         await self._send_all(text)

@@ -47,6 +47,7 @@ MAX_FRAME = 64 * 1024  # uvicorn closes the socket (1009) on frames above this
 DEFAULT_SLOTS = max(1, min(4, os.cpu_count() or 1))
 DEFAULT_MAX_THINK_MS = 30_000
 DEFAULT_REVIEW_MS = 300
+SWITCH_INTERVAL_S = 0.0005  # GIL hand-over between the event loop and engine threads
 MAX_ANALYSIS_SOCKETS = 32  # open analysis boards; more are refused (close 1013, try later)
 PAGE_DEFAULT, PAGE_MAX = 50, 200  # games per page of the games list
 LIST_QUERY = {
@@ -550,12 +551,19 @@ def main(args: argparse.Namespace) -> int:
     if warning:
         print(warning, file=sys.stderr, flush=True)
     app = create_app(path, policy=policy, abandon_s=args.abandon_after)
+    # Engine searches run in threads of this process and hold the GIL while they compute; the
+    # event loop gives the GIL up at every socket write and waited up to the default 5 ms
+    # switch interval for it each time, which made moves between people wait behind searches.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level="warning",
         ws_max_size=MAX_FRAME,
+        # No per-message compression: the messages are a few KB, and deflating each one for
+        # every socket cost more CPU than sending it (measured with tools/web_load.py).
+        ws_per_message_deflate=False,
         server_header=False,
         proxy_headers=False,  # no proxy in front: X-Forwarded-* from a client must not count
     )
