@@ -155,7 +155,7 @@ def test_a_full_game_through_a_friend_link_with_a_spectator_and_a_rematch(people
     assert banner(alice) == "You lost (checkmate) · 0-1"
     assert banner(carol) == "Black won (checkmate) · 0-1"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    bob.screenshot(path=str(ARTIFACTS / "people-won.png"))
+    bob.screenshot(path=str(ARTIFACTS / "people.png"))  # copied by hand to docs/screenshots
 
     # a rematch: offered by Alice, accepted by Bob, colours swapped
     old = alice.evaluate("location.hash")
@@ -184,6 +184,7 @@ def test_a_lobby_seek_is_accepted_with_one_click(people, server):
     alice, bob = people(), people()
     bob.goto(server + "#/lobby")
     bob.wait_for_selector("table.seeks")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     alice.goto(server + "#/lobby")
     alice.wait_for_selector("form.seek-form")
     alice.select_option("select[name=color]", "white")
@@ -191,6 +192,7 @@ def test_a_lobby_seek_is_accepted_with_one_click(people, server):
     alice.wait_for_function("location.hash.startsWith('#/game/')")
     alice.wait_for_selector("[data-action=cancel-seek]")
     bob.wait_for_selector("[data-action=accept-seek]")  # live: no reload
+    bob.screenshot(path=str(ARTIFACTS / "lobby.png"))  # copied by hand to docs/screenshots
     bob.click("[data-action=accept-seek]")
     bob.wait_for_function("location.hash.startsWith('#/game/')")
     assert bob.evaluate("location.hash") == alice.evaluate("location.hash")

@@ -65,7 +65,7 @@ export async function showLobby(root) {
   const show = (msg) => {
     const rows = msg.seeks.map((s) => h('tr', { 'data-seek': s.id },
       h('td', { class: 'variant' }, s.variant),
-      h('td', { class: 'clock' }, clockText(s.clock)),
+      h('td', { class: 'seek-clock' }, clockText(s.clock)),
       h('td', {}, s.mine ? `you play ${s.color}` : `you play ${s.color === 'white' ? 'black' : 'white'}`),
       h('td', {}, s.mine
         ? h('button', { 'data-action': 'cancel-seek', onclick: () => cancel(s.id) }, 'Cancel')
