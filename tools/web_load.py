@@ -84,6 +84,13 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system, every thread) of process `pid` in seconds (Linux /proc)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def loopback_port(url: str) -> int:
     """The port of a loopback http URL; anything else is refused (the load stays local)."""
     parts = urllib.parse.urlsplit(url)
@@ -361,9 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         time.sleep(1)
         before = rss_mb(pid) if proc else 0.0
+        cpu_before = cpu_s(pid) if proc else 0.0
         started = time.monotonic()
         asyncio.run(load(port, pid, args, report))
         elapsed = time.monotonic() - started
+        cpu = cpu_s(pid) - cpu_before if proc else 0.0
         after_load = rss_mb(pid) if proc else 0.0
         stats = http(port, "/api/stats")
         time.sleep(args.after)
@@ -417,6 +426,12 @@ def main(argv: list[str] | None = None) -> int:
             f"  RSS MB: before {before:.0f}, during mean {mean:.0f} / peak {peak:.0f}, "
             f"after the load {after_load:.0f}, after {args.after:.0f} s idle {after_idle:.0f} "
             f"(engines then {idle_stats['engines']}); ceiling {args.ceiling_mb:.0f}"
+        )
+    if proc:
+        moves = report.people_moves + 2 * len(replies)
+        print(
+            f"  server CPU {cpu:.1f} s in {elapsed:.1f} s (engine searches included); "
+            f"{moves} moves played"
         )
     print(f"  errors {len(report.errors)}; lost moves {len(report.lost)}")
     for line in (report.errors + report.lost)[:20]:
