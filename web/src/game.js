@@ -311,7 +311,9 @@ class GameView {
         h('button', { class: 'primary', 'data-action': 'claim-win', onclick: () => this.send({ type: 'claim', result: 'win' }) }, 'Claim the win'),
         h('button', { 'data-action': 'claim-draw', onclick: () => this.send({ type: 'claim', result: 'draw' }) }, 'Call it a draw'),
       ];
-      items.push(h('div', { class: 'offer away', 'data-away': other(me) }, this.claimText, ' ', ...this.claimBtns));
+      this.claimTotal = (g.abandon_s || 60) * 1000;
+      this.awayBox = h('div', { class: 'offer away', 'data-away': other(me) }, this.claimText, ' ', ...this.claimBtns);
+      items.push(this.awayBox);
     } else {
       this.claimAt = null;
     }
@@ -346,6 +348,9 @@ class GameView {
   tickClaim() {
     if (this.claimAt === null || this.claimAt === undefined || !this.claimText) return;
     const left = Math.max(0, this.claimAt - performance.now());
+    // A page closing and reopening (a reload, a friend still opening the link) is no news:
+    // the notice shows once the opponent has been away for 3 s (or the claim is due).
+    this.awayBox.hidden = left > 0 && this.claimTotal - left < 3000;
     this.claimText.textContent = left > 0
       ? `Your opponent left the game. You can claim the win in ${Math.ceil(left / 1000)} s.`
       : 'Your opponent left the game.';
