@@ -44,6 +44,7 @@ class Room:
         self.queue = 0  # the engine's move's place in line for a search slot (0: not waiting)
         self.timer: asyncio.TimerHandle | None = None
         self.away: dict[str, float] = {}  # colour -> since when (monotonic) its player is away
+        self.rematch_id: str | None = None  # the rematch agreed from this game, once there is one
 
     def state(self, player: str | None = None) -> dict[str, Any]:
         """The full game as a message for `player` (`you`: the colours they hold)."""
@@ -490,6 +491,9 @@ class Room:
         if not game.result:
             await ws.send_json(error_message("the game is not over: no rematch yet"))
             return
+        if self.rematch_id is not None:  # already agreed: everyone goes to that game
+            await ws.send_json({"type": "rematch", "id": self.rematch_id})
+            return
         color = mine[0]
         by = game.offers.get("rematch")
         if game.between_people:
@@ -517,6 +521,7 @@ class Room:
         except ValueError as error:
             await ws.send_json(error_message(str(error)))
             return
+        self.rematch_id = room.game.id
         await self.broadcast({"type": "rematch", "id": room.game.id})
 
     async def _takeback(self, ws: WebSocket, now: float) -> None:

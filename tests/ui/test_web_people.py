@@ -344,6 +344,8 @@ def test_rematch_offered_declined_then_accepted_swaps_colours(client):
         wa.send_json({"type": "accept", "offer": "rematch"})
         again = until(wb, lambda m: m["type"] == "rematch")["id"]
         assert until(wa, lambda m: m["type"] == "rematch")["id"] == again
+        wb.send_json({"type": "rematch"})  # once agreed, a rematch leads to the same game
+        assert until(wb, lambda m: m["type"] == "rematch")["id"] == again
     assert a.get(f"/api/games/{again}").json()["you"] == ["black"]
     assert b.get(f"/api/games/{again}").json()["you"] == ["white"]
 
