@@ -524,6 +524,8 @@ def test_a_damaged_stored_game_gets_a_clear_error(tmp_path):
         response = client.get(f"/api/games/{game['id']}")
         assert response.status_code == 500 and "cannot be loaded" in response.json()["error"]
         assert new_game(client)["moves"] == []  # the server keeps serving
+        assert client.delete(f"/api/games/{game['id']}").status_code == 204  # it can go
+        assert client.get(f"/api/games/{game['id']}").status_code == 404
 
 
 def test_a_database_from_before_evals_is_upgraded(tmp_path):
