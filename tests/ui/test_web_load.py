@@ -55,5 +55,13 @@ def test_twenty_games_and_ten_boards():
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_two_hundred_games_between_people_and_twenty_against_ferz():
-    report = run_load("--people", "200", "--boards", "0", "--after", "0", timeout=880)
+    # Every game finished, no error, no lost move, RSS under the ceiling. The latency bounds
+    # are wide: the tool prints the median and p99 of a move's trip (the 100 ms target) and
+    # of the engine's replies, which on a shared 2-core machine follow its other load.
+    report = run_load(
+        *("--people", "200", "--boards", "0", "--after", "0"),
+        *("--max-relay", "5000", "--max-reply", "10000"),
+        timeout=880,
+    )
     assert "people's games finished 200/200" in report and "games finished 20/20" in report
+    assert "errors 0; lost moves 0" in report
