@@ -45,6 +45,7 @@ class Room:
         self.timer: asyncio.TimerHandle | None = None
         self.away: dict[str, float] = {}  # colour -> since when (monotonic) its player is away
         self.rematch_id: str | None = None  # the rematch agreed from this game, once there is one
+        self.seen = time.monotonic()  # when a seated player last had a page open (or created it)
 
     def state(self, player: str | None = None) -> dict[str, Any]:
         """The full game as a message for `player` (`you`: the colours they hold)."""
@@ -129,13 +130,34 @@ class Room:
             self.games.lobby_changed()
         else:
             await ws.send_json(self.state(player))
+            if self.seeking() and game.colors_of(player):
+                self.games.lobby_changed()  # its creator is back: the seek shows again
 
     async def leave(self, ws: WebSocket) -> None:
         """A socket closed: tell the opponent if its player is now away."""
-        self.sockets.pop(ws, None)
+        player = self.sockets.pop(ws, None)
         async with self.lock:
-            if self.presence(time.monotonic()):
+            now = time.monotonic()
+            if player is not None and self.game.colors_of(player):
+                self.seen = now
+                if self.seeking():  # the lobby drops the seek when its creator stays away
+                    loop = asyncio.get_running_loop()
+                    loop.call_later(self.games.abandon_s + 0.05, self.games.lobby_changed)
+            if self.presence(now):
                 await self.broadcast_state()
+
+    def seeking(self) -> bool:
+        """A lobby seek still waiting for an opponent."""
+        return self.game.settings.opponent == "seek" and self.game.open_seat() is not None
+
+    def listed(self, now: float) -> bool:
+        """Whether the lobby shows this seek: its creator has the game open, or left (or
+        created it) less than the abandonment time ago."""
+        if not self.seeking():
+            return False
+        here = set(self.sockets.values())
+        creator = any(seat.player in here for seat in self.game.seats.values() if seat.player)
+        return creator or now - self.seen < self.games.abandon_s
 
     def save(self) -> None:
         """Write the game to the store."""
@@ -585,11 +607,8 @@ class Games:
 
     def seeks(self) -> list[Game]:
         """The open seeks of the lobby, oldest first."""
-        found = [
-            room.game
-            for room in self.rooms.values()
-            if room.game.settings.opponent == "seek" and room.game.open_seat() is not None
-        ]
+        now = time.monotonic()
+        found = [room.game for room in self.rooms.values() if room.listed(now)]
         return sorted(found, key=lambda g: g.created)
 
     def room(self, game_id: str) -> Room:

@@ -353,7 +353,16 @@ def test_rematch_offered_declined_then_accepted_swaps_colours(client):
 # ---------------------------------------------------------------- the lobby
 
 
-def test_lobby_seek_create_accept_cancel_live(client):
+@pytest.fixture()
+def patient(tmp_path):
+    """A client of an app whose players may be away 30 s (seeks stay listed that long)."""
+    with TestClient(app_for(tmp_path, abandon_s=30)) as c:
+        c.cookies.clear()
+        yield c
+
+
+def test_lobby_seek_create_accept_cancel_live(patient):
+    client = patient
     a, b, c = Person(client), Person(client), Person(client)
     with b.socket("/ws/lobby") as lobby:
         first = lobby.receive_json()
@@ -389,6 +398,24 @@ def test_lobby_seek_create_accept_cancel_live(client):
         assert a.get(f"/api/games/{other['id']}").status_code == 404
         lobby.send_json({"type": "join", "player": "x"})
         assert lobby.receive_json()["type"] == "error"
+
+
+def test_a_seek_whose_creator_left_leaves_the_lobby(client):
+    a, b = Person(client), Person(client)  # abandon_s = 0.5 in this app
+    seek = a.new_game(opponent="seek", color="white")
+    with a.socket(f"/ws/games/{seek['id']}") as wa:
+        state(wa)
+        time.sleep(0.6)  # its creator is on its page: still listed
+        assert [s["id"] for s in b.get("/api/seeks").json()["seeks"]] == [seek["id"]]
+    with b.socket("/ws/lobby") as lobby:
+        if lobby.receive_json()["seeks"]:  # listed for 0.5 s more, then pushed away
+            assert until(lobby, lambda m: m["type"] == "seeks")["seeks"] == []
+    refused = b.post(f"/api/seeks/{seek['id']}/accept")
+    assert refused.status_code == 409 and "expired" in refused.json()["error"]
+    with a.socket(f"/ws/games/{seek['id']}") as wa:  # the creator is back
+        state(wa)
+        accepted = b.post(f"/api/seeks/{seek['id']}/accept")
+        assert accepted.status_code == 200 and accepted.json()["you"] == ["black"]
 
 
 # ---------------------------------------------------------------- hostile input
