@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""Load test of `ferz web`: engine games and open analysis boards at once, on loopback.
+"""Load test of `ferz web`: engine games, games between people and open analysis boards at
+once, on loopback.
 
 Starts `python -m ferz web` on a free 127.0.0.1 port with a fresh database (or uses --url,
 a running loopback server), then plays GAMES games against the engine (a fixed think time per move,
-mixed variants; the "player" answers with a random legal move after a short pause) while
-BOARDS analysis boards think about positions that change every few seconds. Bounded in
-count (--games, --boards, --moves per game) and time (--timeout). Reports every engine
-reply's wait, errors, lost moves and the server's resident memory before, during (peak) and
-after the load, and again once idle engines have been released.
+mixed variants; the "player" answers with a random legal move after a short pause), PEOPLE
+games between two scripted players (each with its own player cookie: one creates a friend's
+game, the other opens its link and is seated; they answer each other with random legal moves
+after a pause) while BOARDS analysis boards think about positions that change every few
+seconds. Bounded in count (--games, --people, --boards, --moves, --people-moves) and time
+(--timeout). Reports every engine reply's wait, how long a person's move takes to reach the
+other player (median, p99), errors, lost moves and the server's resident memory before,
+during (peak) and after the load, and again once idle engines have been released.
 
-    python tools/web_load.py                  # 20 games at 100 ms + 10 boards (the target)
+    python tools/web_load.py                  # 20 games at 100 ms + 10 boards
+    python tools/web_load.py --people 200 --boards 0   # + 200 games between people (issue #23)
     python tools/web_load.py --games 5 --boards 2 --moves 5 --after 0   # a quick look
 
 Exit status 0 when every reply came within --max-reply, nothing failed or went missing and
@@ -25,6 +30,7 @@ import ipaddress
 import json
 import os
 import random
+import secrets
 import socket
 import statistics
 import subprocess
@@ -41,6 +47,8 @@ VARIANTS = ["chess", "chess", "chess", "crazyhouse", "capablanca", "xiangqi", "s
 ANALYSIS_VARIANTS = ["chess", "chess", "xiangqi", "capablanca", "crazyhouse"]
 DEFAULT_CEILING_MB = 600  # docs/web.md: the documented ceiling with the default 2 slots
 MAX_GAMES, MAX_BOARDS, MAX_MOVES, MAX_TIMEOUT = 100, 50, 60, 900  # bounds of one load
+MAX_PEOPLE = 500  # games between people in one load
+PEOPLE_VARIANTS = ["chess", "chess", "chess", "crazyhouse", "xiangqi", "shogi", "capablanca"]
 
 
 @dataclass
@@ -55,6 +63,9 @@ class Report:
     infos: int = 0
     rss: list[tuple[float, float]] = field(default_factory=list)  # (time, MB)
     stats_ms: list[float] = field(default_factory=list)  # GET /api/stats answer times
+    relay_ms: list[float] = field(default_factory=list)  # a person's move to the other side
+    people_done: int = 0
+    people_moves: int = 0
 
 
 def free_port() -> int:
@@ -73,6 +84,13 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_s(pid: int) -> float:
+    """CPU time (user + system, every thread) of process `pid` in seconds (Linux /proc)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def loopback_port(url: str) -> int:
     """The port of a loopback http URL; anything else is refused (the load stays local)."""
     parts = urllib.parse.urlsplit(url)
@@ -86,12 +104,25 @@ def loopback_port(url: str) -> int:
     return parts.port
 
 
-def http(port: int, path: str, body: dict[str, Any] | None = None) -> Any:
-    """A JSON request to the server."""
+def cookie(token: str) -> str:
+    """The Cookie header of a scripted player (its own random player token)."""
+    return f"ferz_player={token}"
+
+
+def new_player() -> str:
+    """A fresh player token, as the server would set it on a first visit."""
+    return secrets.token_urlsafe(24)
+
+
+def http(port: int, path: str, body: dict[str, Any] | None = None, token: str = "") -> Any:
+    """A JSON request to the server (as the player `token`, if given)."""
+    headers = {"content-type": "application/json"}
+    if token:
+        headers["cookie"] = cookie(token)
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}",
         data=None if body is None else json.dumps(body).encode(),
-        headers={"content-type": "application/json"},
+        headers=headers,
     )
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
@@ -105,11 +136,13 @@ async def play_game(
 
     rng = random.Random(args.seed * 1000 + n)
     variant = VARIANTS[n % len(VARIANTS)]
+    token = new_player()
     game = await asyncio.to_thread(
-        http, port, "/api/games", {"variant": variant, "movetime_ms": args.movetime}
+        http, port, "/api/games", {"variant": variant, "movetime_ms": args.movetime}, token
     )
     ours: list[str] = []
-    async with connect(f"ws://127.0.0.1:{port}/ws/games/{game['id']}") as ws:
+    url = f"ws://127.0.0.1:{port}/ws/games/{game['id']}"
+    async with connect(url, additional_headers={"cookie": cookie(token)}) as ws:
         state = json.loads(await ws.recv())["game"]
         while len(ours) < args.moves and not state["result"] and time.monotonic() < stop_at:
             if not state["legal"]:
@@ -139,6 +172,66 @@ async def play_game(
     if mine[: len(ours)] != ours:
         report.lost.append(f"game {n} ({variant}): sent {ours}, stored {mine}")
     report.games_done += 1
+
+
+async def people_game(
+    port: int, n: int, args: argparse.Namespace, report: Report, stop_at: float
+) -> None:
+    """One game between two scripted people: White creates a friend's game, Black opens it
+    and is seated; each answers the other's move with a random legal move after a pause.
+    Every move's trip to the other player is timed; the stored moves must be those sent."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(args.seed * 5000 + n)
+    variant = PEOPLE_VARIANTS[n % len(PEOPLE_VARIANTS)]
+    await asyncio.sleep(rng.uniform(0, args.ramp))  # the players arrive over --ramp seconds
+    tokens = {"white": new_player(), "black": new_player()}
+    body = {
+        "opponent": "friend",
+        "color": "white",
+        "variant": variant,
+        "clock": {"initial_ms": 3_600_000, "increment_ms": 0},
+    }
+    game = await asyncio.to_thread(http, port, "/api/games", body, tokens["white"])
+    url = f"ws://127.0.0.1:{port}/ws/games/{game['id']}"
+    sent_at: dict[int, float] = {}  # ply -> when its move left the mover
+    sent: list[str] = []
+
+    async def player(color: str) -> None:
+        """One side: move when it is our turn, time the opponent's moves reaching us."""
+        async with connect(url, additional_headers={"cookie": cookie(tokens[color])}) as ws:
+            while time.monotonic() < stop_at:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if message["type"] == "error":
+                    report.errors.append(f"people {n} ({variant}): {message['message']}")
+                    return
+                if message["type"] != "state":
+                    continue
+                state = message["game"]
+                plies = len(state["moves"])
+                if plies and state["turn"] == color and plies - 1 in sent_at:
+                    report.relay_ms.append((time.monotonic() - sent_at.pop(plies - 1)) * 1000)
+                if state["result"] or plies >= args.people_moves:
+                    return
+                if state["turn"] != color or color not in state["you"] or plies in sent_at:
+                    continue
+                if plies != len(sent):
+                    continue  # an older state: the move for this ply is on its way
+                await asyncio.sleep(rng.uniform(args.people_pause / 4, args.people_pause))
+                uci = rng.choice(state["legal"])
+                sent.append(uci)
+                sent_at[plies] = time.monotonic()
+                await ws.send(json.dumps({"type": "move", "uci": uci, "ply": plies}))
+                report.people_moves += 1
+
+    white = asyncio.create_task(player("white"))
+    await asyncio.sleep(rng.uniform(0.05, 0.3))  # the friend opens the link a moment later
+    await asyncio.gather(white, player("black"))
+    final = await asyncio.to_thread(http, port, f"/api/games/{game['id']}", None, tokens["white"])
+    stored = [m["uci"] for m in final["moves"]]
+    if stored != sent:
+        report.lost.append(f"people {n} ({variant}): sent {sent}, stored {stored}")
+    report.people_done += 1
 
 
 async def analyse_board(
@@ -177,7 +270,7 @@ async def analyse_board(
 
 def report_done(report: Report, args: argparse.Namespace) -> bool:
     """Whether every game has finished (the boards stop then)."""
-    return report.games_done >= args.games
+    return report.games_done >= args.games and report.people_done >= args.people
 
 
 async def sample_rss(port: int, pid: int, report: Report, stop: asyncio.Event) -> None:
@@ -204,10 +297,12 @@ async def load(port: int, pid: int, args: argparse.Namespace, report: Report) ->
     ]
     await asyncio.sleep(1)  # the boards hold the engines when the games start
     games = [play_game(port, n, args, report, stop_at) for n in range(args.games)]
-    results = await asyncio.gather(*games, return_exceptions=True)
+    people = [people_game(port, n, args, report, stop_at) for n in range(args.people)]
+    results = await asyncio.gather(*games, *people, return_exceptions=True)
     for n, result in enumerate(results):
         if isinstance(result, BaseException):
-            report.errors.append(f"game {n}: {type(result).__name__}: {result}")
+            what = f"game {n}" if n < args.games else f"people {n - args.games}"
+            report.errors.append(f"{what}: {type(result).__name__}: {result}")
     board_results = await asyncio.gather(*boards, return_exceptions=True)
     for n, result in enumerate(board_results):
         if isinstance(result, BaseException):
@@ -223,6 +318,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boards", type=int, default=10, help="analysis boards open (10)")
     parser.add_argument("--movetime", type=int, default=100, help="engine ms per move (100)")
     parser.add_argument("--moves", type=int, default=20, help="moves we play per game (20)")
+    parser.add_argument(
+        "--people", type=int, default=0, help="games between two scripted people (0)"
+    )
+    parser.add_argument(
+        "--people-moves", type=int, default=20, help="plies of each people's game (20)"
+    )
+    parser.add_argument(
+        "--people-pause", type=float, default=2.0, help="longest pause before a person's move"
+    )
+    parser.add_argument(
+        "--ramp", type=float, default=5.0, help="the people's games start within this (s)"
+    )
+    parser.add_argument("--max-relay", type=float, default=100, help="p99 target of a relay, ms")
     parser.add_argument("--pause", type=float, default=0.5, help="longest pause before a move")
     parser.add_argument("--timeout", type=float, default=240, help="time bound, seconds")
     parser.add_argument("--max-reply", type=float, default=2000, help="reply target, ms")
@@ -237,6 +345,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"at most {MAX_GAMES} games and {MAX_BOARDS} boards")
     if not (0 < args.moves <= MAX_MOVES and 0 < args.timeout <= MAX_TIMEOUT):
         parser.error(f"at most {MAX_MOVES} moves a game and {MAX_TIMEOUT} s")
+    if not (0 <= args.people <= MAX_PEOPLE and 0 < args.people_moves <= 2 * MAX_MOVES):
+        parser.error(f"at most {MAX_PEOPLE} people's games of {2 * MAX_MOVES} plies")
 
     report = Report()
     proc = None
@@ -258,9 +368,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         time.sleep(1)
         before = rss_mb(pid) if proc else 0.0
+        cpu_before = cpu_s(pid) if proc else 0.0
         started = time.monotonic()
         asyncio.run(load(port, pid, args, report))
         elapsed = time.monotonic() - started
+        cpu = cpu_s(pid) - cpu_before if proc else 0.0
         after_load = rss_mb(pid) if proc else 0.0
         stats = http(port, "/api/stats")
         time.sleep(args.after)
@@ -275,8 +387,24 @@ def main(argv: list[str] | None = None) -> int:
     replies = sorted(report.replies_ms)
     peak = max((mb for _, mb in report.rss), default=0.0)
     during = [mb for _, mb in report.rss]
-    print(f"load: {args.games} games ({args.movetime} ms a move) + {args.boards} analysis boards")
+    print(
+        f"load: {args.games} games ({args.movetime} ms a move) + {args.people} games between "
+        f"people + {args.boards} analysis boards"
+    )
     print(f"  time {elapsed:.1f} s; games finished {report.games_done}/{args.games}")
+    relay = sorted(report.relay_ms)
+    relay_p99 = relay[min(len(relay) - 1, int(0.99 * len(relay)))] if relay else 0.0
+    if args.people:
+        print(
+            f"  people's games finished {report.people_done}/{args.people}; "
+            f"their moves {report.people_moves}"
+        )
+    if relay:
+        print(
+            f"  a person's move reaching the other player, ms: median "
+            f"{statistics.median(relay):.1f}, p99 {relay_p99:.1f}, max {relay[-1]:.1f} "
+            f"(target p99 {args.max_relay:.0f})"
+        )
     print(f"  moves sent {report.moves_sent}; engine replies {len(replies)}")
     if replies:
         p95 = replies[min(len(replies) - 1, int(0.95 * len(replies)))]
@@ -299,6 +427,12 @@ def main(argv: list[str] | None = None) -> int:
             f"after the load {after_load:.0f}, after {args.after:.0f} s idle {after_idle:.0f} "
             f"(engines then {idle_stats['engines']}); ceiling {args.ceiling_mb:.0f}"
         )
+    if proc:
+        moves = report.people_moves + 2 * len(replies)
+        print(
+            f"  server CPU {cpu:.1f} s in {elapsed:.1f} s (engine searches included); "
+            f"{moves} moves played"
+        )
     print(f"  errors {len(report.errors)}; lost moves {len(report.lost)}")
     for line in (report.errors + report.lost)[:20]:
         print("   ", line)
@@ -306,8 +440,10 @@ def main(argv: list[str] | None = None) -> int:
         not report.errors
         and not report.lost
         and report.games_done == args.games
+        and report.people_done == args.people
         and bool(replies)
         and replies[-1] <= args.max_reply
+        and (not args.people or (bool(relay) and relay_p99 <= args.max_relay))
         and (not proc or peak < args.ceiling_mb)
     )
     print("  targets met" if ok else "  TARGETS MISSED")

@@ -189,8 +189,9 @@ def start_fen(variant: str) -> str:
 
 
 def turn(board: Board) -> str:
-    """'white' or 'black', read from the FEN so that no bool/int colour convention leaks in."""
-    return "white" if board.fen().split()[1] == "w" else "black"
+    """'white' or 'black' (Board.turn is True for White, as in python-chess); not read from
+    the FEN, which cost a whole FEN per call and was called several times per message."""
+    return "white" if board.turn else "black"
 
 
 def legal_uci(board: Board) -> list[str]:

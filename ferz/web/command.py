@@ -20,7 +20,11 @@ security:
   can reach the port could play and read the games. Such a server needs a secret for every
   API call and socket: --token, or one generated and printed at start in a link that sets
   it as a cookie. Names by which it is reached (e.g. mybox.lan) must be given with
-  --allow-host; IP addresses are accepted as they are."""
+  --allow-host; IP addresses are accepted as they are.
+
+players:
+  Each browser gets a random player token in an HttpOnly cookie on its first visit (no
+  sign-up); a game's two seats hold players (or ferz), everyone else spectates."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,4 +57,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument(
         "--db", metavar="PATH", help="SQLite file for games (default: user data dir)"
+    )
+    parser.add_argument(
+        "--abandon-after",
+        metavar="SECONDS",
+        type=float,
+        default=60.0,
+        help="in a game between two people, a player whose pages have all been closed this "
+        "long may be claimed against: the opponent can take the win or a draw (default 60)",
     )

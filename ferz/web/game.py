@@ -1,4 +1,4 @@
-"""A game between a person and the engine: moves checked on a Board, clocks, result."""
+"""A game: its seats (people or ferz), moves checked on a Board, clocks, offers, result."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ from typing import Any
 
 from ..engine import ELO_MAX, ELO_MIN  # the range the engine's UCI_Elo accepts
 from . import boards
+from .seats import COLORS, ENGINE, PERSON, Seat, legacy_seats, load_seats
 from .store import Record
 
-COLORS = ("white", "black")
+# Who the creator plays: ferz, themselves on one screen (hot-seat), a friend with the link,
+# or whoever accepts their seek in the lobby.
+OPPONENTS = ("engine", "hotseat", "friend", "seek")
+OFFERS = ("draw", "takeback", "rematch")
 
 
 def new_id() -> str:
@@ -26,7 +30,8 @@ def other(color: str) -> str:
 
 @dataclass(frozen=True)
 class Settings:
-    """What the player chose: their side, the engine's strength and the time control."""
+    """What the creator chose: their side, the opponent, the engine's strength, the time
+    control, whether ferz plays from its opening book."""
 
     human: str = "white"
     elo: int | None = None
@@ -36,6 +41,9 @@ class Settings:
     depth: int | None = None
     show_pv: bool = False  # show the engine's lines while it thinks (a hint; off by default)
     imported: bool = False  # a game read from PGN: shown and analysed, not played
+    opponent: str = "engine"  # one of OPPONENTS
+    flip: bool = False  # hot-seat: the board turns to the side to move
+    book: bool = False  # ferz opens from its bundled book (standard chess)
 
     @classmethod
     def parse(cls, data: dict[str, Any], max_think_ms: int) -> Settings:
@@ -43,6 +51,9 @@ class Settings:
         names the bad field."""
         color = data.get("color") or "white"
         show_pv = data.get("show_pv") is True
+        opponent = data.get("opponent") or "engine"
+        if opponent not in OPPONENTS:
+            raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}")
         if color == "random":
             color = secrets.choice(COLORS)
         if color not in COLORS:
@@ -51,6 +62,13 @@ class Settings:
         if elo is not None and (not _is_int(elo) or not ELO_MIN <= elo <= ELO_MAX):
             raise ValueError(f"elo must be an integer from {ELO_MIN} to {ELO_MAX} or null")
         clock, movetime, depth = data.get("clock"), data.get("movetime_ms"), data.get("depth")
+        extra = {"opponent": opponent, "flip": data.get("flip") is True}
+        if opponent == "engine":
+            extra["book"] = data.get("book") is True
+        elif elo is not None or movetime is not None or depth is not None or show_pv:
+            raise ValueError("elo, movetime_ms, depth and show_pv are for games against ferz")
+        if opponent != "engine" and clock is None:
+            return cls(color, **extra)  # people may play without a clock
         if sum(x is not None for x in (clock, movetime, depth)) != 1:
             raise ValueError("choose exactly one of clock, movetime_ms and depth")
         if clock is not None:
@@ -61,14 +79,14 @@ class Settings:
                 raise ValueError("clock.initial_ms must be from 1000 to 10800000")
             if not _is_int(inc) or not 0 <= inc <= 60000:
                 raise ValueError("clock.increment_ms must be from 0 to 60000")
-            return cls(color, elo, initial_ms=initial, increment_ms=inc, show_pv=show_pv)
+            return cls(color, elo, initial_ms=initial, increment_ms=inc, show_pv=show_pv, **extra)
         if movetime is not None:
             if not _is_int(movetime) or not 10 <= movetime <= max_think_ms:
                 raise ValueError(f"movetime_ms must be from 10 to {max_think_ms}")
-            return cls(color, elo, movetime_ms=movetime, show_pv=show_pv)
+            return cls(color, elo, movetime_ms=movetime, show_pv=show_pv, **extra)
         if not _is_int(depth) or not 1 <= depth <= 30:
             raise ValueError("depth must be from 1 to 30")
-        return cls(color, elo, depth=depth, show_pv=show_pv)
+        return cls(color, elo, depth=depth, show_pv=show_pv, **extra)
 
     @classmethod
     def load(cls, stored: dict[str, Any]) -> Settings:
@@ -92,7 +110,10 @@ class Game:
         self.variant = rec.variant
         self.start_fen = rec.start_fen
         self.settings = Settings.load(rec.settings)
+        self.seats = load_seats(rec.seats or legacy_seats(rec.settings))
         self.tags = dict(rec.tags)
+        # Pending offers (kept in memory only: a restart forgets them): offer -> who made it.
+        self.offers: dict[str, str] = {}
         self.board = boards.new_board(rec.start_fen, rec.variant)
         self.moves: list[str] = []
         self.sans: list[str] = []
@@ -127,17 +148,64 @@ class Game:
         self.engine_score: int | None = None  # last score from the engine's side, for draw offers
 
     @classmethod
-    def create(cls, settings: Settings, variant: str, fen: str | None) -> Game:
-        """A new game at `fen` (None: the variant's start, for Chess960 a random one of the 960);
+    def create(
+        cls,
+        settings: Settings,
+        variant: str,
+        fen: str | None,
+        creator: str | None = None,
+        seats: dict[str, Seat] | None = None,
+    ) -> Game:
+        """A new game at `fen` (None: the variant's start, for Chess960 a random one of the 960)
+        for `creator` (a player id) as the settings say, or with the `seats` given;
         ValueError on a bad FEN."""
         if fen is None and variant == "chess960":
             fen = boards.chess960_fen(secrets.randbelow(960))
         board = boards.new_board(fen, variant)
         if boards.outcome(board) is not None:
             raise ValueError("the position is already decided (checkmate, stalemate or a draw)")
+        if seats is None:
+            seats = initial_seats(settings, creator)
         now = time.time()
-        rec = Record(new_id(), now, now, variant, board.fen(), asdict(settings))
+        stored = {color: seat.to_store() for color, seat in seats.items()}
+        rec = Record(new_id(), now, now, variant, board.fen(), asdict(settings), seats=stored)
         return cls(rec)
+
+    # ------------------------------------------------------------------ seats
+
+    def colors_of(self, player: str | None) -> list[str]:
+        """The colours `player` holds ([]: a spectator; both in a hot-seat game)."""
+        if player is None or self.settings.imported:
+            return []
+        return [c for c in COLORS if self.seats[c].player == player]
+
+    def open_seat(self) -> str | None:
+        """The colour of a seat nobody has taken yet, or None."""
+        if self.settings.imported or self.result:
+            return None
+        for color in COLORS:
+            if self.seats[color].open:
+                return color
+        return None
+
+    def take_seat(self, player: str) -> str:
+        """Seat `player` on the open seat; its colour (ValueError when there is none)."""
+        color = self.open_seat()
+        if color is None:
+            raise ValueError("both seats are taken")
+        self.seats[color] = Seat(PERSON, player)
+        self.updated = time.time()
+        return color
+
+    @property
+    def between_people(self) -> bool:
+        """Two different people hold the seats (offers go to the opponent; abandonment)."""
+        white, black = self.seats["white"], self.seats["black"]
+        return not (white.engine or black.engine) and white.player != black.player
+
+    def engine_to_move(self) -> bool:
+        """Whether ferz holds the seat of the side to move."""
+        return self.seats[self.turn].engine
 
     @property
     def human(self) -> str:
@@ -170,6 +238,7 @@ class Game:
             dict(self.evals),
             started_at,
             dict(self.tags),
+            {color: seat.to_store() for color, seat in self.seats.items()},
         )
 
     def remaining(self, color: str, now: float) -> int | None:
@@ -253,11 +322,13 @@ class Game:
         self.result = result
         self.termination = termination
         self.turn_started = None
+        self.offers.pop("draw", None)
+        self.offers.pop("takeback", None)
         self.updated = time.time()
 
     def player_name(self, color: str) -> str:
-        """'You' or the engine with its strength (an imported game: its tags' names)."""
-        return player_name(self.settings, color, self.tags)
+        """'You', a person, or the engine with its strength (imported: its tags' names)."""
+        return player_name(self.settings, color, self.tags, self.seats)
 
     def winner_text(self) -> str | None:
         """Who won and why, in words for the game-over panel; None while the game goes on."""
@@ -267,9 +338,9 @@ class Game:
         if self.result == "1/2-1/2":
             return f"Draw ({why})"
         if self.result not in ("1-0", "0-1"):
-            return f"Game over ({why})"
+            return "Game aborted" if why == "aborted" else f"Game over ({why})"
         winner = "white" if self.result == "1-0" else "black"
-        if self.settings.imported:
+        if self.settings.imported or self.settings.opponent != "engine":
             return f"{self.player_name(winner)} ({winner.capitalize()}) won ({why})"
         if winner == self.human:
             return f"You won ({why})"
@@ -310,7 +381,7 @@ class Game:
                 for u, s, f in zip(self.moves, self.sans, self.fens, strict=True)
             ],
             "last_move": last,
-            "legal": [] if over or self.turn != self.human else boards.legal_uci(self.board),
+            "legal": [] if over or self.engine_to_move() else boards.legal_uci(self.board),
             "check": self.board.is_check(),
             "clock": clock,
             "result": self.result,
@@ -320,29 +391,69 @@ class Game:
             "imported": self.settings.imported,
             "show_pv": self.settings.show_pv,
             "tags": self.tags,
+            "opponent": self.settings.opponent,
+            "seats": {
+                color: {
+                    "kind": seat.kind,
+                    "elo": seat.elo,
+                    "open": seat.open,
+                    "name": self.player_name(color),
+                }
+                for color, seat in self.seats.items()
+            },
+            "offers": dict(self.offers),
         }
 
 
-def player_name(settings: Settings, color: str, tags: dict[str, str] | None = None) -> str:
-    """'You' or the engine with its strength; an imported game's player from its tags."""
+def initial_seats(settings: Settings, creator: str | None) -> dict[str, Seat]:
+    """The seats of a new game: the creator on their colour; the other seat ferz's (against
+    the engine), the creator's too (hot-seat) or open (a friend's link, a lobby seek)."""
+    mine = Seat(PERSON, creator)
+    if settings.opponent == "engine":
+        theirs = Seat(ENGINE, None, settings.elo)
+    elif settings.opponent == "hotseat":
+        theirs = mine
+    else:
+        theirs = Seat()
+    return {c: mine if c == settings.human else theirs for c in COLORS}
+
+
+def player_name(
+    settings: Settings,
+    color: str,
+    tags: dict[str, str] | None = None,
+    seats: dict[str, Seat] | None = None,
+) -> str:
+    """A side's name: ferz with its strength, 'You' (the person against ferz), 'White' or
+    'Black' (people; each page shows its own seat as 'You'), or an open seat's '(open seat)';
+    an imported game's player from its tags."""
     if settings.imported:
         name = (tags or {}).get(color.capitalize(), "?")
         return name if name and name != "?" else color.capitalize()
-    if color == settings.human:
-        return "You"
-    return f"ferz ({settings.elo})" if settings.elo else "ferz"
+    seat = (seats or {}).get(color)
+    if seat is not None and seat.engine:
+        return f"ferz ({seat.elo})" if seat.elo else "ferz"
+    if seat is not None and seat.open and settings.opponent != "engine":
+        return "(open seat)"
+    if settings.opponent == "engine":
+        if color == settings.human:
+            return "You"
+        return f"ferz ({settings.elo})" if settings.elo else "ferz"
+    return color.capitalize()
 
 
 def summary(rec: Record) -> dict[str, Any]:
     """One line of the games list, read from the stored record without replaying the moves."""
     settings = Settings.load(rec.settings)
+    seats = load_seats(rec.seats or legacy_seats(rec.settings))
     return {
         "id": rec.id,
         "created": rec.created,
         "updated": rec.updated,
         "variant": rec.variant,
-        "white": player_name(settings, "white", rec.tags),
-        "black": player_name(settings, "black", rec.tags),
+        "white": player_name(settings, "white", rec.tags, seats),
+        "black": player_name(settings, "black", rec.tags, seats),
+        "opponent": settings.opponent,
         "result": rec.result,
         "plies": len(rec.moves),
         "imported": settings.imported,

@@ -216,6 +216,9 @@ NEW_GAME = {
     "variant": VARIANT,
     "fen": FEN,
     "show_pv": Field("bool"),
+    "opponent": Field("str", choices=("engine", "hotseat", "friend", "seek")),
+    "flip": Field("bool"),
+    "book": Field("bool"),
 }
 IMPORT = {"text": Field("str", required=True, low=1, high=200_000), "variant": VARIANT}
 EXPORT = {
@@ -232,7 +235,13 @@ GAME_MESSAGES: dict[str, dict[str, Field]] = {
     "resign": {},
     "draw": {},
     "sync": {},
+    "abort": {},
+    "rematch": {},
+    "claim": {"result": Field("str", required=True, choices=("win", "draw"))},
+    "accept": {"offer": Field("str", required=True, choices=("draw", "takeback", "rematch"))},
+    "decline": {"offer": Field("str", required=True, choices=("draw", "takeback", "rematch"))},
 }
+LOBBY_MESSAGES: dict[str, dict[str, Field]] = {"sync": {}}
 ANALYSIS_MESSAGES: dict[str, dict[str, Field]] = {
     "analyse": {
         "seq": Field("int", nullable=True, low=-(2**53), high=2**53),

@@ -29,9 +29,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import boards, pgn
 from .analysis import Analysis, parse_line
-from .game import ELO_MAX, ELO_MIN, Game, Settings, new_id, other, summary
+from .game import ELO_MAX, ELO_MIN, Game, Settings, new_id, summary
+from .lobby import Lobby
 from .messages import ClientError, error_message, eval_text, receive
-from .rooms import Games
+from .players import Players, current
+from .rooms import ABANDON_S, Games
 from .schema import EXPORT, IMPORT, NEW_GAME, Field, check, parse_json
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
 from .security import Guard, Policy, is_loopback, new_token
@@ -45,6 +47,7 @@ MAX_FRAME = 64 * 1024  # uvicorn closes the socket (1009) on frames above this
 DEFAULT_SLOTS = max(1, min(4, os.cpu_count() or 1))
 DEFAULT_MAX_THINK_MS = 30_000
 DEFAULT_REVIEW_MS = 300
+SWITCH_INTERVAL_S = 0.0005  # GIL hand-over between the event loop and engine threads
 MAX_ANALYSIS_SOCKETS = 32  # open analysis boards; more are refused (close 1013, try later)
 PAGE_DEFAULT, PAGE_MAX = 50, 200  # games per page of the games list
 LIST_QUERY = {
@@ -124,9 +127,11 @@ def create_app(
     analysis_sockets: int = MAX_ANALYSIS_SOCKETS,
     analysis_slice_s: float = ANALYSIS_SLICE_S,
     idle_release_s: float = IDLE_RELEASE_S,
+    abandon_s: float = ABANDON_S,
 ) -> Starlette:
     """The web app with its games in the SQLite file `db` (engine and limits: see SearchPool;
-    who may connect: `policy`, by default loopback only without a token)."""
+    who may connect: `policy`, by default loopback only without a token; `abandon_s`: how
+    long a player may be away from a game against a person before it can be claimed)."""
     pool = SearchPool(
         slots,
         max_think_ms,
@@ -136,7 +141,8 @@ def create_app(
         idle_release_s=idle_release_s,
     )
     store = Store(db)
-    games = Games(store, pool)
+    games = Games(store, pool, abandon_s)
+    lobby = Lobby(games)
     boards_open: set[Analysis] = set()
 
     async def index(request: Request) -> Response:
@@ -191,44 +197,106 @@ def create_app(
             }
         )
 
-    def start_game(settings: Settings, variant: str, fen: str | None) -> Response:
-        """Create, store and answer a new game (201)."""
+    def game_json(room: Any, player: str | None, status: int = 200) -> Response:
+        """A game as `player` sees it (`you`: the colours they hold)."""
+        return JSONResponse(room.state(player)["game"], status_code=status)
+
+    def start_game(settings: Settings, variant: str, fen: str | None, creator: Any) -> Response:
+        """Create, store and answer a new game (201); ferz moves first at once if White."""
         try:
-            game = Game.create(settings, variant, fen)
+            game = Game.create(settings, variant, fen, creator)
         except ValueError as error:
             raise ClientError(str(error)) from None
-        room = games.add(game)
-        room.save()
-        room.start_engine()  # the engine moves first as White at once, not on a connect
-        return JSONResponse(game.to_json(time.monotonic(), room.thinking), status_code=201)
+        return game_json(games.start(game), creator, 201)
 
     async def new_game(request: Request) -> Response:
-        """Start a game from the new-game form (schema.NEW_GAME)."""
+        """Start a game from the new-game form (schema.NEW_GAME): against ferz, hot-seat, a
+        friend's link or a lobby seek."""
         data = await read_json(request, NEW_GAME)
         try:
             settings = Settings.parse(data, max_think_ms)
         except ValueError as error:
             raise ClientError(str(error)) from None
-        return start_game(settings, data["variant"] or "chess", data["fen"] or None)
+        variant, fen = data["variant"] or "chess", data["fen"] or None
+        return start_game(settings, variant, fen, current(request.scope))
 
     async def rematch(request: Request) -> Response:
-        """A new game like this one, with the colours swapped (same variant and start)."""
-        game = games.room(request.path_params["game_id"]).game
+        """A new game like this one against ferz or hot-seat, the colours swapped (same
+        variant and start); between people the rematch is offered from the game's socket."""
+        player = current(request.scope)
+        room = games.room(request.path_params["game_id"])
+        game = room.game
         if game.settings.imported:
             raise ClientError("an imported game has no rematch; start a new game")
-        settings = dataclasses.replace(game.settings, human=other(game.human))
-        fen = None if game.variant == "chess960" else game.start_fen
-        return start_game(settings, game.variant, fen)
+        if not game.colors_of(player):
+            raise ClientError("only the game's players can ask for a rematch", 403)
+        if game.between_people:
+            raise ClientError("offer the rematch to your opponent from the game", 409)
+        try:
+            return game_json(games.rematch(game), player, 201)
+        except ValueError as error:
+            raise ClientError(str(error)) from None
 
     async def delete_game(request: Request) -> Response:
-        """Delete a game (its engine stops, its sockets close with 4410)."""
-        await games.delete(request.path_params["game_id"])
+        """Delete a game (its engine stops, its sockets close with 4410): its players may, or
+        anyone when no person holds a seat (imported games); not while people play it."""
+        player = current(request.scope)
+        try:
+            room = games.room(request.path_params["game_id"])
+        except ClientError as error:
+            if error.status != 500:
+                raise
+            # a row this version cannot replay has no seats to check: it may go
+            await games.delete(request.path_params["game_id"])
+            return Response(status_code=204)
+        game = room.game
+        taken = [c for c, seat in game.seats.items() if seat.player is not None]
+        if taken and not game.colors_of(player):
+            raise ClientError("only the game's players can delete it", 403)
+        if game.between_people and not game.result and game.open_seat() is None:
+            raise ClientError("the game goes on: resign or abort it first", 409)
+        await games.delete(game.id)
         return Response(status_code=204)
 
     async def get_game(request: Request) -> Response:
         """A game as the page shows it."""
         room = games.room(request.path_params["game_id"])
-        return JSONResponse(room.game.to_json(time.monotonic(), room.thinking))
+        return game_json(room, current(request.scope))
+
+    async def list_seeks(request: Request) -> Response:
+        """The lobby: open seeks and ferz's bots."""
+        return JSONResponse(lobby.message(current(request.scope)))
+
+    async def accept_seek(request: Request) -> Response:
+        """Take the open seat of a lobby seek (not your own); the game, 200."""
+        player = current(request.scope)
+        room = games.room(request.path_params["game_id"])
+        async with room.lock:
+            game = room.game
+            if game.settings.opponent != "seek":
+                raise ClientError("that game is not a lobby seek", 404)
+            if game.colors_of(player):
+                raise ClientError("that is your own seek", 409)
+            if game.open_seat() is None:
+                raise ClientError("someone has already accepted that seek", 409)
+            if not room.listed(time.monotonic()):
+                raise ClientError("that seek has expired: its creator left", 409)
+            game.take_seat(player)
+            await room.changed()
+        games.lobby_changed()
+        return game_json(room, player)
+
+    async def cancel_seek(request: Request) -> Response:
+        """Withdraw your seek before anyone accepts it (the game is deleted)."""
+        player = current(request.scope)
+        room = games.room(request.path_params["game_id"])
+        game = room.game
+        if game.settings.opponent != "seek" or game.open_seat() is None:
+            raise ClientError("that is not an open seek", 409)
+        if not game.colors_of(player):
+            raise ClientError("only its creator can cancel a seek", 403)
+        await games.delete(game.id)
+        return Response(status_code=204)
 
     async def game_pgn(request: Request) -> Response:
         """A stored game as a PGN download."""
@@ -325,17 +393,27 @@ def create_app(
             await ws.send_json(error_message(str(error)))
             await ws.close(code=4404)
             return
-        room.sockets.add(ws)
         try:
             async with room.lock:
-                await ws.send_json(room.state())
+                await room.join(ws, current(ws.scope))
                 room.start_engine()
                 room.arm_timer()
             await serve_messages(ws, ws.send_json, functools.partial(room.handle, ws))
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            room.sockets.discard(ws)
+            await room.leave(ws)
+
+    async def lobby_socket(ws: WebSocket) -> None:
+        """The lobby's socket: the seeks at once and again whenever they change."""
+        await ws.accept()
+        try:
+            await lobby.join(ws, current(ws.scope))
+            await serve_messages(ws, ws.send_json, functools.partial(lobby.handle, ws))
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            lobby.sockets.pop(ws, None)
 
     async def analysis_socket(ws: WebSocket) -> None:
         """An analysis board's socket (at most MAX_ANALYSIS_SOCKETS at once)."""
@@ -388,15 +466,22 @@ def create_app(
         Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/games/{game_id}/pgn", game_pgn),
+        Route("/api/seeks", list_seeks, methods=["GET"]),
+        Route("/api/seeks/{game_id}/accept", accept_seek, methods=["POST"]),
+        Route("/api/seeks/{game_id}", cancel_seek, methods=["DELETE"]),
         Route("/api/import", import_text, methods=["POST"]),
         Route("/api/export", export_line, methods=["POST"]),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
         WebSocketRoute("/ws/analysis", analysis_socket),
+        WebSocketRoute("/ws/lobby", lobby_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard, policy=policy or Policy.make("127.0.0.1"))],
+        middleware=[
+            Middleware(Guard, policy=policy or Policy.make("127.0.0.1")),
+            Middleware(Players),
+        ],
         exception_handlers={ClientError: client_error, HTTPException: http_error},
         lifespan=lifespan,
     )
@@ -474,13 +559,20 @@ def main(args: argparse.Namespace) -> int:
     policy, url, warning = access(args)
     if warning:
         print(warning, file=sys.stderr, flush=True)
-    app = create_app(path, policy=policy)
+    app = create_app(path, policy=policy, abandon_s=args.abandon_after)
+    # Engine searches run in threads of this process and hold the GIL while they compute; the
+    # event loop gives the GIL up at every socket write and waited up to the default 5 ms
+    # switch interval for it each time, which made moves between people wait behind searches.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
         log_level="warning",
         ws_max_size=MAX_FRAME,
+        # No per-message compression: the messages are a few KB, and deflating each one for
+        # every socket cost more CPU than sending it (measured with tools/web_load.py).
+        ws_per_message_deflate=False,
         server_header=False,
         proxy_headers=False,  # no proxy in front: X-Forwarded-* from a client must not count
     )

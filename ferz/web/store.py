@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .seats import legacy_seats
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -25,19 +27,23 @@ CREATE TABLE IF NOT EXISTS games (
     termination TEXT,
     evals TEXT NOT NULL DEFAULT '{}',
     turn_started_at REAL,
-    tags TEXT NOT NULL DEFAULT '{}'
+    tags TEXT NOT NULL DEFAULT '{}',
+    seats TEXT NOT NULL DEFAULT '{}'
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 """
 COLUMNS = (
     "id, created, updated, variant, start_fen, settings, moves,"
-    " clock_white, clock_black, result, termination, evals, turn_started_at, tags"
+    " clock_white, clock_black, result, termination, evals, turn_started_at, tags, seats"
 )
+# PRAGMA user_version: 0/1 before seats (a game was "the person vs ferz"), 2 with seats.
+VERSION = 2
 # Columns added since the first version, with their definitions (old files are upgraded).
 ADDED = {
     "evals": "TEXT NOT NULL DEFAULT '{}'",
     "turn_started_at": "REAL",
     "tags": "TEXT NOT NULL DEFAULT '{}'",
+    "seats": "TEXT NOT NULL DEFAULT '{}'",
 }
 STATUSES = ("all", "playing", "finished", "imported")
 
@@ -60,6 +66,7 @@ class Record:
     evals: dict[int, str] = field(default_factory=dict)  # ply -> engine's eval, White's side
     turn_started_at: float | None = None  # wall-clock time the running clock started
     tags: dict[str, str] = field(default_factory=dict)  # PGN tags kept from an import
+    seats: dict[str, Any] = field(default_factory=dict)  # colour -> seats.Seat's stored form
 
 
 def default_path() -> Path:
@@ -85,8 +92,33 @@ class Store:
             for name, definition in ADDED.items():
                 if name not in columns:  # a database from an older version
                     self._db.execute(f"ALTER TABLE games ADD COLUMN {name} {definition}")
+            self._migrate()
         except sqlite3.DatabaseError as error:
             raise ValueError(f"cannot open the games database {path}: {error}") from None
+
+    def _migrate(self) -> None:
+        """Bring an older database to VERSION in one transaction: version 2 gives every game
+        stored before seats its seats (ferz's side and an open person's side)."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version >= VERSION:
+            return
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            rows = self._db.execute("SELECT id, settings FROM games WHERE seats = '{}'").fetchall()
+            for gid, settings in rows:
+                try:
+                    stored = json.loads(settings)
+                except ValueError:
+                    stored = {}
+                seats = legacy_seats(stored if isinstance(stored, dict) else {})
+                self._db.execute(
+                    "UPDATE games SET seats = ? WHERE id = ?", (json.dumps(seats), gid)
+                )
+            self._db.execute(f"PRAGMA user_version = {VERSION}")
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         """Close the database."""
@@ -110,10 +142,11 @@ class Store:
             json.dumps({str(ply): text for ply, text in rec.evals.items()}),
             rec.turn_started_at,
             json.dumps(rec.tags, sort_keys=True),
+            json.dumps(rec.seats, sort_keys=True),
         )
         with self._lock:
             self._db.execute(
-                f"INSERT OR REPLACE INTO games ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT OR REPLACE INTO games ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 row,
             )
 
@@ -179,10 +212,11 @@ class Store:
 def _record(row: tuple[Any, ...]) -> Record:
     """A database row as a Record."""
     (gid, created, updated, variant, fen, settings, moves, white, black, result, end) = row[:11]
-    evals, started_at, tags = row[11:]
+    evals, started_at, tags, seats = row[11:]
     rec = Record(gid, created, updated, variant, fen, json.loads(settings), moves.split())
     rec.clock_white, rec.clock_black, rec.result, rec.termination = white, black, result, end
     rec.evals = {int(ply): text for ply, text in json.loads(evals).items()}
     rec.turn_started_at = started_at
     rec.tags = json.loads(tags or "{}")
+    rec.seats = json.loads(seats or "{}")
     return rec

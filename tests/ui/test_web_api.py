@@ -344,8 +344,10 @@ def test_games_survive_a_server_restart(tmp_path):
             state(ws)
             ws.send_json({"type": "move", "uci": "d2d4", "ply": 0})
             before = state(ws, settled(2))
-    # A second app on the same file: the game is listed and resumes where it stood.
-    with TestClient(app_for(tmp_path)) as client:
+        token = client.cookies["ferz_player"]
+    # A second app on the same file: the game is listed and resumes where it stood; the
+    # same browser (its player cookie) still holds its seat.
+    with TestClient(app_for(tmp_path), cookies={"ferz_player": token}) as client:
         assert [g["id"] for g in listed(client)] == [game["id"]]
         resumed = client.get(f"/api/games/{game['id']}").json()
         assert resumed["moves"] == before["moves"] and resumed["legal"] == before["legal"]
@@ -522,6 +524,8 @@ def test_a_damaged_stored_game_gets_a_clear_error(tmp_path):
         response = client.get(f"/api/games/{game['id']}")
         assert response.status_code == 500 and "cannot be loaded" in response.json()["error"]
         assert new_game(client)["moves"] == []  # the server keeps serving
+        assert client.delete(f"/api/games/{game['id']}").status_code == 204  # it can go
+        assert client.get(f"/api/games/{game['id']}").status_code == 404
 
 
 def test_a_database_from_before_evals_is_upgraded(tmp_path):

@@ -113,6 +113,7 @@ def start_game(
         page.select_option("select[name=variant]", variant)
     page.check(f"input[name=color][value={color}]")
     page.check("input[name=mode][value=movetime]")
+    page.uncheck("input[name=book]")  # these tests watch the engine think from the first move
     page.fill("input[name=movetime]", movetime)
     page.fill("input[name=fen]", fen)
     page.click("button[type=submit]")

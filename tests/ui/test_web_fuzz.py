@@ -32,6 +32,8 @@ from tests.ui.webserver import serving  # noqa: E402
 
 BIG = 2**31
 FEN = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+# One person plays every game the fuzz creates (its moves and offers reach the game's code).
+PLAYER = {"cookie": "ferz_player=" + "f" * 32}
 PGN = '[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0'
 ODD_VALUES: list[Any] = [
     None,
@@ -79,6 +81,10 @@ HTTP_TEMPLATES: dict[str, list[dict[str, Any]]] = {
         {"color": "black", "clock": {"initial_ms": 60000, "increment_ms": 1000}},
         {"depth": 2, "variant": "capablanca", "show_pv": True},
         {"movetime_ms": 30, "fen": FEN, "elo": 1500},
+        {"opponent": "friend", "color": "white", "clock": {"initial_ms": 60000}},
+        {"opponent": "hotseat", "flip": True},
+        {"opponent": "seek", "variant": "crazyhouse", "color": "random"},
+        {"movetime_ms": 50, "book": True},
     ],
     "/api/import": [
         {"text": PGN},
@@ -98,6 +104,11 @@ GAME_MESSAGES: list[dict[str, Any]] = [
     {"type": "draw"},
     {"type": "sync"},
     {"type": "resign"},
+    {"type": "abort"},
+    {"type": "rematch"},
+    {"type": "claim", "result": "win"},
+    {"type": "accept", "offer": "draw"},
+    {"type": "decline", "offer": "takeback"},
 ]
 ANALYSIS_MESSAGES: list[dict[str, Any]] = [
     {"type": "analyse", "seq": 1, "moves": ["e2e4"], "ply": 1, "multipv": 2, "think": False},
@@ -210,6 +221,9 @@ def http_case(rng: random.Random, client: Http, port: int, ids: list[str], tally
             f"/api/games/{gid}",
             f"/api/games/{gid}/pgn",
             f"/api/games/{gid}/rematch",
+            "/api/seeks",
+            f"/api/seeks/{gid}/accept",
+            f"/api/seeks/{gid}",
             f"/api/variants/{rng.choice(['chess', 'xiangqi', 'nochess', '%00', 'x' * 200])}",
             "/static/app.js",
             "/static/../../etc/passwd",
@@ -240,7 +254,7 @@ def http_case(rng: random.Random, client: Http, port: int, ids: list[str], tally
         body = raw_body(rng, rng.choice(templates) if templates else None)
         if rng.random() < 0.01:
             body = b"x" * 300_000  # over MAX_BODY: 413
-    headers = {"host": f"127.0.0.1:{port}", "content-type": "application/json"}
+    headers = {"host": f"127.0.0.1:{port}", "content-type": "application/json", **PLAYER}
     roll = rng.random()
     if roll < 0.03:
         headers["host"] = "evil.example"
@@ -266,7 +280,9 @@ async def socket_cases(
     sent = 0
     while sent < n:
         try:
-            async with ws_client.connect(url, max_size=None, open_timeout=30) as ws:
+            async with ws_client.connect(
+                url, max_size=None, open_timeout=30, additional_headers=PLAYER
+            ) as ws:
                 while sent < n:
                     for _ in range(rng.randint(1, 8)):
                         data = raw_body(rng, rng.choice(templates))
@@ -308,7 +324,7 @@ def fuzz(port: int, cases: int, seed: int) -> Tally:
     ids = []
     for body in ({"depth": 1}, {"movetime_ms": 20, "color": "black"}, {"depth": 1}):
         data = json.dumps(body).encode()
-        headers = {"host": f"127.0.0.1:{port}", "content-type": "application/json"}
+        headers = {"host": f"127.0.0.1:{port}", "content-type": "application/json", **PLAYER}
         client.conn.request("POST", "/api/games", body=data, headers=headers)
         ids.append(json.loads(client.conn.getresponse().read())["id"])
     game_id = ids.pop()  # the socket's game is never deleted by the HTTP cases

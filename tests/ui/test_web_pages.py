@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import secrets
 import threading
 import time
 import urllib.request
@@ -24,6 +25,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.programs("chromium"), pytest.mark.tim
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
+# One person: the games these tests set up through the API are theirs in every page opened.
+PLAYER = secrets.token_urlsafe(24)
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +49,7 @@ def browser() -> Iterator[Any]:
 def opened(browser, name: str, width: int = 1200, height: int = 820) -> Iterator[Any]:
     """A fresh page; page errors fail the test; a screenshot is kept whatever happens."""
     context = browser.new_context(viewport={"width": width, "height": height})
+    context.add_cookies([{"name": "ferz_player", "value": PLAYER, "url": "http://127.0.0.1"}])
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -66,7 +70,7 @@ def api(server: str, path: str, body: dict[str, Any] | None = None, method: str 
         server.rstrip("/") + path,
         data=data,
         method=method or ("POST" if data else "GET"),
-        headers={"content-type": "application/json"},
+        headers={"content-type": "application/json", "cookie": f"ferz_player={PLAYER}"},
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         text = response.read()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -25,10 +26,12 @@ def base(tmp_path_factory) -> Iterator[str]:
         yield f"127.0.0.1:{port}"
 
 
+PLAYER = f"ferz_player={secrets.token_urlsafe(24)}"  # one person: the games are theirs
+
+
 def post(base: str, path: str, body: bytes) -> tuple[int, dict]:
-    request = urllib.request.Request(
-        f"http://{base}{path}", data=body, headers={"content-type": "application/json"}
-    )
+    headers = {"content-type": "application/json", "cookie": PLAYER}
+    request = urllib.request.Request(f"http://{base}{path}", data=body, headers=headers)
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, json.loads(response.read())
@@ -42,7 +45,8 @@ def test_oversized_frames_close_only_that_socket(base):
 
     async def run() -> tuple[int | None, dict]:
         url = f"ws://{base}/ws/games/{game['id']}"
-        async with websockets_client.connect(url, max_size=None) as big:
+        player = {"cookie": PLAYER}
+        async with websockets_client.connect(url, max_size=None, additional_headers=player) as big:
             await big.recv()
             await big.send("x" * 200_000)
             try:
@@ -50,7 +54,7 @@ def test_oversized_frames_close_only_that_socket(base):
                     await big.recv()
             except Exception:  # noqa: BLE001 - the server closed it, which is the point
                 code = big.close_code
-        async with websockets_client.connect(url) as fresh:
+        async with websockets_client.connect(url, additional_headers=player) as fresh:
             state = json.loads(await fresh.recv())
             await fresh.send(json.dumps({"type": "move", "uci": "e2e4", "ply": 0}))
             while True:

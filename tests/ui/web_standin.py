@@ -43,6 +43,7 @@ class StandIn:
                 Option("MultiPV", "spin", 1, 1, 500),
                 Option("UCI_LimitStrength", "check", False),
                 Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX),
+                Option("OwnBook", "check", False),
             ]
         )
         self.board = Board(variant=variant)

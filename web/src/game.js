@@ -1,10 +1,13 @@
-// The play view: board, clocks, move list with navigation, actions and the result banner.
+// The play view: board, clocks, move list with navigation, actions, offers between people,
+// the result banner. Who may move comes from the server: `you` lists the seats this browser
+// holds (none: spectating).
 
 import { api, Socket } from './api.js';
 import { Board } from './board.js';
 import { h, formatClock, formatScore, splitUci, clickSound } from './util.js';
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
+const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
 
 /** Open game `id`: load it, connect its WebSocket and keep the view in sync with the server. */
 export async function showGame(root, id) {
@@ -38,6 +41,10 @@ class GameView {
         this.rematchBtn,
         h('a', { class: 'button', href: '#/new', 'data-action': 'new-game' }, 'New game'),
         h('a', { class: 'button', href: `#/analysis/${game.id}`, 'data-action': 'analyse-game' }, 'Analyse')));
+    // Between people: the opponent's offer to answer, our own waiting, an absent opponent,
+    // the link to send a friend, a seek waiting in the lobby.
+    this.notice = h('div', { class: 'notice', role: 'status', 'aria-live': 'polite' });
+    this.spectating = h('span', { class: 'spectating', hidden: true }, 'spectating');
     this.clocks = { white: h('div', { class: 'clock', 'data-color': 'white' }), black: h('div', { class: 'clock', 'data-color': 'black' }) };
     this.names = { white: h('div', { class: 'name' }), black: h('div', { class: 'name' }) };
     this.moveList = h('ol', { class: 'moves', 'aria-label': 'Moves' });
@@ -46,29 +53,32 @@ class GameView {
     this.bottomBar = h('div', { class: 'player bottom' });
     const btn = (label, title, onclick, cls = '') => h('button', { class: cls, title, 'data-action': title.toLowerCase().split(' ')[0], onclick }, label);
     // The buttons that only make sense while the game goes on (disabled once it is over).
+    this.abortBtn = btn('✕ Abort', 'Abort the game', () => this.send({ type: 'abort' }));
     this.live = [
       btn('↶ Takeback', 'Takeback the last move', () => this.send({ type: 'takeback' })),
       btn('½ Draw', 'Draw offer', () => this.send({ type: 'draw' })),
       btn('⚑ Resign', 'Resign the game', () => { if (confirm('Resign this game?')) this.send({ type: 'resign' }); }),
+      this.abortBtn,
     ];
     this.actions = h('div', { class: 'actions' },
       ...this.live,
       btn('⇅ Flip', 'Flip the board', () => this.board.flip()),
       btn('FEN', 'FEN copy', () => this.copyFen()),
       h('a', { class: 'button', href: `/api/games/${game.id}/pgn`, download: `ferz-${game.id}.pgn`, 'data-action': 'pgn' }, 'PGN'),
-      h('a', { class: 'button', href: `#/analysis/${game.id}`, 'data-action': 'analyse' }, 'Analyse'));
+      h('a', { class: 'button', href: `#/analysis/${game.id}`, 'data-action': 'analyse' }, 'Analyse'),
+      btn('Continue from here', 'Continue from here: a new game from the shown position', () => this.continueHere()));
     this.nav = h('div', { class: 'nav' },
       btn('«', 'First move', () => this.goto(0)),
       btn('‹', 'Previous move', () => this.goto(this.ply - 1)),
       btn('›', 'Next move', () => this.goto(this.ply + 1)),
       btn('»', 'Last move', () => this.goto(this.game.moves.length)));
     const side = h('div', { class: 'side-col' },
-      this.over, this.thinking, this.moveList, this.nav, this.error, this.actions, this.status);
+      this.over, this.notice, this.thinking, this.moveList, this.nav, this.error, this.actions, this.status, this.spectating);
     root.replaceChildren(h('div', { class: 'game-view' }, boardBox, side));
     boardBox.append(this.topBar);
     this.board = new Board(boardBox, {
       files: game.files, ranks: game.ranks, pockets: game.pockets, look: game.look,
-      orientation: game.human === 'black' ? 'black' : 'white',
+      orientation: this.mine().length === 1 ? this.mine()[0] : (this.mine().length ? 'white' : (game.opponent === 'engine' ? game.human : 'white')),
       onMove: (uci) => this.userMove(uci),
     });
     boardBox.append(this.bottomBar);
@@ -104,7 +114,11 @@ class GameView {
     if (msg.type === 'state') {
       const grew = msg.game.moves.length > this.game.moves.length;
       const atEnd = this.ply >= this.game.moves.length;
+      const seatsBefore = this.mine().join();
       this.game = msg.game;
+      // Just seated (a friend's link, a lobby seek): our side goes to the bottom.
+      const mine = this.mine();
+      if (mine.join() !== seatsBefore && mine.length === 1 && this.board.cg.state.orientation !== mine[0]) this.board.flip();
       this.received = performance.now();
       if (atEnd || this.ply > this.game.moves.length) this.ply = this.game.moves.length;
       if (grew && this.game.moves.length) {
@@ -129,10 +143,32 @@ class GameView {
       this.render(); // snap the board back to the server's position
     } else if (msg.type === 'draw') {
       this.error.textContent = msg.accepted ? '' : 'ferz declines the draw.';
+    } else if (msg.type === 'declined') {
+      const mine = this.mine();
+      const who = mine.includes(msg.by) ? 'You decline' : (mine.length ? 'Your opponent declines' : `${cap(msg.by)} declines`);
+      this.error.textContent = `${who} the ${msg.offer === 'takeback' ? 'takeback' : msg.offer}.`;
+    } else if (msg.type === 'rematch') {
+      location.hash = `#/game/${msg.id}`;
     }
   }
 
+  /** The colours this browser holds: [] spectating, one, or both (hot-seat). */
+  mine() {
+    return this.game.you || [];
+  }
+
+  /** A new game from the shown position (the new-game form, filled in). */
+  continueHere() {
+    const q = new URLSearchParams({ variant: this.game.variant, fen: this.fenAt(this.ply) });
+    location.hash = `#/new?${q}`;
+  }
+
   async rematch() {
+    if (this.game.opponent !== 'engine' && this.game.opponent !== 'hotseat' && this.mine().length === 1) {
+      const offered = this.game.offers && this.game.offers.rematch;
+      this.send(offered && offered !== this.mine()[0] ? { type: 'accept', offer: 'rematch' } : { type: 'rematch' });
+      return;
+    }
     this.rematchBtn.disabled = true;
     try {
       const next = await api(`/api/games/${encodeURIComponent(this.game.id)}/rematch`, { method: 'POST', body: {} });
@@ -146,7 +182,7 @@ class GameView {
   /** The engine's badge: thinking, or waiting in line for a search slot. */
   renderThinking() {
     const g = this.game;
-    const on = Boolean(g.thinking) && !g.result;
+    const on = Boolean(g.thinking) && !g.result && (!g.seats || g.seats[g.turn].kind === 'engine');
     this.badge.hidden = !on;
     this.badge.textContent = this.queue > 0 ? `waiting for the engine (${this.queue} in line)` : 'thinking…';
   }
@@ -179,34 +215,146 @@ class GameView {
   render() {
     const g = this.game;
     const live = this.ply === g.moves.length;
-    const human = g.human;
+    const mine = this.mine();
     const playing = !g.result && !g.imported; // an imported game is shown, not played
-    const myTurn = live && playing && g.turn === human;
+    const myTurn = live && playing && mine.includes(g.turn);
     const last = this.ply > 0 ? splitUci(g.moves[this.ply - 1].uci) : null;
+    // Hot-seat with "flip": the side to move plays from the bottom.
+    if (mine.length === 2 && g.settings.flip && live && playing && this.board.cg.state.orientation !== g.turn) this.board.flip();
     this.board.show({
       fen: this.fenAt(this.ply),
       turn: live ? g.turn : (this.ply % 2 === 0) === (g.start_turn === 'white') ? 'white' : 'black',
       legal: myTurn ? g.legal : [],
-      movable: live && playing ? human : undefined,
+      movable: live && playing && mine.length ? (mine.length === 2 ? g.turn : mine[0]) : undefined,
       lastMove: last ? [last[0].endsWith('@') ? last[1] : last[0], last[1]] : null,
       check: live ? g.check : g.moves[this.ply - 1] && g.moves[this.ply - 1].san.match(/[+#]$/),
-      premove: live && playing && g.turn !== human,
+      premove: live && playing && mine.length === 1 && g.turn !== mine[0],
     });
     const bottom = this.board.cg.state.orientation;
-    const engine = other(human);
-    const nameBox = (color) => (color === engine ? h('div', { class: 'name-box' }, this.names[color], this.badge) : this.names[color]);
+    const seats = g.seats || {};
+    const isEngine = (c) => (seats[c] ? seats[c].kind === 'engine' : c !== g.human);
+    const nameBox = (color) => (isEngine(color) ? h('div', { class: 'name-box' }, this.names[color], this.badge) : this.names[color]);
     this.bottomBar.replaceChildren(nameBox(bottom), this.clocks[bottom]);
     this.topBar.replaceChildren(nameBox(other(bottom)), this.clocks[other(bottom)]);
-    this.names.white.textContent = `○ ${g.white}`;
-    this.names.black.textContent = `● ${g.black}`;
+    for (const c of ['white', 'black']) {
+      const mark = c === 'white' ? '○' : '●';
+      this.names[c].textContent = `${mark} ${this.nameOf(c)}`;
+    }
     this.renderMoves();
     this.renderThinking();
     const over = Boolean(g.result) || g.imported;
-    for (const b of this.live) b.disabled = over;
+    const watching = !mine.length && !g.imported;
+    for (const b of this.live) b.disabled = over || watching;
+    this.abortBtn.hidden = g.moves.length >= 2 || over;
+    this.spectating.hidden = !watching;
     this.over.hidden = !g.result;
-    if (g.result) this.overText.textContent = `${g.outcome_text || g.termination} · ${g.result}`;
-    this.rematchBtn.hidden = Boolean(g.imported);
+    if (g.result) this.overText.textContent = `${this.outcomeText()} · ${g.result}`;
+    this.rematchBtn.hidden = Boolean(g.imported) || watching;
+    this.renderNotice();
     this.tick();
+  }
+
+  /** A side's name as this browser sees it: You, ferz, the opponent, an open seat. */
+  nameOf(color) {
+    const g = this.game;
+    const mine = this.mine();
+    const seat = g.seats && g.seats[color];
+    if (!seat || g.imported) return g[color];
+    if (mine.length === 1 && mine[0] === color) return 'You';
+    if (mine.length === 2) return cap(color);
+    if (seat.kind === 'engine') return seat.name;
+    if (seat.open) return 'waiting for a player…';
+    if (mine.length === 1) return 'Opponent';
+    return g.opponent === 'engine' ? 'Player' : cap(color);
+  }
+
+  /** Who won, said to each player as a win or a loss. */
+  outcomeText() {
+    const g = this.game;
+    const mine = this.mine();
+    const why = g.termination || 'the result of the game';
+    if (mine.length === 1 && g.opponent !== 'engine' && (g.result === '1-0' || g.result === '0-1')) {
+      const winner = g.result === '1-0' ? 'white' : 'black';
+      return winner === mine[0] ? `You won (${why})` : `You lost (${why})`;
+    }
+    if (mine.length !== 1 && g.opponent !== 'engine' && (g.result === '1-0' || g.result === '0-1')) {
+      return `${cap(g.result === '1-0' ? 'white' : 'black')} won (${why})`;
+    }
+    return g.outcome_text || why;
+  }
+
+  /** Offers to answer, our own waiting, an absent opponent, the friend's link, the seek. */
+  renderNotice() {
+    const g = this.game;
+    const mine = this.mine();
+    const items = [];
+    const me = mine.length === 1 ? mine[0] : null;
+    const offers = g.offers || {};
+    const words = { draw: 'offers a draw', takeback: 'asks to take back a move', rematch: 'offers a rematch' };
+    for (const [offer, by] of Object.entries(offers)) {
+      if (me && by !== me) {
+        items.push(h('div', { class: 'offer', 'data-offer': offer }, `Your opponent ${words[offer]}. `,
+          h('button', { class: 'primary', 'data-action': `accept-${offer}`, onclick: () => this.send({ type: 'accept', offer }) }, 'Accept'), ' ',
+          h('button', { 'data-action': `decline-${offer}`, onclick: () => this.send({ type: 'decline', offer }) }, 'Decline')));
+      } else if (me && by === me) {
+        items.push(h('div', { class: 'offer mine', 'data-offer': offer }, `${cap(offer)} offered: waiting for your opponent… `,
+          h('button', { class: 'link', 'data-action': `withdraw-${offer}`, onclick: () => this.send({ type: 'decline', offer }) }, 'withdraw')));
+      } else if (!me) {
+        items.push(h('div', { class: 'offer' }, `${cap(by)} ${words[offer]}.`));
+      }
+    }
+    const away = g.away || {};
+    if (me && !g.result && away[other(me)] !== undefined) {
+      this.claimAt = performance.now() + away[other(me)];
+      this.claimText = h('span', { class: 'claim-text' });
+      this.claimBtns = [
+        h('button', { class: 'primary', 'data-action': 'claim-win', onclick: () => this.send({ type: 'claim', result: 'win' }) }, 'Claim the win'),
+        h('button', { 'data-action': 'claim-draw', onclick: () => this.send({ type: 'claim', result: 'draw' }) }, 'Call it a draw'),
+      ];
+      this.claimTotal = (g.abandon_s || 60) * 1000;
+      this.awayBox = h('div', { class: 'offer away', 'data-away': other(me) }, this.claimText, ' ', ...this.claimBtns);
+      items.push(this.awayBox);
+    } else {
+      this.claimAt = null;
+    }
+    const open = g.seats && ['white', 'black'].find((c) => g.seats[c].open);
+    if (open && me && !g.result) {
+      if (g.opponent === 'seek') {
+        items.push(h('div', { class: 'offer seek' }, 'Waiting for someone to accept your seek in the ',
+          h('a', { href: '#/lobby' }, 'lobby'), '… ',
+          h('button', { 'data-action': 'cancel-seek', onclick: () => this.cancelSeek() }, 'Cancel')));
+      } else {
+        const link = `${location.origin}${location.pathname}#/game/${g.id}`;
+        items.push(h('div', { class: 'offer invite' }, 'Send this link to a friend; whoever opens it first plays ', cap(open), ': ',
+          h('input', { class: 'invite-link', readonly: true, value: link, onclick: (e) => e.target.select() }), ' ',
+          h('button', { 'data-action': 'copy-link', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {}) }, 'Copy')));
+      }
+    }
+    this.notice.replaceChildren(...items);
+    this.notice.hidden = !items.length;
+    this.tickClaim();
+  }
+
+  async cancelSeek() {
+    try {
+      await api(`/api/seeks/${encodeURIComponent(this.game.id)}`, { method: 'DELETE' });
+      location.hash = '#/lobby';
+    } catch (err) {
+      this.error.textContent = err.message;
+    }
+  }
+
+  /** The countdown until the absent opponent can be claimed against. */
+  tickClaim() {
+    if (this.claimAt === null || this.claimAt === undefined || !this.claimText) return;
+    const left = Math.max(0, this.claimAt - performance.now());
+    // A page closing and reopening (a reload, a friend still opening the link) is no news:
+    // the notice shows once the opponent has been away for 3 s (or the claim is due).
+    this.awayBox.hidden = left > 0 && this.claimTotal - left < 3000;
+    this.claimText.textContent = left > 0
+      ? `Your opponent left the game. You can claim the win in ${Math.ceil(left / 1000)} s.`
+      : 'Your opponent left the game.';
+    for (const b of this.claimBtns) b.disabled = left > 0;
   }
 
   renderMoves() {
@@ -231,6 +379,7 @@ class GameView {
   }
 
   tick() {
+    this.tickClaim();
     const c = this.game.clock;
     for (const color of ['white', 'black']) {
       const el = this.clocks[color];

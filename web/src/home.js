@@ -69,8 +69,9 @@ export async function showGames(root, query = {}) {
     h('tbody', {}, ...rows))), pager, error);
 }
 
-/** The new-game form; on submit the server creates the game and we open it. */
-export async function showNewGame(root) {
+/** The new-game form (`preset`: variant and FEN, from "continue from here"); on submit the
+ * server creates the game and we open it. */
+export async function showNewGame(root, preset = {}) {
   let meta = { variants: ['chess'], elo_min: 1350, elo_max: 2850, max_think_ms: 60000 };
   try {
     meta = await api('/api/meta');
@@ -101,8 +102,16 @@ export async function showNewGame(root) {
   };
   const mode = (value, label, checked) => h('label', {},
     h('input', { type: 'radio', name: 'mode', value, checked }), ' ', label);
+  const opponent = (value, label, checked) => h('label', {},
+    h('input', { type: 'radio', name: 'opponent', value, checked, onchange: () => showOpponent() }), ' ', label);
   const form = h('form', { class: 'new-game', id: 'new-game' },
     h('h1', {}, 'New game'),
+    h('fieldset', {}, h('legend', {}, 'Opponent'),
+      opponent('engine', 'ferz', true),
+      opponent('hotseat', 'hot-seat (two people, this screen)', false),
+      opponent('friend', 'a friend (get a link)', false),
+      opponent('seek', 'anyone (a seek in the lobby)', false),
+      h('label', { class: 'for-hotseat' }, h('input', { type: 'checkbox', name: 'flip' }), ' turn the board to the side to move')),
     h('fieldset', {}, h('legend', {}, 'You play'),
       ...['white', 'black', 'random'].map((c) => h('label', {},
         h('input', { type: 'radio', name: 'color', value: c, checked: c === 'white' }), ' ', c))),
@@ -110,13 +119,15 @@ export async function showNewGame(root) {
       h('div', {}, mode('clock', 'Clock', true), ' ',
         h('input', { type: 'number', name: 'minutes', value: '5', min: '0.5', max: '180', step: '0.5', 'aria-label': 'minutes' }),
         ' min + ', h('input', { type: 'number', name: 'increment', value: '3', min: '0', max: '60', 'aria-label': 'increment' }), ' s'),
-      h('div', {}, mode('movetime', 'Engine time per move', false), ' ',
+      h('div', { class: 'for-people' }, mode('none', 'No clock', false)),
+      h('div', { class: 'for-engine' }, mode('movetime', 'Engine time per move', false), ' ',
         h('input', { type: 'number', name: 'movetime', value: '1', min: '0.05', max: String(meta.max_think_ms / 1000), step: '0.05', 'aria-label': 'seconds per move' }), ' s'),
-      h('div', {}, mode('depth', 'Engine depth', false), ' ',
+      h('div', { class: 'for-engine' }, mode('depth', 'Engine depth', false), ' ',
         h('input', { type: 'number', name: 'depth', value: '6', min: '1', max: '30', 'aria-label': 'depth' }))),
-    h('fieldset', {}, h('legend', {}, 'Hints'),
+    h('fieldset', { class: 'for-engine' }, h('legend', {}, 'Engine'),
+      h('label', {}, h('input', { type: 'checkbox', name: 'book', checked: true }), ' opening book (standard chess)'), ' ',
       h('label', {}, h('input', { type: 'checkbox', name: 'show_pv' }), " show the engine's lines while it thinks")),
-    h('fieldset', {}, h('legend', {}, 'Strength'),
+    h('fieldset', { class: 'for-engine' }, h('legend', {}, 'Strength'),
       h('label', {}, h('input', { type: 'checkbox', name: 'full', checked: true }), ' full strength'), ' ',
       h('label', {}, 'or Elo ', h('input', { type: 'range', name: 'elo', min: String(meta.elo_min), max: String(meta.elo_max), step: '50', value: '1500',
         oninput: (e) => { form.querySelector('output').textContent = e.target.value; form.full.checked = false; } }),
@@ -124,18 +135,28 @@ export async function showNewGame(root) {
     h('fieldset', {}, h('legend', {}, 'Position'),
       h('label', {}, 'Variant ', h('select', { name: 'variant', onchange: (e) => showVariant(e.target.value) },
         ...meta.variants.map((v) => h('option', { value: v }, v)))),
-      h('label', { class: 'wide' }, 'Start FEN (optional) ', h('input', { type: 'text', name: 'fen', placeholder: 'start position', spellcheck: 'false' })),
+      h('label', { class: 'wide' }, 'Start FEN (optional) ', h('input', { type: 'text', name: 'fen', placeholder: 'start position', spellcheck: 'false', value: preset.fen || '' })),
       h('div', { class: 'variant-card' }, preview, about)),
     error,
     h('button', { type: 'submit', class: 'primary' }, 'Play'));
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const f = form.elements;
-    const body = { color: f.color.value, variant: f.variant.value, fen: f.fen.value.trim() || null,
-      elo: f.full.checked ? null : Number(f.elo.value), show_pv: f.show_pv.checked };
+    const who = f.opponent.value;
+    const body = { color: f.color.value, variant: f.variant.value, fen: f.fen.value.trim() || null, opponent: who };
+    if (who === 'engine') Object.assign(body, { elo: f.full.checked ? null : Number(f.elo.value), show_pv: f.show_pv.checked, book: f.book.checked });
+    if (who === 'hotseat') body.flip = f.flip.checked;
     const m = f.mode.value;
-    if (m === 'clock') {
+    if (m === 'none') {
+      if (who === 'engine') {
+        error.textContent = 'Against ferz choose a clock, a time per move or a depth.';
+        return;
+      }
+    } else if (m === 'clock') {
       body.clock = { initial_ms: Math.round(Number(f.minutes.value) * 60000), increment_ms: Math.round(Number(f.increment.value) * 1000) };
+    } else if (who !== 'engine') {
+      error.textContent = 'A time per move or a depth is for games against ferz: choose a clock or none.';
+      return;
     } else if (m === 'movetime') {
       body.movetime_ms = Math.round(Number(f.movetime.value) * 1000);
     } else {
@@ -148,6 +169,18 @@ export async function showNewGame(root) {
       error.textContent = err.message;
     }
   });
+  // Show only what the chosen opponent needs (ferz's strength, book, hints; hot-seat's flip).
+  const showOpponent = () => {
+    const who = form.elements.opponent.value;
+    form.querySelectorAll('.for-engine').forEach((el) => { el.hidden = who !== 'engine'; });
+    form.querySelectorAll('.for-people').forEach((el) => { el.hidden = who === 'engine'; });
+    form.querySelectorAll('.for-hotseat').forEach((el) => { el.hidden = who !== 'hotseat'; });
+    const mode = form.elements.mode.value;
+    if (who !== 'engine' && mode !== 'clock' && mode !== 'none') form.querySelector('input[name=mode][value=clock]').checked = true;
+    if (who === 'engine' && mode === 'none') form.querySelector('input[name=mode][value=clock]').checked = true;
+  };
+  if (preset.variant && meta.variants.includes(preset.variant)) form.elements.variant.value = preset.variant;
   root.replaceChildren(form);
+  showOpponent();
   showVariant(form.elements.variant.value);
 }

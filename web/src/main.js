@@ -3,6 +3,7 @@
 import { showGames, showNewGame } from './home.js';
 import { showGame } from './game.js';
 import { showAnalysis } from './analysis.js';
+import { showLobby } from './lobby.js';
 
 let leave = () => {};
 
@@ -11,12 +12,13 @@ async function route() {
   leave();
   leave = () => {};
   const root = document.getElementById('app');
-  const parts = location.hash.replace(/^#\/?/, '').split('/');
-  const [page, id] = parts;
+  const [path, query] = location.hash.replace(/^#\/?/, '').split('?');
+  const [page, id] = path.split('/');
   document.querySelectorAll('[data-nav]').forEach((a) => a.classList.toggle('active', a.dataset.nav === (page || 'home')));
   if (page === 'game' && id) leave = await showGame(root, id);
   else if (page === 'analysis') leave = await showAnalysis(root, id);
-  else if (page === 'new') await showNewGame(root);
+  else if (page === 'new') await showNewGame(root, Object.fromEntries(new URLSearchParams(query || '')));
+  else if (page === 'lobby') leave = await showLobby(root);
   else await showGames(root);
 }
 
