@@ -27,12 +27,12 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import boards, pgn
+from . import boards, pgn, tree
 from .analysis import Analysis, parse_line
 from .game import ELO_MAX, ELO_MIN, Game, Settings, new_id, other, summary
 from .messages import ClientError, error_message, eval_text, receive
 from .rooms import Games
-from .schema import EXPORT, IMPORT, NEW_GAME, Field, check, parse_json
+from .schema import EXPORT, IMPORT, NEW_GAME, TREE_EDIT, TREE_OP, Field, check, parse_json
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
 from .security import Guard, Policy, is_loopback, new_token
 from .store import STATUSES, Record, Store, default_path
@@ -234,13 +234,21 @@ def create_app(
         """A stored game as a PGN download."""
         room = games.room(request.path_params["game_id"])
         game = room.game
-        text = pgn.write(
-            _tags(game),
-            game.start_fen,
-            game.sans,
-            default_fen=boards.start_fen(game.variant),
-            evals=[game.evals.get(ply) for ply in range(1, len(game.moves) + 1)],
-        )
+        evals = [game.evals.get(ply) for ply in range(1, len(game.moves) + 1)]
+        rec = store.load(game.id)
+        if rec is not None and rec.tree:
+            # the analysis tree kept with the game: its variations and comments too
+            kept = tree.of_record(game.variant, game.start_fen, list(game.moves), rec.tree)
+            same = kept.mainline_moves()[: len(evals)] == list(game.moves)
+            text = pgn.write_tree(_tags(game), kept, evals=evals if same else [])
+        else:
+            text = pgn.write(
+                _tags(game),
+                game.start_fen,
+                game.sans,
+                default_fen=boards.start_fen(game.variant),
+                evals=evals,
+            )
         name = f"ferz-{game.id}.pgn"
         headers = {"content-disposition": f'attachment; filename="{name}"'}
         return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
@@ -274,8 +282,16 @@ def create_app(
             raise ClientError(str(error)) from None
         line = {"variant": game.variant, "start_fen": game.start_fen, "moves": game.uci}
         stored = store_import(game)
+        assert game.tree is not None
         return JSONResponse(
-            {**line, "san": game.san, "tags": game.tags, "result": game.result, "id": stored}
+            {
+                **line,
+                "san": game.san,
+                "tags": game.tags,
+                "result": game.result,
+                "id": stored,
+                "tree": tree.to_json(game.tree),
+            }
         )
 
     def store_import(parsed: pgn.Game) -> str:
@@ -288,13 +304,62 @@ def create_app(
         rec.result, rec.tags = result, tags
         rec.termination = tags.get("Termination") or ("imported" if result else None)
         store.save(rec)
+        if parsed.tree is not None:  # variations, comments and NAGs come along
+            store.save_tree(rec.id, tree.dumps(parsed.tree))
         return rec.id
+
+    def stored_tree(game_id: str) -> tuple[Record, Any]:
+        """A stored game and its analysis tree (404 for an unknown game)."""
+        rec = store.load(game_id)
+        if rec is None:
+            raise ClientError(f"no game {game_id[:40]!r}", 404)
+        try:
+            return rec, tree.of_record(rec.variant, rec.start_fen, rec.moves, rec.tree)
+        except tree.TreeError as error:
+            raise ClientError(str(error)) from None
+
+    async def get_tree(request: Request) -> Response:
+        """A stored game's analysis tree (its moves as the main line until one is kept)."""
+        rec, kept = stored_tree(request.path_params["game_id"])
+        return JSONResponse({"id": rec.id, "variant": rec.variant, "tree": tree.to_json(kept)})
+
+    async def edit_tree(request: Request) -> Response:
+        """One edit of a stored game's tree (schema.TREE_OP), kept at once; the new tree and
+        the path of the node to show."""
+        data = await read_json(request, TREE_OP)
+        rec, kept = stored_tree(request.path_params["game_id"])
+        try:
+            path = tree.apply(kept, data)
+        except tree.TreeError as error:
+            raise ClientError(str(error)) from None
+        store.save_tree(rec.id, tree.dumps(kept))
+        return JSONResponse({"tree": tree.to_json(kept), "path": path})
+
+    async def edit_free_tree(request: Request) -> Response:
+        """One edit of a tree the page holds (an analysis board that is not a stored game)."""
+        data = await read_json(request, TREE_EDIT)
+        variant = data["variant"] or "chess"
+        if variant not in boards.variant_names():
+            raise ClientError(f"unknown variant {variant[:40]!r}")
+        try:
+            held = tree.from_json(data["tree"] or {}, variant, data["fen"])
+            path = tree.apply(held, data)
+        except tree.TreeError as error:
+            raise ClientError(str(error)) from None
+        return JSONResponse({"tree": tree.to_json(held), "path": path})
 
     async def export_line(request: Request) -> Response:
         """The analysis board's line as PGN: the tags it came with (an import, a stored game),
         the result (the rules' when the line ends the game), `[%eval]` comments."""
         data = await read_json(request, EXPORT)
         variant = data["variant"] or "chess"
+        held = None
+        if data["tree"] is not None:
+            try:
+                held = tree.from_json(data["tree"], variant, data["fen"])
+            except tree.TreeError as error:
+                raise ClientError(str(error)) from None
+            data["moves"] = held.mainline_moves()
         board, line = parse_line(variant, data["fen"], data["moves"] or [])
         reviewed = (data["evals"] or [])[: len(line)]
         comments = [eval_text(e) for e in reviewed]
@@ -306,6 +371,9 @@ def create_app(
             date=time.strftime("%Y.%m.%d"),
             result=pgn.line_result(boards.outcome(board), data["result"]),
         )
+        if held is not None:
+            text = pgn.write_tree(tags, held, evals=comments, nags=nags)
+            return JSONResponse({"pgn": text})
         text = pgn.write(
             tags,
             start,
@@ -388,6 +456,9 @@ def create_app(
         Route("/api/games/{game_id}", delete_game, methods=["DELETE"]),
         Route("/api/games/{game_id}/rematch", rematch, methods=["POST"]),
         Route("/api/games/{game_id}/pgn", game_pgn),
+        Route("/api/games/{game_id}/tree", get_tree, methods=["GET"]),
+        Route("/api/games/{game_id}/tree", edit_tree, methods=["POST"]),
+        Route("/api/tree", edit_free_tree, methods=["POST"]),
         Route("/api/import", import_text, methods=["POST"]),
         Route("/api/export", export_line, methods=["POST"]),
         WebSocketRoute("/ws/games/{game_id}", game_socket),
