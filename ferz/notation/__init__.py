@@ -7,7 +7,8 @@ SAN for everything else.
     notation.parse(board, "H2+3")        # the legal Move it spells (IllegalMoveError if none)
 
 The family of a variant is read from its pieces: a flying general, soldiers or horses make a
-xiangqi game; shogi pawns or `+` promotions make a shogi game. PGN keeps the native notation
+xiangqi game (WXF when every piece is one of xiangqi's own); shogi pawns or `+` promotions make
+a shogi game. PGN keeps the native notation
 in the movetext and names it in a `Notation` tag (see ferz.pgn).
 """
 
@@ -36,8 +37,17 @@ def family(rules: Rules) -> str:
 
 
 def style(rules: Rules) -> str:
-    """The notation its players use for a variant: "wxf", "hodges" or "san"."""
-    return {"xiangqi": "wxf", "shogi": "hodges"}.get(family(rules), "san")
+    """The notation its players use for a variant: "wxf", "hodges" or "san".
+
+    WXF only names xiangqi's own pieces: Manchu's banner moves both along lines and as a
+    horse, so `M7+6` could be either; such a variant keeps SAN (as pychess-variants does).
+    """
+    kind = family(rules)
+    if kind == "xiangqi" and all(p.name in wxf.LETTERS for p in rules.pieces):
+        return "wxf"
+    if kind == "shogi":
+        return "hodges"
+    return "san"
 
 
 def move_text(board: Board, move: Move, notation: str | None = None) -> str:

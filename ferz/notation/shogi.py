@@ -21,11 +21,15 @@ def square(board: Board, name: str) -> str:
     return f"{board.files - file}{chr(ord('a') + board.ranks - 1 - rank)}"
 
 
-def text(board: Board, move: Move, disambiguate: bool | None = None) -> str:
+def text(
+    board: Board, move: Move, disambiguate: bool | None = None, legal: list[Move] | None = None
+) -> str:
     """A legal move of `board` in Hodges notation (`disambiguate`: force or forbid the origin
-    square; by default only when another piece of the kind can reach the target)."""
+    square; by default only when another piece of the kind can reach the target; `legal`: the
+    board's legal moves, when the caller has them)."""
     from . import squares
 
+    legal = board.legal_moves if legal is None else legal
     origin, target = squares(board, move)
     uci = move.uci()
     if origin is None:
@@ -34,14 +38,14 @@ def text(board: Board, move: Move, disambiguate: bool | None = None) -> str:
     sign = "x" if board.is_capture(move) else "-"
     promotes = uci.endswith("+")
     suffix = "+" if promotes else ""
-    if not promotes and any(m.uci() == uci + "+" for m in board.legal_moves):
+    if not promotes and any(m.uci() == uci + "+" for m in legal):
         suffix = "="
     if disambiguate is None:
         disambiguate = any(
             other_origin != origin
             and other_target == target
             and (board.piece_at(other_origin) or "").upper() == piece
-            for other_origin, other_target in (squares(board, m) for m in board.legal_moves)
+            for other_origin, other_target in (squares(board, m) for m in legal)
             if other_origin is not None
         )
     where = square(board, origin) if disambiguate else ""
@@ -52,10 +56,12 @@ def parse(board: Board, text_: str) -> Move:
     """The legal move a Hodges text spells (the origin square may always be given);
     IllegalMoveError otherwise."""
     wanted = text_.strip().lower()  # letters cannot be confused: pieces and ranks differ
+    legal = board.legal_moves
     found = {
         move.uci(): move
-        for move in board.legal_moves
-        if wanted in (text(board, move).lower(), text(board, move, disambiguate=True).lower())
+        for move in legal
+        if wanted
+        in (text(board, move, legal=legal).lower(), text(board, move, True, legal).lower())
     }
     if len(found) != 1:
         raise IllegalMoveError(f"no legal move reads {text_!r} in Hodges notation in {board.fen()}")

@@ -33,8 +33,9 @@ def _letter(board: Board, piece: str) -> str:
     return LETTERS.get(name, piece.upper().lstrip("+"))
 
 
-def text(board: Board, move: Move) -> str:
-    """A legal move of `board` in WXF notation."""
+def text(board: Board, move: Move, placed: dict[str, str] | None = None) -> str:
+    """A legal move of `board` in WXF notation (`placed`: board.pieces(), when the caller has
+    it)."""
     from . import split, squares
 
     origin, target = squares(board, move)
@@ -57,7 +58,8 @@ def text(board: Board, move: Move) -> str:
     else:
         tail = f"{'+' if ahead else '-'}{number(f1)}"
     letter = _letter(board, piece)
-    same = [sq for sq, p in board.pieces().items() if p == piece]
+    placed = board.pieces() if placed is None else placed
+    same = [sq for sq, p in placed.items() if p == piece]
     on_file = sorted(
         (split(sq)[1] for sq in same if split(sq)[0] == f0), reverse=red
     )  # front first
@@ -83,7 +85,8 @@ def normal(text_: str) -> str:
 def parse(board: Board, text_: str) -> Move:
     """The legal move a WXF text spells; IllegalMoveError otherwise."""
     wanted = normal(text_)
-    found = [move for move in board.legal_moves if text(board, move) == wanted]
+    placed = board.pieces()
+    found = [move for move in board.legal_moves if text(board, move, placed) == wanted]
     if len(found) != 1:
         raise IllegalMoveError(f"no legal move reads {text_!r} in WXF in {board.fen()}")
     return found[0]

@@ -5,18 +5,18 @@ a real `ferz web`; the fixtures are test_web_e2e's)."""
 
 from __future__ import annotations
 
+import io
 import json
 import urllib.request
 
 import chess.pgn
 import pytest
 
-from tests.ui.test_web_e2e import (  # noqa: F401 - the fixtures are used by name
-    browser,
-    click_move,
-    page,
-    server,
-)
+from tests.ui import test_web_e2e as e2e
+
+# test_web_e2e's fixtures: a `ferz web` for this module, chromium, a fresh page per test
+server, browser, page = e2e.server, e2e.browser, e2e.page
+click_move = e2e.click_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -53,7 +53,8 @@ def test_a_variation_made_on_the_board_is_kept_across_a_reload(page, server):
     page.reload()
     page.wait_for_selector(".variation .move")
     text = moves_text(page)
-    assert "Bc4" in text and "the Italian way" in text and page.locator(".move[data-ply]").count() == 4
+    assert "Bc4" in text and "the Italian way" in text
+    assert page.locator(".move[data-ply]").count() == 4
     # Promoted, the variation becomes the main line (and is kept so).
     page.click(".variation .move")
     page.wait_for_selector(".variation .move.current")
@@ -80,9 +81,8 @@ def test_a_pgn_with_variations_goes_in_and_comes_out_whole(page, server):
     assert "the Sicilian" in text and "Italian" in text and "!?" in text
     with page.expect_download() as download:
         page.click("[data-action=pgn]")
-    exported = open(download.value.path(), encoding="utf-8").read()
-    import io
-
+    with open(download.value.path(), encoding="utf-8") as handle:
+        exported = handle.read()
     ours = chess.pgn.read_game(io.StringIO(exported))
     theirs = chess.pgn.read_game(io.StringIO(NESTED))
     assert _tree(ours) == _tree(theirs)
@@ -139,11 +139,9 @@ def test_every_fairy_piece_of_the_builtin_variants_is_an_image(page, server):
         )
         page.wait_for_timeout(150)
         found = page.evaluate(
-            """() => [...document.querySelectorAll('cg-board piece, .pocket-box piece')].map((p) => {
-                 const s = getComputedStyle(p);
-                 const letter = getComputedStyle(p, '::after').content;
-                 return [p.className, s.backgroundImage.slice(0, 30), letter];
-               })"""
+            """() => [...document.querySelectorAll('cg-board piece, .pocket-box piece')]
+                 .map((p) => [p.className, getComputedStyle(p).backgroundImage.slice(0, 30),
+                              getComputedStyle(p, '::after').content])"""
         )
         for cls, image, letter in found:
             # an image of its own (fairy artwork or the chess set), and no letter drawn over it
