@@ -303,7 +303,7 @@ def parse_move(board: Board, text: str, native: bool = False) -> Move:
     """The legal move a PGN token spells (any spelling python-chess reads, or the variant's
     own notation: WXF for xiangqi, Hodges for shogi; `native`: try that one first);
     IllegalMoveError."""
-    style = notation.style(board.rules)
+    style = notation.board_style(board)
     if native and style != "san":
         with contextlib.suppress(IllegalMoveError):
             return notation.parse(board, text, style)
@@ -497,7 +497,7 @@ def write(game: Game, comments: bool = True, variations: bool = True, native: bo
     """
     headers = dict(game.headers)
     board = game.board()
-    style = notation.style(board.rules) if native else "san"
+    style = notation.board_style(board) if native else "san"
     if style != "san":
         headers["Notation"] = notation.TAG_NAMES[style]
     else:

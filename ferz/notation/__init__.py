@@ -50,9 +50,16 @@ def style(rules: Rules) -> str:
     return "san"
 
 
+def board_style(board: Board) -> str:
+    """The notation of a board's variant ("san" for a board without ferz rules, such as a
+    python-chess board)."""
+    rules = getattr(board, "rules", None)
+    return style(rules) if isinstance(rules, Rules) else "san"
+
+
 def move_text(board: Board, move: Move, notation: str | None = None) -> str:
     """A legal move of `board` in `notation` (by default the variant's own style)."""
-    notation = notation or style(board.rules)
+    notation = notation or board_style(board)
     if notation == "wxf":
         return wxf.text(board, move)
     if notation == "hodges":
@@ -78,7 +85,7 @@ def line_text(board: Board, moves: list[Move], notation: str | None = None) -> l
 def parse(board: Board, text: str, notation: str | None = None) -> Move:
     """The legal move `text` spells in `notation` (by default the variant's own style);
     IllegalMoveError when no legal move or more than one reads so."""
-    notation = notation or style(board.rules)
+    notation = notation or board_style(board)
     if notation == "wxf":
         return wxf.parse(board, text)
     if notation == "hodges":
@@ -107,6 +114,7 @@ __all__ = [
     "STYLES",
     "TAG_NAMES",
     "IllegalMoveError",
+    "board_style",
     "family",
     "line_text",
     "move_text",
