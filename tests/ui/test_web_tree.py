@@ -153,3 +153,21 @@ def test_an_older_database_gains_the_tree_column_and_loses_nothing(tmp_path):
     assert again is not None and again.moves == ["e2e4", "e7e5"]
     assert [n["uci"] for n in json.loads(again.tree)["nodes"]] == ["e2e4", "e7e5", "c7c5"]
     store.close()
+
+
+@pytest.mark.parametrize(
+    ("variant", "movetext", "texts"),
+    [
+        ("xiangqi", "1. C2=5 H8+7", ["C2=5", "H8+7"]),  # read without a Notation tag
+        ("shogi", "1. P-7f P-3d", ["P-7f", "P-3d"]),
+        ("chess", "1. e4 e5", ["e4", "e5"]),
+    ],
+)
+def test_a_games_moves_come_in_its_players_notation(tmp_path, variant, movetext, texts):
+    with client_for(tmp_path) as client:
+        text = f'[Variant "{variant}"]\n\n{movetext} *'
+        gid = client.post("/api/import", json={"text": text}).json()["id"]
+        moves = client.get(f"/api/games/{gid}").json()["moves"]
+        assert [m["text"] for m in moves] == texts
+        pgn_text = client.get(f"/api/games/{gid}/pgn").text
+        assert " ".join(texts) in pgn_text
