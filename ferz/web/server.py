@@ -305,7 +305,7 @@ def create_app(
         rec.termination = tags.get("Termination") or ("imported" if result else None)
         store.save(rec)
         if parsed.tree is not None:  # variations, comments and NAGs come along
-            store.save_tree(rec.id, tree.dumps(parsed.tree))
+            store.save_tree(rec.id, tree.dumps(parsed.tree, len(parsed.uci)))
         return rec.id
 
     def stored_tree(game_id: str) -> tuple[Record, Any]:
@@ -332,7 +332,7 @@ def create_app(
             path = tree.apply(kept, data)
         except tree.TreeError as error:
             raise ClientError(str(error)) from None
-        store.save_tree(rec.id, tree.dumps(kept))
+        store.save_tree(rec.id, tree.dumps(kept, len(rec.moves)))
         return JSONResponse({"tree": tree.to_json(kept), "path": path})
 
     async def edit_free_tree(request: Request) -> Response:

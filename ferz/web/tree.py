@@ -178,20 +178,29 @@ def apply(game: pgn.Game, op: dict[str, Any]) -> list[str]:
     return path
 
 
-def dumps(game: pgn.Game) -> str:
-    """A tree as the text the store keeps."""
-    return json.dumps(to_json(game), separators=(",", ":"), ensure_ascii=False)
+def dumps(game: pgn.Game, plies: int) -> str:
+    """A tree as the text the store keeps, with the number of moves its game had then."""
+    data = to_json(game)
+    for node in data["nodes"]:  # the notations are worked out again when it is read
+        del node["san"], node["text"]
+    data["plies"] = plies
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def of_record(variant: str, fen: str, moves: list[str], stored: str) -> pgn.Game:
-    """A stored game's tree: the one saved with it, else its moves as the main line. The
-    moves a game went on with after its tree was saved are added to the tree."""
-    game = new(variant, fen)
+    """A stored game's tree: the one saved with it, else its moves as the main line. Moves
+    the game went on with after its tree was saved (a game still being played) are added to
+    the tree; moves deleted from the tree stay deleted."""
+    game, seen = new(variant, fen), 0
     if stored:
         try:
-            game = from_json(json.loads(stored), variant, fen)
+            data = json.loads(stored)
+            game = from_json(data, variant, fen)
+            seen = data.get("plies", 0) if isinstance(data.get("plies"), int) else 0
         except (TreeError, ValueError):
-            game = new(variant, fen)  # a tree the rules no longer take: the moves at least
+            game, seen = new(variant, fen), 0  # a tree the rules no longer take: the moves
+    if stored and seen >= len(moves):
+        return game
     node, board = game.root, game.board()
     for move in moves:
         child = node.child(move)

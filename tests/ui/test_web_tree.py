@@ -58,6 +58,23 @@ def test_edits_of_a_stored_game_are_kept_and_never_cut_the_line(tmp_path):
         res = client.post(url, json={"op": "delete", "path": ["e2e4", "e7e5", "g1f3"]})
         assert res.json()["path"] == ["e2e4", "e7e5"]
         assert [n["uci"] for n in res.json()["tree"]["nodes"]] == ["e2e4", "e7e5", "f1c4"]
+    with client_for(tmp_path) as client:  # deleted, even the imported moves stay deleted
+        assert [n["uci"] for n in client.get(url).json()["tree"]["nodes"]] == [
+            "e2e4",
+            "e7e5",
+            "f1c4",
+        ]
+
+
+def test_moves_a_game_plays_after_its_tree_was_kept_join_the_tree():
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    game = tree.of_record("chess", start, ["e2e4"], "")
+    tree.apply(game, {"op": "add", "path": ["e2e4"], "uci": "c7c5"})
+    kept = tree.dumps(game, 1)
+    again = tree.of_record("chess", start, ["e2e4", "e7e5", "g1f3"], kept)
+    assert again.mainline_moves() == ["e2e4", "c7c5"]  # the tree's main line stays first
+    assert again.root.find(["e2e4", "e7e5", "g1f3"]) is not None
+    assert tree.of_record("chess", start, ["e2e4"], kept).root.count() == 2
 
 
 @pytest.mark.parametrize(
@@ -147,7 +164,7 @@ def test_an_older_database_gains_the_tree_column_and_loses_nothing(tmp_path):
     assert rec.tree == ""
     game = tree.of_record(rec.variant, rec.start_fen, rec.moves, rec.tree)
     tree.apply(game, {"op": "add", "path": ["e2e4"], "uci": "c7c5"})
-    assert store.save_tree("abc", tree.dumps(game))
+    assert store.save_tree("abc", tree.dumps(game, len(rec.moves)))
     store.save(rec)  # a game's own save (after a move) keeps the tree
     again = store.load("abc")
     assert again is not None and again.moves == ["e2e4", "e7e5"]

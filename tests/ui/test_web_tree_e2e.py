@@ -47,7 +47,7 @@ def test_a_variation_made_on_the_board_is_kept_across_a_reload(page, server):
     page.wait_for_selector(".variation .move.current")
     assert page.locator(".move[data-ply]").count() == 4
     assert "(2. Bc4)" in moves_text(page).replace("\n", " ")
-    page.fill("textarea[name=comment]", "the Italian way")
+    page.fill("input[name=comment]", "the Italian way")
     page.click("[data-action=comment]")
     page.wait_for_selector(".variation .comment")
     page.reload()

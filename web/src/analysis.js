@@ -53,6 +53,18 @@ function indexTree(tree) {
   return root;
 }
 
+/** A tree as the server takes it back: only what it keeps (it works out the notations). */
+function bare(tree) {
+  const nodes = tree.nodes.map((n) => {
+    const out = { parent: n.parent, uci: n.uci };
+    if (n.comment) out.comment = n.comment;
+    if (n.start) out.start = n.start;
+    if (n.nags && n.nags.length) out.nags = n.nags;
+    return out;
+  });
+  return tree.comment ? { comment: tree.comment, nodes } : { nodes };
+}
+
 /** The node a path of UCI moves leads to from `root`, or null. */
 function nodeAt(root, path) {
   let node = root;
@@ -117,7 +129,8 @@ class AnalysisView {
       const nag = Number(this.nagSelect.value);
       this.edit({ op: 'nags', path: this.path, nags: nag ? [nag] : [] });
     } }, h('option', { value: '0' }, 'glyph'), ...Object.entries(GLYPHS).map(([n, g]) => h('option', { value: n }, g)));
-    this.commentText = h('textarea', { name: 'comment', rows: '2', placeholder: 'Comment on this move', spellcheck: 'false', 'aria-label': 'comment' });
+    this.commentText = h('input', { type: 'text', name: 'comment', maxlength: '2000', placeholder: 'Comment on this move', spellcheck: 'false', 'aria-label': 'comment',
+      onkeydown: (ev) => { if (ev.key === 'Enter') this.edit({ op: 'comment', path: this.path, comment: this.commentText.value }); } });
     const tools = h('div', { class: 'node-tools' },
       h('div', { class: 'actions' }, this.promoteBtn, this.deleteBtn, this.nagSelect),
       this.commentText,
@@ -204,7 +217,7 @@ class AnalysisView {
     try {
       const res = this.gameId
         ? await api(`/api/games/${encodeURIComponent(this.gameId)}/tree`, { method: 'POST', body: op })
-        : await api('/api/tree', { method: 'POST', body: { ...op, variant: this.variant, fen: this.startFen, tree: this.tree } });
+        : await api('/api/tree', { method: 'POST', body: { ...op, variant: this.variant, fen: this.startFen, tree: bare(this.tree) } });
       const before = mainline(this.root).join(' ');
       this.setTree(res.tree);
       if (mainline(this.root).join(' ') !== before) this.reviews = new Map(); // marks of another line
@@ -288,7 +301,7 @@ class AnalysisView {
     const evals = main.map((_, i) => this.reviews.get(i + 1) || null);
     try {
       const same = main.join(' ') === this.source.moves;
-      const body = { variant: this.variant, fen: this.startFen, moves: main, evals, tags: this.source.tags, result: same ? this.source.result : null, tree: this.tree };
+      const body = { variant: this.variant, fen: this.startFen, moves: main, evals, tags: this.source.tags, result: same ? this.source.result : null, tree: bare(this.tree) };
       const res = await api('/api/export', { method: 'POST', body });
       const blob = new Blob([res.pgn], { type: 'application/x-chess-pgn' });
       const a = h('a', { href: URL.createObjectURL(blob), download: 'ferz-analysis.pgn' });
