@@ -79,6 +79,9 @@ def test_a_pgn_with_variations_goes_in_and_comes_out_whole(page, server):
     page.wait_for_selector(".variation .variation .move")
     text = moves_text(page)
     assert "the Sicilian" in text and "Italian" in text and "!?" in text
+    page.click(".variation .variation .move")  # 2. c3 in the Sicilian
+    page.wait_for_selector(".variation .variation .move.current")
+    e2e.docs_screenshot(page, "analysis-tree.png")
     with page.expect_download() as download:
         page.click("[data-action=pgn]")
     with open(download.value.path(), encoding="utf-8") as handle:
