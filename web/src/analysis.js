@@ -112,6 +112,7 @@ class AnalysisView {
       this.reviews = new Map();
       this.source = { moves: '', tags: {}, result: null };
       this.gameId = null;
+      this.keepAddress();
       this.startFen = null;
       this.setTree({ comment: '', nodes: [] });
       this.goto([]);
@@ -172,6 +173,11 @@ class AnalysisView {
   close() {
     document.removeEventListener('keydown', this.keys);
     this.socket.close();
+  }
+
+  /** The address names the stored game the board edits (a reload comes back to it). */
+  keepAddress() {
+    history.replaceState(null, '', this.gameId ? `#/analysis/${this.gameId}` : '#/analysis');
   }
 
   /** Take a tree from the server (flat) and index it. */
@@ -278,7 +284,7 @@ class AnalysisView {
       this.startFen = line.start_fen;
       // A PGN is stored as a game: the board now edits that game's tree, and a reload keeps it.
       this.gameId = line.id || null;
-      if (this.gameId) history.replaceState(null, '', `#/analysis/${this.gameId}`);
+      this.keepAddress();
       this.setTree(line.tree || { comment: '', nodes: [] });
       this.goto(mainline(this.root));
     }).catch((err) => { this.error.textContent = err.message; });
