@@ -283,6 +283,7 @@ def create_app(
         line = {"variant": game.variant, "start_fen": game.start_fen, "moves": game.uci}
         stored = store_import(game)
         assert game.tree is not None
+        shown = await asyncio.to_thread(tree.to_json, game.tree)  # see tree_lock
         return JSONResponse(
             {
                 **line,
@@ -290,7 +291,7 @@ def create_app(
                 "tags": game.tags,
                 "result": game.result,
                 "id": stored,
-                "tree": tree.to_json(game.tree),
+                "tree": shown,
             }
         )
 
@@ -308,7 +309,7 @@ def create_app(
             store.save_tree(rec.id, tree.dumps(parsed.tree, len(parsed.uci)))
         return rec.id
 
-    def stored_tree(game_id: str) -> tuple[Record, Any]:
+    def stored_tree(game_id: str) -> tuple[Record, tree.pgn.Game]:
         """A stored game and its analysis tree (404 for an unknown game)."""
         rec = store.load(game_id)
         if rec is None:
@@ -318,22 +319,36 @@ def create_app(
         except tree.TreeError as error:
             raise ClientError(str(error)) from None
 
+    # Reading, checking and writing a big tree takes a while (about 1 ms a move in shogi, whose
+    # notation needs the legal moves): it runs in a worker thread, not on the event loop the
+    # games share, one edit at a time (an edit reads, changes and writes the stored tree).
+    tree_lock = asyncio.Lock()
+
     async def get_tree(request: Request) -> Response:
         """A stored game's analysis tree (its moves as the main line until one is kept)."""
-        rec, kept = stored_tree(request.path_params["game_id"])
-        return JSONResponse({"id": rec.id, "variant": rec.variant, "tree": tree.to_json(kept)})
+
+        def work() -> dict[str, Any]:
+            rec, kept = stored_tree(request.path_params["game_id"])
+            return {"id": rec.id, "variant": rec.variant, "tree": tree.to_json(kept)}
+
+        return JSONResponse(await asyncio.to_thread(work))
 
     async def edit_tree(request: Request) -> Response:
         """One edit of a stored game's tree (schema.TREE_OP), kept at once; the new tree and
         the path of the node to show."""
         data = await read_json(request, TREE_OP)
-        rec, kept = stored_tree(request.path_params["game_id"])
-        try:
-            path = tree.apply(kept, data)
-        except tree.TreeError as error:
-            raise ClientError(str(error)) from None
-        store.save_tree(rec.id, tree.dumps(kept, len(rec.moves)))
-        return JSONResponse({"tree": tree.to_json(kept), "path": path})
+
+        def work() -> dict[str, Any]:
+            rec, kept = stored_tree(request.path_params["game_id"])
+            try:
+                path = tree.apply(kept, data)
+            except tree.TreeError as error:
+                raise ClientError(str(error)) from None
+            store.save_tree(rec.id, tree.dumps(kept, len(rec.moves)))
+            return {"tree": tree.to_json(kept), "path": path}
+
+        async with tree_lock:
+            return JSONResponse(await asyncio.to_thread(work))
 
     async def edit_free_tree(request: Request) -> Response:
         """One edit of a tree the page holds (an analysis board that is not a stored game)."""
@@ -341,12 +356,17 @@ def create_app(
         variant = data["variant"] or "chess"
         if variant not in boards.variant_names():
             raise ClientError(f"unknown variant {variant[:40]!r}")
-        try:
-            held = tree.from_json(data["tree"] or {}, variant, data["fen"])
-            path = tree.apply(held, data)
-        except tree.TreeError as error:
-            raise ClientError(str(error)) from None
-        return JSONResponse({"tree": tree.to_json(held), "path": path})
+
+        def work() -> dict[str, Any]:
+            try:
+                held = tree.from_json(data["tree"] or {}, variant, data["fen"])
+                path = tree.apply(held, data)
+            except tree.TreeError as error:
+                raise ClientError(str(error)) from None
+            return {"tree": tree.to_json(held), "path": path}
+
+        async with tree_lock:
+            return JSONResponse(await asyncio.to_thread(work))
 
     async def export_line(request: Request) -> Response:
         """The analysis board's line as PGN: the tags it came with (an import, a stored game),

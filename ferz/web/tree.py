@@ -15,7 +15,7 @@ import json
 from typing import Any
 
 from .. import notation, pgn
-from ..board import Board, IllegalMoveError
+from ..board import IllegalMoveError
 from . import boards
 
 MAX_NODES = 3000  # moves in one tree (main line and variations)
@@ -48,30 +48,26 @@ def _game(variant: str, fen: str | None) -> pgn.Game:
     return game
 
 
-def to_json(game: pgn.Game) -> dict[str, Any]:
-    """A tree as flat JSON (preorder), with each move's SAN and native notation."""
-    board = game.board()
+def to_json(game: pgn.Game, texts: bool = True) -> dict[str, Any]:
+    """A tree as flat JSON (preorder), with each move's SAN and native notation (`texts`)."""
+    board = game.board() if texts else None
     nodes: list[dict[str, Any]] = []
     stack: list[tuple[pgn.Node | None, int]] = [(c, -1) for c in reversed(game.root.variations)]
     while stack:
         node, parent = stack.pop()
         if node is None:  # leaving a node: back to its parent's position
-            board.pop()
+            if board is not None:
+                board.pop()
             continue
-        move = board.parse_uci(node.move or "")
         index = len(nodes)
-        nodes.append(
-            {
-                "parent": parent,
-                "uci": node.move,
-                "san": node.san or board.san(move),
-                "text": notation.move_text(board, move),
-                "comment": node.comment,
-                "nags": list(node.nags),
-                "start": node.starting_comment,
-            }
-        )
-        board.push(move)
+        entry: dict[str, Any] = {"parent": parent, "uci": node.move}
+        if board is not None:
+            move = board.parse_uci(node.move or "")
+            entry["san"] = node.san or board.san(move)
+            entry["text"] = notation.move_text(board, move)
+            board.push(move)
+        entry |= {"comment": node.comment, "nags": list(node.nags), "start": node.starting_comment}
+        nodes.append(entry)
         stack.append((None, -1))
         stack.extend((child, index) for child in reversed(node.variations))
     return {"comment": game.root.comment, "nodes": nodes}
@@ -87,16 +83,23 @@ def from_json(data: Any, variant: str, fen: str | None) -> pgn.Game:
     if len(raw) > MAX_NODES:
         raise TreeError(f"a tree holds at most {MAX_NODES} moves")
     nodes: list[pgn.Node] = []
-    boards_at: list[Board] = []  # the position after each node, kept while it has children
-    start = game.board()
+    board = game.board()
+    line: list[int] = []  # the nodes whose moves are on `board`, from the root
     for index, item in enumerate(raw):
         if not isinstance(item, dict):
             raise TreeError(f"node {index} is not an object")
         parent_index = item.get("parent", -1)
         if not isinstance(parent_index, int) or not -1 <= parent_index < index:
             raise TreeError(f"node {index}: parent must be an earlier node or -1")
+        # one board for the whole walk: back up to the parent (in preorder it is on the line)
+        while line and line[-1] != parent_index:
+            board.pop()
+            line.pop()
         parent = game.root if parent_index < 0 else nodes[parent_index]
-        board = (start if parent_index < 0 else boards_at[parent_index]).copy()
+        if parent_index >= 0 and not line:  # not preorder: replay the parent's moves
+            for move in parent.moves_from_root():
+                board.push_uci(move)
+            line = [-2] * (parent.ply() - 1) + [parent_index]
         uci = item.get("uci")
         try:
             if not isinstance(uci, str):
@@ -110,8 +113,8 @@ def from_json(data: Any, variant: str, fen: str | None) -> pgn.Game:
         node.comment = _text(item.get("comment") or "", f"node {index}'s comment")
         node.starting_comment = _text(item.get("start") or "", f"node {index}'s comment")
         board.push(move)
+        line.append(index)
         nodes.append(node)
-        boards_at.append(board)
     return game
 
 
@@ -180,9 +183,7 @@ def apply(game: pgn.Game, op: dict[str, Any]) -> list[str]:
 
 def dumps(game: pgn.Game, plies: int) -> str:
     """A tree as the text the store keeps, with the number of moves its game had then."""
-    data = to_json(game)
-    for node in data["nodes"]:  # the notations are worked out again when it is read
-        del node["san"], node["text"]
+    data = to_json(game, texts=False)  # the notations are worked out again when it is read
     data["plies"] = plies
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 

@@ -131,6 +131,27 @@ def test_a_tree_held_by_the_page_is_edited_and_checked(tmp_path):
         assert res.status_code == 400 and "illegal" in res.json()["error"]
 
 
+def test_a_tree_in_any_order_of_parents_first_reads_back():
+    """Parents before children is all that is asked; preorder is what the server sends."""
+    nodes = [
+        {"parent": -1, "uci": "e2e4"},
+        {"parent": -1, "uci": "d2d4"},
+        {"parent": 0, "uci": "e7e5"},
+        {"parent": 1, "uci": "d7d5"},
+        {"parent": 2, "uci": "g1f3", "comment": "x", "nags": [1]},
+    ]
+    game = tree.from_json({"nodes": nodes}, "chess", None)
+    out = tree.to_json(game)["nodes"]
+    assert [(n["uci"], n["parent"]) for n in out] == [
+        ("e2e4", -1),
+        ("e7e5", 0),
+        ("g1f3", 1),
+        ("d2d4", -1),
+        ("d7d5", 3),
+    ]
+    assert out[2]["text"] == "Nf3" and out[2]["comment"] == "x" and out[2]["nags"] == [1]
+
+
 def test_a_pgn_with_variations_is_imported_stored_and_exported_whole(tmp_path):
     with client_for(tmp_path) as client:
         line = client.post("/api/import", json={"text": NESTED}).json()
