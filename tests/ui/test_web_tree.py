@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sqlite3
 
 import chess.pgn
@@ -13,9 +14,11 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 
+from ferz import notation  # noqa: E402
+from ferz.board import Board  # noqa: E402
 from ferz.web import tree  # noqa: E402
 from ferz.web.store import Store  # noqa: E402
-from tests.ui.test_web_analysis import client_for  # noqa: E402
+from tests.ui.test_web_analysis import client_for, until  # noqa: E402
 
 NESTED = """[Event "tree"]
 [White "A"]
@@ -209,3 +212,13 @@ def test_a_games_moves_come_in_its_players_notation(tmp_path, variant, movetext,
         assert [m["text"] for m in moves] == texts
         pgn_text = client.get(f"/api/games/{gid}/pgn").text
         assert " ".join(texts) in pgn_text
+
+
+def test_the_engines_lines_come_in_the_variants_notation(tmp_path):
+    with client_for(tmp_path) as client, client.websocket_connect("/ws/analysis") as ws:
+        ws.send_json({"type": "analyse", "seq": 1, "variant": "xiangqi", "multipv": 1})
+        position = until(ws, "position")
+        info = until(ws, "info")["info"]
+        board = Board(position["fen"], variant="xiangqi")
+        expected = notation.move_text(board, board.parse_uci(info["pv_uci"][0]))
+        assert info["pv_san"] == [expected] and re.fullmatch(r"[KAEHRCP][1-9][+=-][1-9]", expected)
