@@ -10,6 +10,8 @@ Hodges notation of Fairy-Stockfish (its tests) and the Wikipedia article "Shogi 
 
 from __future__ import annotations
 
+import re
+
 from ..board import Board, IllegalMoveError, Move
 
 
@@ -52,17 +54,26 @@ def text(
     return f"{piece}{where}{sign}{square(board, target)}{suffix}"
 
 
+_FORM = re.compile(r"(\+?[a-z])(\d+[a-z])?([-x*])(\d+[a-z])([+=]?)")
+
+
 def parse(board: Board, text_: str) -> Move:
     """The legal move a Hodges text spells (the origin square may always be given);
     IllegalMoveError otherwise."""
+    from . import squares
+
     wanted = text_.strip().lower()  # letters cannot be confused: pieces and ranks differ
+    form = _FORM.fullmatch(wanted)
     legal = board.legal_moves
-    found = {
-        move.uci(): move
-        for move in legal
-        if wanted
-        in (text(board, move, legal=legal).lower(), text(board, move, True, legal).lower())
-    }
+    found: dict[str, Move] = {}
+    if form is not None:
+        target = form.group(4)
+        for move in legal:  # only the moves to that square are written out and compared
+            if square(board, squares(board, move)[1]) != target:
+                continue
+            spelled = (text(board, move, legal=legal), text(board, move, True, legal))
+            if wanted in (spelled[0].lower(), spelled[1].lower()):
+                found[move.uci()] = move
     if len(found) != 1:
         raise IllegalMoveError(f"no legal move reads {text_!r} in Hodges notation in {board.fen()}")
     return next(iter(found.values()))

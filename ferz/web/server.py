@@ -277,7 +277,7 @@ def create_app(
             line = {"variant": variant, "start_fen": board.fen(), "moves": [], "san": []}
             return JSONResponse({**line, "tags": {}, "result": "*"})
         try:
-            game = pgn.read(text, variant)
+            game = await asyncio.to_thread(pgn.read, text, variant)  # long games: not on the loop
         except ValueError as error:
             raise ClientError(str(error)) from None
         line = {"variant": game.variant, "start_fen": game.start_fen, "moves": game.uci}
