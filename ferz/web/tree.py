@@ -20,6 +20,7 @@ from . import boards
 
 MAX_NODES = 3000  # moves in one tree (main line and variations)
 MAX_COMMENT = 2000  # characters of one comment
+MAX_DEPTH = 1000  # plies of one line (what the analysis socket takes)
 OPS = ("add", "promote", "delete", "comment", "nags")
 
 
@@ -154,6 +155,8 @@ def apply(game: pgn.Game, op: dict[str, Any]) -> list[str]:
     except KeyError as error:
         raise TreeError(str(error.args[0])) from None
     if kind == "add":
+        if len(path) >= MAX_DEPTH:
+            raise TreeError(f"a line holds at most {MAX_DEPTH} plies")
         board = game.board()
         for move in path:
             board.push_uci(move)
