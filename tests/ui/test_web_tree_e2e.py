@@ -47,6 +47,10 @@ def test_a_variation_made_on_the_board_is_kept_across_a_reload(page, server):
     page.wait_for_selector(".variation .move.current")
     assert page.locator(".move[data-ply]").count() == 4
     assert "(2. Bc4)" in moves_text(page).replace("\n", " ")
+    page.keyboard.press("ArrowUp")  # the other move played there: 2. Nf3
+    page.wait_for_selector(".move.current[data-ply='3']")
+    page.keyboard.press("ArrowDown")
+    page.wait_for_selector(".variation .move.current")
     page.fill("input[name=comment]", "the Italian way")
     page.click("[data-action=comment]")
     page.wait_for_selector(".variation .comment")

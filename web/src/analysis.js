@@ -159,9 +159,12 @@ class AnalysisView {
     root.replaceChildren(h('div', { class: 'game-view analysis' }, bar, boardBox, side));
     this.board = new Board(boardBox, { onMove: (uci) => this.userMove(uci) });
     this.keys = (ev) => {
-      if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT') return;
+      if (['TEXTAREA', 'INPUT', 'SELECT'].includes(ev.target.tagName)) return;
       if (ev.key === 'ArrowLeft') this.goto(this.path.slice(0, -1));
       else if (ev.key === 'ArrowRight') this.next();
+      else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') this.sibling(ev.key === 'ArrowUp' ? -1 : 1);
+      else return;
+      ev.preventDefault();
     };
     document.addEventListener('keydown', this.keys);
     this.socket = new Socket('/ws/analysis', {
@@ -196,6 +199,14 @@ class AnalysisView {
     if (!nodeAt(this.root, path)) return;
     this.path = path;
     this.analyse();
+  }
+
+  /** The previous (-1) or next (1) alternative to the shown move. */
+  sibling(step) {
+    const node = this.node();
+    if (!node || !node.up) return;
+    const at = node.up.children.indexOf(node) + step;
+    if (at >= 0 && at < node.up.children.length) this.goto(node.up.children[at].path);
   }
 
   /** One move forward along the line below the shown node. */
