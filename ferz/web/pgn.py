@@ -1,5 +1,6 @@
-"""The web app's PGN: a pasted game read as one line (tags, start, moves, result) and a game or
-an analysis line written with `[%eval]` comments; both go through ferz.pgn, the one PGN module."""
+"""The web app's PGN: a pasted game read as one line (tags, start, moves, result) and as its
+tree, and a game, an analysis line or a whole tree written with `[%eval]` comments; all go
+through ferz.pgn, the one PGN module."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ from dataclasses import dataclass, field
 
 from .. import pgn
 from . import boards
+from .tree import MAX_NODES
 
 MAX_PLIES = 1000
-MAX_NODES = 3000  # moves of one game with its variations (ferz.web.tree.MAX_NODES)
 SEVEN_TAGS = pgn.SEVEN_TAGS
 RESULTS = pgn.RESULTS
 UNKNOWN = ("?", "????.??.??")  # the values PGN writes for a tag nobody filled in
