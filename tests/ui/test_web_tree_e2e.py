@@ -155,3 +155,24 @@ def test_every_fairy_piece_of_the_builtin_variants_is_an_image(page, server):
             if not image.startswith("url(") or letter not in ("none", "normal"):
                 letters.append(f"{variant}: {cls} {image} {letter}")
     assert letters == []
+
+
+def test_the_tree_and_its_tools_fit_a_phone(browser, server):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, bypass_csp=True
+    )
+    phone = context.new_page()
+    try:
+        phone.goto(server + "#/analysis")
+        phone.wait_for_selector("cg-board piece")
+        phone.fill("textarea[aria-label='PGN or FEN']", NESTED)
+        phone.click("[data-action=load]")
+        phone.wait_for_selector(".variation .variation .move")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        for selector in (".moves.tree", ".node-tools", "input[name=comment]"):
+            box = phone.locator(selector).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+        e2e.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        phone.screenshot(path=str(e2e.ARTIFACTS / "analysis-tree-phone.png"), full_page=True)
+    finally:
+        context.close()
