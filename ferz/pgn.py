@@ -18,13 +18,17 @@ characters; what it writes it reads back into the same tree.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from . import notation
 from .board import Board, IllegalMoveError, Move
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+#: Notation tag values (lower case) whose movetext is in the variant's own notation
+NATIVE_TAGS = {name.lower() for name in notation.TAG_NAMES.values()}
 RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 LINE_WIDTH = 80
 
@@ -129,6 +133,57 @@ class Node:
         while node is not None:
             yield node
             node = node.next()
+
+    def child(self, move: str) -> Node | None:
+        """The child reached by a UCI move, or None."""
+        return next((node for node in self.variations if node.move == move), None)
+
+    def find(self, moves: Iterable[str]) -> Node:
+        """The node reached from here by UCI moves (each a child); KeyError names the first
+        move that is not in the tree."""
+        node = self
+        for move in moves:
+            found = node.child(move)
+            if found is None:
+                raise KeyError(f"no move {move!r} in the tree at ply {node.ply()}")
+            node = found
+        return node
+
+    def is_mainline(self) -> bool:
+        """Whether every move from the root to here is its parent's first child."""
+        node = self
+        while node.parent is not None:
+            if node.parent.variations[0] is not node:
+                return False
+            node = node.parent
+        return True
+
+    def promote(self) -> None:
+        """Make the line through this node the main line (first child at every level)."""
+        node = self
+        while node.parent is not None:
+            siblings = node.parent.variations
+            siblings.remove(node)
+            siblings.insert(0, node)
+            node = node.parent
+
+    def remove(self) -> Node:
+        """Cut this node and everything after it from the tree; returns its parent."""
+        if self.parent is None:
+            raise ValueError("the root of a game cannot be removed")
+        parent = self.parent
+        parent.variations.remove(self)
+        self.parent = None
+        return parent
+
+    def count(self) -> int:
+        """Nodes below this one (this one not counted)."""
+        total, stack = 0, list(self.variations)
+        while stack:
+            node = stack.pop()
+            total += 1
+            stack.extend(node.variations)
+        return total
 
 
 @dataclass(eq=False)
@@ -244,8 +299,28 @@ def variant_name(tag: str) -> str:
 # ------------------------------------------------------------------------------ reading
 
 
-def parse_move(board: Board, text: str) -> Move:
-    """The legal move a PGN token spells (any spelling python-chess reads); IllegalMoveError."""
+def parse_move(board: Board, text: str, native: bool = False) -> Move:
+    """The legal move a PGN token spells (any spelling python-chess reads, or the variant's
+    own notation: WXF for xiangqi, Hodges for shogi; `native`: try that one first);
+    IllegalMoveError."""
+    style = notation.board_style(board)
+    if native and style != "san":
+        with contextlib.suppress(IllegalMoveError):
+            return notation.parse(board, text, style)
+    try:
+        return _parse_standard(board, text)
+    except IllegalMoveError:
+        if style == "san" or native:
+            raise
+        try:
+            return notation.parse(board, text, style)
+        except IllegalMoveError:
+            pass
+        raise
+
+
+def _parse_standard(board: Board, text: str) -> Move:
+    """The legal move a SAN, long algebraic or coordinate token spells; IllegalMoveError."""
     san = text.rstrip("+#")
     if san in ("0-0", "0-0-0"):
         san = san.replace("0", "O")
@@ -341,6 +416,7 @@ class _Reader:
     def _movetext(self, game: Game) -> None:
         """Read moves, comments, NAGs and variations up to the result or the next tags."""
         board = game.board()
+        native = game.headers.get("Notation", "").lower() in NATIVE_TAGS
         parent = game.root  # the node the next move is added to
         last: Node | None = None  # the node comments and NAGs belong to (None after '(')
         pending = ""  # a comment before a variation's first move: that move's starting comment
@@ -389,7 +465,7 @@ class _Reader:
                 if not word:
                     continue  # a move number or the dots after it
                 try:
-                    move = parse_move(board, word)
+                    move = parse_move(board, word, native)
                 except IllegalMoveError:
                     raise PgnError(
                         f"{self._where(match)}: illegal move {word!r} "
@@ -413,16 +489,25 @@ def _join(first: str, second: str) -> str:
 # ------------------------------------------------------------------------------ writing
 
 
-def write(game: Game, comments: bool = True, variations: bool = True) -> str:
-    """The game as PGN text (tags, a blank line, movetext, a blank line)."""
+def write(game: Game, comments: bool = True, variations: bool = True, native: bool = True) -> str:
+    """The game as PGN text (tags, a blank line, movetext, a blank line).
+
+    Xiangqi and shogi moves are written in their players' notation (WXF, Hodges), named by a
+    `Notation` tag, unless `native` is False (SAN, as Fairy-Stockfish writes them).
+    """
     headers = dict(game.headers)
+    board = game.board()
+    style = notation.board_style(board) if native else "san"
+    if style != "san":
+        headers["Notation"] = notation.TAG_NAMES[style]
+    else:
+        headers.pop("Notation", None)
     result = headers.get("Result", "*")
     lines = [f'[{name} "{value}"]' for name, value in headers.items()]
     tokens: list[str] = []
     if comments and game.root.comment:
         tokens.append(_comment(game.root.comment))
-    board = game.board()
-    _write_line(game.root, board, tokens, comments, variations, True)
+    _write_line(game.root, board, tokens, comments, variations, True, style)
     tokens.append(result)
     return "\n".join(lines) + "\n\n" + "\n".join(_wrap(tokens)) + "\n\n"
 
@@ -451,20 +536,21 @@ def _write_line(
     comments: bool,
     variations: bool,
     force: bool,
+    style: str = "san",
 ) -> None:
     """The main line below `node` and, after each move, its alternatives in parentheses;
     `board` (at `node`) is left as it was."""
     played = 0
     while node.variations:
         main = node.variations[0]
-        _write_move(main, board, tokens, comments, force)
+        _write_move(main, board, tokens, comments, force, style)
         force = comments and bool(main.comment)
         for alternative in node.variations[1:] if variations else []:
             tokens.append("(")
-            _write_move(alternative, board, tokens, comments, True)
+            _write_move(alternative, board, tokens, comments, True, style)
             board.push(board.parse_uci(alternative.move or ""))
             again = comments and bool(alternative.comment)
-            _write_line(alternative, board, tokens, comments, variations, again)
+            _write_line(alternative, board, tokens, comments, variations, again, style)
             board.pop()
             tokens.append(")")
             force = True
@@ -475,13 +561,18 @@ def _write_line(
         board.pop()
 
 
-def _write_move(node: Node, board: Board, tokens: list[str], comments: bool, force: bool) -> None:
+def _write_move(
+    node: Node, board: Board, tokens: list[str], comments: bool, force: bool, style: str = "san"
+) -> None:
     """One move with its number, starting comment, NAGs and comment."""
     if comments and node.starting_comment:
         tokens.append(_comment(node.starting_comment))
         force = True
     number = _number(board, force)
-    san = node.san or board.san(board.parse_uci(node.move or ""))
+    if style == "san":
+        san = node.san or board.san(board.parse_uci(node.move or ""))
+    else:
+        san = notation.move_text(board, board.parse_uci(node.move or ""), style)
     tokens.append(f"{number} {san}" if number else san)  # a number stays with its move
     if comments:
         tokens.extend(f"${nag}" for nag in node.nags)

@@ -1,4 +1,5 @@
-"""`ferz play`: a game against the engine in the terminal (Unicode board, SAN or UCI moves)."""
+"""`ferz play`: a game against the engine in the terminal (Unicode board; moves in SAN or UCI,
+xiangqi in WXF and shogi in Western/Hodges notation too)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from . import notation
 from .board import describe
 from .engine import Info
 from .textboard import render, white_to_move
 
 HELP = """\
-Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q). Commands:
+Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q); xiangqi also in WXF
+(C2=5, H8+7, R1+1) and shogi in Western notation (P-7f, Bx2b+, S*4e), in which their moves
+are shown. Commands:
   undo      take back your last move (and the engine's reply)
   moves     list the legal moves          hint   let the engine suggest a move
   fen       print the position as FEN     pgn    print the game as PGN
@@ -109,7 +113,8 @@ class Game:
             before = self.start.copy()
             for text in self.moves[:-1]:
                 before.push(before.parse_uci(text))
-            self.say(f"Last move: {before.san(before.parse_uci(last))}   {side} to move")
+            said = notation.move_text(before, before.parse_uci(last))
+            self.say(f"Last move: {said}   {side} to move")
         else:
             self.say(f"{side} to move")
 
@@ -119,12 +124,13 @@ class Game:
 
     def play(self, text: str) -> bool:
         """Play the human's move in any spelling a PGN reader takes (SAN, UCI, long algebraic
-        `e2-e4` / `Ng1-f3`, `0-0`); returns False with a message if it is illegal."""
+        `e2-e4` / `Ng1-f3`, `0-0`, WXF or Hodges for xiangqi and shogi); returns False with a
+        message if it is illegal."""
         from .pgn import parse_move
 
         board = self.board
         move = None
-        for parse in (board.parse_uci, lambda t: parse_move(board, t)):
+        for parse in (board.parse_uci, lambda t: parse_move(board, t, native=True)):
             try:
                 move = parse(text)
                 break
@@ -170,9 +176,9 @@ class Game:
             self.result = self.result or "*"
             self.say("ferz has no move to play.")
             return
-        san = self.board.san(self.board.parse_uci(best))
+        said = notation.move_text(self.board, self.board.parse_uci(best))
         self._push(best)
-        self.say(f"ferz plays {san}{_describe(info)}")
+        self.say(f"ferz plays {said}{_describe(info)}")
 
     def undo(self) -> None:
         """Take back to the human's previous turn."""
@@ -253,14 +259,16 @@ def run(game: Game, stdin: TextIO, pgn_path: str | None = None) -> int:
             game.show()
         elif command == "moves":
             board = game.board
-            game.say(" ".join(sorted(board.san(m) for m in board.legal_moves)) or "(none)")
+            said = sorted(notation.move_text(board, m) for m in board.legal_moves)
+            game.say(" ".join(said) or "(none)")
         elif command in ("undo", "takeback", "back"):
             game.undo()
             game.show()
         elif command == "hint":
             best, info = game.think()
             if best:
-                game.say(f"Hint: {game.board.san(game.board.parse_uci(best))}{_describe(info)}")
+                said = notation.move_text(game.board, game.board.parse_uci(best))
+                game.say(f"Hint: {said}{_describe(info)}")
         elif command == "go":
             game.human_white = not game.human_white
         elif command == "new":

@@ -65,6 +65,22 @@ def board_look(variant: str) -> dict[str, object]:
     return {"family": family, "pieces": pieces}
 
 
+def move_texts(variant: str, start_fen: str, moves: list[str], sans: list[str]) -> list[str]:
+    """A line's moves as its players write them: WXF for xiangqi, Hodges for shogi, else the
+    SAN given (computed only for those variants: a game's state is sent after every move)."""
+    from ..notation import move_text, style
+
+    board = new_board(start_fen, variant)
+    if style(board.rules) == "san":
+        return list(sans)
+    out = []
+    for uci in moves:
+        move = board.parse_uci(uci)
+        out.append(move_text(board, move))
+        board.push(move)
+    return out
+
+
 def variant_card(variant: str) -> dict[str, object]:
     """What the new-game page shows of a variant: its start position, board, pieces and
     description; ValueError for an unknown variant."""

@@ -377,8 +377,14 @@ class Game:
             "black": self.player_name("black"),
             "settings": asdict(self.settings),
             "moves": [
-                {"uci": u, "san": s, "fen": f}
-                for u, s, f in zip(self.moves, self.sans, self.fens, strict=True)
+                {"uci": u, "san": s, "fen": f, "text": t}
+                for u, s, f, t in zip(
+                    self.moves,
+                    self.sans,
+                    self.fens,
+                    boards.move_texts(self.variant, self.start_fen, self.moves, self.sans),
+                    strict=True,
+                )
             ],
             "last_move": last,
             "legal": [] if over or self.engine_to_move() else boards.legal_uci(self.board),

@@ -1,5 +1,6 @@
-"""The web app's PGN: a pasted game read as one line (tags, start, moves, result) and a game or
-an analysis line written with `[%eval]` comments; both go through ferz.pgn, the one PGN module."""
+"""The web app's PGN: a pasted game read as one line (tags, start, moves, result) and as its
+tree, and a game, an analysis line or a whole tree written with `[%eval]` comments; all go
+through ferz.pgn, the one PGN module."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass, field
 
 from .. import pgn
 from . import boards
+from .tree import MAX_NODES
 
 MAX_PLIES = 1000
 SEVEN_TAGS = pgn.SEVEN_TAGS
@@ -25,11 +27,12 @@ class Game:
     uci: list[str] = field(default_factory=list)
     san: list[str] = field(default_factory=list)
     result: str = "*"
+    tree: pgn.Game | None = None  # the whole game: variations, comments and NAGs
 
 
 def read(text: str, variant: str = "chess") -> Game:
-    """The main line of the first game of `text` (comments, NAGs and variations are read and
-    left out); ValueError names the first problem. The Variant tag, when present, names the
+    """The first game of `text`: its main line, and its whole tree (variations, comments and
+    NAGs) in `tree`; ValueError names the first problem. The Variant tag, when present, names the
     variant; otherwise it is `variant`."""
     try:
         parsed = pgn.read_game(text, variant)
@@ -40,6 +43,8 @@ def read(text: str, variant: str = "chess") -> Game:
     nodes = list(parsed.mainline())
     if len(nodes) > MAX_PLIES:
         raise ValueError(f"PGN: more than {MAX_PLIES} plies")
+    if parsed.root.count() > MAX_NODES:
+        raise ValueError(f"PGN: more than {MAX_NODES} moves with the variations")
     tags = {k: v for k, v in parsed.headers.items() if v not in UNKNOWN}
     result = parsed.headers.get("Result", "*")
     tags.pop("Result", None)
@@ -52,6 +57,7 @@ def read(text: str, variant: str = "chess") -> Game:
         uci=[node.move or "" for node in nodes],
         san=[node.san for node in nodes],
         result=result if result in RESULTS else "*",
+        tree=parsed,
     )
 
 
@@ -89,6 +95,32 @@ def write(
     game.add_line(moves, notes)
     for node, nag in zip(game.mainline(), nags, strict=False):
         if nag:
+            node.nags.append(nag)
+    return pgn.write(game)
+
+
+def write_tree(
+    tags: dict[str, str],
+    tree: pgn.Game,
+    *,
+    evals: Sequence[str | None] = (),
+    nags: Sequence[int | None] = (),
+) -> str:
+    """A PGN text of a whole tree (variations, comments, NAGs), the seven tag roster first;
+    `evals` and `nags` (a review) belong to the main line's moves, as in `write`."""
+    headers = {name: tags.get(name, "?") for name in SEVEN_TAGS}
+    headers["Result"] = tags.get("Result", "*")
+    headers.update({k: " ".join(str(v).split()) for k, v in tags.items() if k not in headers})
+    for name in ("FEN", "SetUp", "Variant"):
+        headers.pop(name, None)
+    game = pgn.Game(headers, tree.root)
+    game.set_start(tree.variant, tree.board().fen())
+    for ply, node in enumerate(game.mainline()):  # the tree is the caller's, built for this
+        note = evals[ply] if ply < len(evals) else None
+        nag = nags[ply] if ply < len(nags) else None
+        if note:
+            node.comment = " ".join(part for part in (node.comment, f"[%eval {note}]") if part)
+        if nag and nag not in node.nags:
             node.nags.append(nag)
     return pgn.write(game)
 

@@ -220,6 +220,32 @@ NEW_GAME = {
     "flip": Field("bool"),
     "book": Field("bool"),
 }
+TREE_NODE = Field(
+    "object",
+    fields={
+        "parent": Field("int", required=True, low=-1, high=10_000),
+        "uci": Field("str", required=True, low=2, high=8),
+        "san": Field("str", high=40),  # sent by the server, ignored when read back
+        "text": Field("str", high=40),
+        "comment": Field("str", high=2000),
+        "start": Field("str", high=2000),
+        "nags": Field("list", high=8, items=Field("int", low=1, high=255)),
+    },
+)
+TREE = Field(
+    "object",
+    nullable=True,
+    fields={"comment": Field("str", high=2000), "nodes": Field("list", high=3000, items=TREE_NODE)},
+)
+TREE_OP = {
+    "op": Field("str", required=True, choices=("add", "promote", "delete", "comment", "nags")),
+    "path": Field("list", high=1000, items=UCI),
+    "uci": UCI,
+    "comment": Field("str", high=2000),
+    "nags": Field("list", high=8, items=Field("int", low=1, high=255)),
+}
+# an edit of a tree the page holds (an analysis board not stored): the tree comes along
+TREE_EDIT = {**TREE_OP, "variant": VARIANT, "fen": FEN, "tree": TREE}
 IMPORT = {"text": Field("str", required=True, low=1, high=200_000), "variant": VARIANT}
 EXPORT = {
     "variant": VARIANT,
@@ -228,6 +254,7 @@ EXPORT = {
     "evals": Field("list", nullable=True, high=1001, items=EVAL),
     "tags": TAGS,
     "result": RESULT,
+    "tree": TREE,  # the whole tree (variations, comments, NAGs); `moves` is then its main line
 }
 GAME_MESSAGES: dict[str, dict[str, Field]] = {
     "move": {"uci": Field("str", required=True, high=8), "ply": Field("int", low=0, high=10_000)},

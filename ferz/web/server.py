@@ -27,14 +27,14 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import boards, pgn
+from . import boards, pgn, tree
 from .analysis import Analysis, parse_line
 from .game import ELO_MAX, ELO_MIN, Game, Settings, new_id, summary
 from .lobby import Lobby
 from .messages import ClientError, error_message, eval_text, receive
 from .players import Players, current
 from .rooms import ABANDON_S, Games
-from .schema import EXPORT, IMPORT, NEW_GAME, Field, check, parse_json
+from .schema import EXPORT, IMPORT, NEW_GAME, TREE_EDIT, TREE_OP, Field, check, parse_json
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
 from .security import Guard, Policy, is_loopback, new_token
 from .store import STATUSES, Record, Store, default_path
@@ -302,13 +302,21 @@ def create_app(
         """A stored game as a PGN download."""
         room = games.room(request.path_params["game_id"])
         game = room.game
-        text = pgn.write(
-            _tags(game),
-            game.start_fen,
-            game.sans,
-            default_fen=boards.start_fen(game.variant),
-            evals=[game.evals.get(ply) for ply in range(1, len(game.moves) + 1)],
-        )
+        evals = [game.evals.get(ply) for ply in range(1, len(game.moves) + 1)]
+        rec = store.load(game.id)
+        if rec is not None and rec.tree:
+            # the analysis tree kept with the game: its variations and comments too
+            kept = tree.of_record(game.variant, game.start_fen, list(game.moves), rec.tree)
+            same = kept.mainline_moves()[: len(evals)] == list(game.moves)
+            text = pgn.write_tree(_tags(game), kept, evals=evals if same else [])
+        else:
+            text = pgn.write(
+                _tags(game),
+                game.start_fen,
+                game.sans,
+                default_fen=boards.start_fen(game.variant),
+                evals=evals,
+            )
         name = f"ferz-{game.id}.pgn"
         headers = {"content-disposition": f'attachment; filename="{name}"'}
         return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
@@ -337,13 +345,22 @@ def create_app(
             line = {"variant": variant, "start_fen": board.fen(), "moves": [], "san": []}
             return JSONResponse({**line, "tags": {}, "result": "*"})
         try:
-            game = pgn.read(text, variant)
+            game = await asyncio.to_thread(pgn.read, text, variant)  # long games: not on the loop
         except ValueError as error:
             raise ClientError(str(error)) from None
         line = {"variant": game.variant, "start_fen": game.start_fen, "moves": game.uci}
         stored = store_import(game)
+        assert game.tree is not None
+        shown = await asyncio.to_thread(tree.to_json, game.tree)  # see tree_lock
         return JSONResponse(
-            {**line, "san": game.san, "tags": game.tags, "result": game.result, "id": stored}
+            {
+                **line,
+                "san": game.san,
+                "tags": game.tags,
+                "result": game.result,
+                "id": stored,
+                "tree": shown,
+            }
         )
 
     def store_import(parsed: pgn.Game) -> str:
@@ -356,13 +373,81 @@ def create_app(
         rec.result, rec.tags = result, tags
         rec.termination = tags.get("Termination") or ("imported" if result else None)
         store.save(rec)
+        if parsed.tree is not None:  # variations, comments and NAGs come along
+            store.save_tree(rec.id, tree.dumps(parsed.tree, len(parsed.uci)))
         return rec.id
+
+    def stored_tree(game_id: str) -> tuple[Record, tree.pgn.Game]:
+        """A stored game and its analysis tree (404 for an unknown game)."""
+        rec = store.load(game_id)
+        if rec is None:
+            raise ClientError(f"no game {game_id[:40]!r}", 404)
+        try:
+            return rec, tree.of_record(rec.variant, rec.start_fen, rec.moves, rec.tree)
+        except tree.TreeError as error:
+            raise ClientError(str(error)) from None
+
+    # Reading, checking and writing a big tree takes a while (about 1 ms a move in shogi, whose
+    # notation needs the legal moves): it runs in a worker thread, not on the event loop the
+    # games share, one edit at a time (an edit reads, changes and writes the stored tree).
+    tree_lock = asyncio.Lock()
+
+    async def get_tree(request: Request) -> Response:
+        """A stored game's analysis tree (its moves as the main line until one is kept)."""
+
+        def work() -> dict[str, Any]:
+            rec, kept = stored_tree(request.path_params["game_id"])
+            return {"id": rec.id, "variant": rec.variant, "tree": tree.to_json(kept)}
+
+        return JSONResponse(await asyncio.to_thread(work))
+
+    async def edit_tree(request: Request) -> Response:
+        """One edit of a stored game's tree (schema.TREE_OP), kept at once; the new tree and
+        the path of the node to show."""
+        data = await read_json(request, TREE_OP)
+
+        def work() -> dict[str, Any]:
+            rec, kept = stored_tree(request.path_params["game_id"])
+            try:
+                path = tree.apply(kept, data)
+            except tree.TreeError as error:
+                raise ClientError(str(error)) from None
+            store.save_tree(rec.id, tree.dumps(kept, len(rec.moves)))
+            return {"tree": tree.to_json(kept), "path": path}
+
+        async with tree_lock:
+            return JSONResponse(await asyncio.to_thread(work))
+
+    async def edit_free_tree(request: Request) -> Response:
+        """One edit of a tree the page holds (an analysis board that is not a stored game)."""
+        data = await read_json(request, TREE_EDIT)
+        variant = data["variant"] or "chess"
+        if variant not in boards.variant_names():
+            raise ClientError(f"unknown variant {variant[:40]!r}")
+
+        def work() -> dict[str, Any]:
+            try:
+                held = tree.from_json(data["tree"] or {}, variant, data["fen"])
+                path = tree.apply(held, data)
+            except tree.TreeError as error:
+                raise ClientError(str(error)) from None
+            return {"tree": tree.to_json(held), "path": path}
+
+        async with tree_lock:
+            return JSONResponse(await asyncio.to_thread(work))
 
     async def export_line(request: Request) -> Response:
         """The analysis board's line as PGN: the tags it came with (an import, a stored game),
         the result (the rules' when the line ends the game), `[%eval]` comments."""
         data = await read_json(request, EXPORT)
         variant = data["variant"] or "chess"
+        held = None
+        if data["tree"] is not None:
+            try:
+                held = tree.from_json(data["tree"], variant, data["fen"])
+            except tree.TreeError as error:
+                raise ClientError(str(error)) from None
+            data["moves"] = held.mainline_moves()
         board, line = parse_line(variant, data["fen"], data["moves"] or [])
         reviewed = (data["evals"] or [])[: len(line)]
         comments = [eval_text(e) for e in reviewed]
@@ -374,6 +459,9 @@ def create_app(
             date=time.strftime("%Y.%m.%d"),
             result=pgn.line_result(boards.outcome(board), data["result"]),
         )
+        if held is not None:
+            text = pgn.write_tree(tags, held, evals=comments, nags=nags)
+            return JSONResponse({"pgn": text})
         text = pgn.write(
             tags,
             start,
@@ -469,6 +557,9 @@ def create_app(
         Route("/api/seeks", list_seeks, methods=["GET"]),
         Route("/api/seeks/{game_id}/accept", accept_seek, methods=["POST"]),
         Route("/api/seeks/{game_id}", cancel_seek, methods=["DELETE"]),
+        Route("/api/games/{game_id}/tree", get_tree, methods=["GET"]),
+        Route("/api/games/{game_id}/tree", edit_tree, methods=["POST"]),
+        Route("/api/tree", edit_free_tree, methods=["POST"]),
         Route("/api/import", import_text, methods=["POST"]),
         Route("/api/export", export_line, methods=["POST"]),
         WebSocketRoute("/ws/games/{game_id}", game_socket),

@@ -28,7 +28,8 @@ CREATE TABLE IF NOT EXISTS games (
     evals TEXT NOT NULL DEFAULT '{}',
     turn_started_at REAL,
     tags TEXT NOT NULL DEFAULT '{}',
-    seats TEXT NOT NULL DEFAULT '{}'
+    seats TEXT NOT NULL DEFAULT '{}',
+    tree TEXT NOT NULL DEFAULT ''
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 """
@@ -38,12 +39,16 @@ COLUMNS = (
 )
 # PRAGMA user_version: 0/1 before seats (a game was "the person vs ferz"), 2 with seats.
 VERSION = 2
+# The analysis tree (ferz.web.tree's JSON) is written on its own (save_tree): a game's other
+# columns are written after every move, and must not wipe the tree.
+TREE = "tree"
 # Columns added since the first version, with their definitions (old files are upgraded).
 ADDED = {
     "evals": "TEXT NOT NULL DEFAULT '{}'",
     "turn_started_at": "REAL",
     "tags": "TEXT NOT NULL DEFAULT '{}'",
     "seats": "TEXT NOT NULL DEFAULT '{}'",
+    "tree": "TEXT NOT NULL DEFAULT ''",
 }
 STATUSES = ("all", "playing", "finished", "imported")
 
@@ -67,6 +72,7 @@ class Record:
     turn_started_at: float | None = None  # wall-clock time the running clock started
     tags: dict[str, str] = field(default_factory=dict)  # PGN tags kept from an import
     seats: dict[str, Any] = field(default_factory=dict)  # colour -> seats.Seat's stored form
+    tree: str = ""  # the analysis tree (ferz.web.tree JSON; "" none), read-only here: save_tree
 
 
 def default_path() -> Path:
@@ -144,11 +150,20 @@ class Store:
             json.dumps(rec.tags, sort_keys=True),
             json.dumps(rec.seats, sort_keys=True),
         )
+        names = [name.strip() for name in COLUMNS.split(",")]
+        update = ", ".join(f"{name} = excluded.{name}" for name in names[1:])
         with self._lock:
             self._db.execute(
-                f"INSERT OR REPLACE INTO games ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({COLUMNS}) VALUES ({', '.join('?' * len(names))})"
+                f" ON CONFLICT(id) DO UPDATE SET {update}",
                 row,
             )
+
+    def save_tree(self, game_id: str, tree: str) -> bool:
+        """Keep a game's analysis tree; False if there is no such game."""
+        with self._lock:
+            cursor = self._db.execute(f"UPDATE games SET {TREE} = ? WHERE id = ?", (tree, game_id))
+        return cursor.rowcount > 0
 
     def delete(self, game_id: str) -> bool:
         """Remove a game; False if there was none."""
@@ -160,7 +175,7 @@ class Store:
         """The game with this id, or None."""
         with self._lock:
             row = self._db.execute(
-                f"SELECT {COLUMNS} FROM games WHERE id = ?", (game_id,)
+                f"SELECT {COLUMNS}, {TREE} FROM games WHERE id = ?", (game_id,)
             ).fetchone()
         return None if row is None else _record(row)
 
@@ -212,11 +227,12 @@ class Store:
 def _record(row: tuple[Any, ...]) -> Record:
     """A database row as a Record."""
     (gid, created, updated, variant, fen, settings, moves, white, black, result, end) = row[:11]
-    evals, started_at, tags, seats = row[11:]
+    evals, started_at, tags, seats = row[11:15]
     rec = Record(gid, created, updated, variant, fen, json.loads(settings), moves.split())
     rec.clock_white, rec.clock_black, rec.result, rec.termination = white, black, result, end
     rec.evals = {int(ply): text for ply, text in json.loads(evals).items()}
     rec.turn_started_at = started_at
     rec.tags = json.loads(tags or "{}")
     rec.seats = json.loads(seats or "{}")
+    rec.tree = row[15] if len(row) > 15 else ""
     return rec

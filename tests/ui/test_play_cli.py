@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -50,3 +51,16 @@ def test_mate_from_a_position_with_ascii_board() -> None:
     out = run_play("Ra8\nquit\n", "--fen", "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1", "--ascii")
     assert "Game over: 1-0 (White mates)" in out
     assert "R" in out and "♖" not in out
+
+
+def test_xiangqi_and_shogi_moves_in_their_own_notation() -> None:
+    """WXF and Western shogi moves are read, and every move is shown in them (the PGN too)."""
+    out = run_play("C2=5\nmoves\npgn\nquit\n", "--variant", "xiangqi", "--depth", "1")
+    assert "Illegal move" not in out and "Last move: C2=5" in out
+    reply = re.search(r"ferz plays (\S+)", out)
+    assert reply is not None and re.fullmatch(r"[KAEHRCP1-5][1-9+-][+=-][1-9]", reply.group(1))
+    assert "H2+3" in out  # in the list of legal moves
+    assert '[Notation "WXF"]' in out and "1. C2=5 " in out
+    out = run_play("P-7f\nfen\nquit\n", "--variant", "shogi", "--depth", "1")
+    assert "Illegal move" not in out and "Last move: P-7f" in out
+    assert "/2P6/" in out  # the pawn stands on 7f

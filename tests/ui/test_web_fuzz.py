@@ -95,6 +95,17 @@ HTTP_TEMPLATES: dict[str, list[dict[str, Any]]] = {
         {"moves": ["e2e4", "e7e5"], "evals": [{"score_cp": 10}, {"score_mate": -3}]},
         {"fen": FEN, "moves": ["e7e5"], "tags": {"White": "x"}, "result": "1-0"},
         {"variant": "xiangqi", "moves": ["h3e3"], "evals": [None]},
+        {"tree": {"comment": "c", "nodes": [{"parent": -1, "uci": "e2e4", "nags": [1]}]}},
+    ],
+    "/api/tree": [
+        {"op": "add", "path": [], "uci": "e2e4", "tree": {"nodes": []}},
+        {
+            "op": "promote",
+            "path": ["e2e4"],
+            "variant": "shogi",
+            "tree": {"nodes": [{"parent": -1, "uci": "c3c4"}, {"parent": -1, "uci": "e2e4"}]},
+        },
+        {"op": "comment", "path": [], "comment": "x", "tree": None, "fen": FEN},
     ],
 }
 GAME_MESSAGES: list[dict[str, Any]] = [
@@ -224,6 +235,7 @@ def http_case(rng: random.Random, client: Http, port: int, ids: list[str], tally
             "/api/seeks",
             f"/api/seeks/{gid}/accept",
             f"/api/seeks/{gid}",
+            f"/api/games/{gid}/tree",
             f"/api/variants/{rng.choice(['chess', 'xiangqi', 'nochess', '%00', 'x' * 200])}",
             "/static/app.js",
             "/static/../../etc/passwd",

@@ -7,16 +7,17 @@ import { h, formatScore, barShare, splitUci } from './util.js';
 
 const BRUSHES = ['paleBlue', 'paleGreen', 'paleGrey', 'paleGrey', 'paleGrey'];
 
-/** Open the analysis board, optionally on stored game `id`. */
+/** Open the analysis board, optionally on stored game `id` (its tree of moves is kept with it). */
 export async function showAnalysis(root, id) {
-  let line = { variant: 'chess', start_fen: null, moves: [], tags: {}, result: null };
+  let line = { variant: 'chess', start_fen: null, tree: { comment: '', nodes: [] }, tags: {}, result: null, id: null };
   if (id) {
     try {
       const g = await api(`/api/games/${encodeURIComponent(id)}`);
+      const kept = await api(`/api/games/${encodeURIComponent(id)}/tree`);
       // An exported line keeps the game's players, event and result (the result only while
-      // the line is the game's own).
+      // the main line is the game's own).
       const tags = g.imported ? g.tags : { Event: 'ferz web game', White: g.white, Black: g.black };
-      line = { variant: g.variant, start_fen: g.start_fen, moves: g.moves.map((m) => m.uci), tags, result: g.result };
+      line = { variant: g.variant, start_fen: g.start_fen, tree: kept.tree, tags, result: g.result, id, moves: g.moves.map((m) => m.uci) };
     } catch (err) {
       root.replaceChildren(h('p', { class: 'error' }, err.message));
       return () => {};
@@ -33,24 +34,74 @@ const MARKS = {
   4: { sign: '??', cls: 'blunder' },
 };
 
+/** The glyphs of the usual NAGs (PGN standard and lichess's set); others show as $n. */
+export const GLYPHS = {
+  1: '!', 2: '?', 3: '!!', 4: '??', 5: '!?', 6: '?!', 7: '□', 10: '=', 13: '∞', 14: '⩲', 15: '⩱',
+  16: '±', 17: '∓', 18: '+−', 19: '−+', 22: '⨀', 32: '⟳', 36: '→', 40: '↑', 132: '⇆', 146: 'N',
+};
+
+/** A flat tree from the server ({comment, nodes: [{parent, uci, text, ...}]}) with child lists. */
+function indexTree(tree) {
+  const nodes = tree.nodes.map((n) => ({ ...n, children: [] }));
+  const root = { children: [], comment: tree.comment || '', path: [] };
+  nodes.forEach((n) => {
+    const parent = n.parent < 0 ? root : nodes[n.parent];
+    n.path = parent.path.concat([n.uci]);
+    n.up = parent;
+    parent.children.push(n);
+  });
+  return root;
+}
+
+/** A tree as the server takes it back: only what it keeps (it works out the notations). */
+function bare(tree) {
+  const nodes = tree.nodes.map((n) => {
+    const out = { parent: n.parent, uci: n.uci };
+    if (n.comment) out.comment = n.comment;
+    if (n.start) out.start = n.start;
+    if (n.nags && n.nags.length) out.nags = n.nags;
+    return out;
+  });
+  return tree.comment ? { comment: tree.comment, nodes } : { nodes };
+}
+
+/** The node a path of UCI moves leads to from `root`, or null. */
+function nodeAt(root, path) {
+  let node = root;
+  for (const uci of path) {
+    node = node.children.find((c) => c.uci === uci);
+    if (!node) return null;
+  }
+  return node;
+}
+
+/** The UCI moves of the main line below `node`. */
+function mainline(node) {
+  const out = [];
+  for (let n = node.children[0]; n; n = n.children[0]) out.push(n.uci);
+  return out;
+}
+
 class AnalysisView {
   constructor(root, line) {
     this.variant = line.variant;
     this.startFen = line.start_fen;
-    this.pending = line.moves;
-    this.source = { moves: line.moves.join(' '), tags: line.tags || {}, result: line.result || null };
-    this.moves = []; // [{uci, san, fen}] as validated by the server
-    this.ply = 0;
+    this.gameId = line.id || null; // a stored game: every edit of the tree is kept with it
+    this.setTree(line.tree);
+    this.path = mainline(this.root);
+    this.source = { moves: (line.moves || this.path).join(' '), tags: line.tags || {}, result: line.result || null };
+    this.moves = []; // the shown path's moves [{uci, san, fen}] as validated by the server
     this.seq = 0;
     this.lines = new Map();
-    this.reviews = new Map(); // ply -> {score_cp, score_mate}
+    this.reviews = new Map(); // ply of the main line -> {score_cp, score_mate, nag}
+    this.reviewed = '';
     this.position = null;
     this.barWhite = h('div', { class: 'bar-white' });
     this.barLabel = h('div', { class: 'bar-label' });
     const bar = h('div', { class: 'eval-bar', 'aria-label': 'evaluation' }, this.barWhite, this.barLabel);
     const boardBox = h('div', { class: 'board-col' });
     this.pvBox = h('div', { class: 'pvs', 'aria-label': 'Engine lines' });
-    this.moveList = h('ol', { class: 'moves' });
+    this.moveList = h('div', { class: 'moves tree', 'aria-label': 'Moves' });
     this.error = h('div', { class: 'error', role: 'alert' });
     this.status = h('div', { class: 'status' });
     this.multipv = h('select', { 'aria-label': 'lines', onchange: () => this.analyse() },
@@ -60,7 +111,11 @@ class AnalysisView {
       this.variant = this.variantSelect.value;
       this.reviews = new Map();
       this.source = { moves: '', tags: {}, result: null };
-      this.setLine(null, [], 0);
+      this.gameId = null;
+      this.keepAddress();
+      this.startFen = null;
+      this.setTree({ comment: '', nodes: [] });
+      this.goto([]);
     } }, h('option', { value: this.variant }, this.variant));
     api('/api/meta').then((meta) => {
       const names = meta.variants.includes(this.variant) ? meta.variants : [this.variant, ...meta.variants];
@@ -68,18 +123,34 @@ class AnalysisView {
     }).catch(() => {});
     const btn = (label, title, onclick) => h('button', { title, onclick, 'data-action': title.toLowerCase().split(' ')[0] }, label);
     this.pgnText = h('textarea', { rows: '5', placeholder: 'Paste a PGN or a FEN', spellcheck: 'false', 'aria-label': 'PGN or FEN' });
+    // What can be done to the shown move: promote its line, delete it, mark it, comment it.
+    this.promoteBtn = btn('↑ Main line', 'Promote this variation to the main line', () => this.edit({ op: 'promote', path: this.path }));
+    this.deleteBtn = btn('✕ Delete', 'Delete this move and what follows', () => this.edit({ op: 'delete', path: this.path }));
+    this.nagSelect = h('select', { name: 'nag', 'aria-label': 'glyph', onchange: () => {
+      const nag = Number(this.nagSelect.value);
+      this.edit({ op: 'nags', path: this.path, nags: nag ? [nag] : [] });
+    } }, h('option', { value: '0' }, 'glyph'), ...Object.entries(GLYPHS).map(([n, g]) => h('option', { value: n }, g)));
+    this.commentText = h('input', { type: 'text', name: 'comment', maxlength: '2000', placeholder: 'Comment on this move', spellcheck: 'false', 'aria-label': 'comment',
+      onkeydown: (ev) => { if (ev.key === 'Enter') this.edit({ op: 'comment', path: this.path, comment: this.commentText.value }); } });
+    const tools = h('div', { class: 'node-tools' },
+      h('div', { class: 'actions' }, this.promoteBtn, this.deleteBtn, this.nagSelect),
+      this.commentText,
+      h('div', { class: 'actions' },
+        btn('Save comment', 'Comment save', () => this.edit({ op: 'comment', path: this.path, comment: this.commentText.value })),
+        btn('Remove comment', 'Uncomment this move', () => this.edit({ op: 'comment', path: this.path, comment: '' }))));
     const side = h('div', { class: 'side-col' },
       h('div', { class: 'engine-row' }, h('label', {}, this.engineOn, ' engine'), ' ', this.multipv, ' ', this.variantSelect, this.status),
       this.pvBox,
       this.moveList,
       h('div', { class: 'nav' },
-        btn('«', 'First move', () => this.goto(0)),
-        btn('‹', 'Previous move', () => this.goto(this.ply - 1)),
-        btn('›', 'Next move', () => this.goto(this.ply + 1)),
-        btn('»', 'Last move', () => this.goto(this.moves.length))),
+        btn('«', 'First move', () => this.goto([])),
+        btn('‹', 'Previous move', () => this.goto(this.path.slice(0, -1))),
+        btn('›', 'Next move', () => this.next()),
+        btn('»', 'Last move', () => this.goto(this.path.concat(mainline(this.node() || this.root))))),
+      tools,
       h('div', { class: 'actions' },
         btn('⇅ Flip', 'Flip the board', () => this.board.flip()),
-        btn('Review', 'Review every move', () => this.review()),
+        btn('Review', 'Review every move of the main line', () => this.review()),
         btn('FEN', 'FEN copy', () => this.copyFen()),
         btn('PGN', 'PGN export', () => this.exportPgn())),
       this.pgnText,
@@ -88,14 +159,17 @@ class AnalysisView {
     root.replaceChildren(h('div', { class: 'game-view analysis' }, bar, boardBox, side));
     this.board = new Board(boardBox, { onMove: (uci) => this.userMove(uci) });
     this.keys = (ev) => {
-      if (ev.target.tagName === 'TEXTAREA' || ev.target.tagName === 'INPUT') return;
-      if (ev.key === 'ArrowLeft') this.goto(this.ply - 1);
-      else if (ev.key === 'ArrowRight') this.goto(this.ply + 1);
+      if (['TEXTAREA', 'INPUT', 'SELECT'].includes(ev.target.tagName)) return;
+      if (ev.key === 'ArrowLeft') this.goto(this.path.slice(0, -1));
+      else if (ev.key === 'ArrowRight') this.next();
+      else if (ev.key === 'ArrowUp' || ev.key === 'ArrowDown') this.sibling(ev.key === 'ArrowUp' ? -1 : 1);
+      else return;
+      ev.preventDefault();
     };
     document.addEventListener('keydown', this.keys);
     this.socket = new Socket('/ws/analysis', {
       onMessage: (msg) => this.onMessage(msg),
-      onOpen: () => this.setLine(this.startFen, this.pending, this.pending.length),
+      onOpen: () => this.analyse(),
     });
   }
 
@@ -104,22 +178,72 @@ class AnalysisView {
     this.socket.close();
   }
 
-  /** Ask the server to validate a line and analyse its position at `ply`. */
-  setLine(fen, moves, ply) {
-    this.startFen = fen;
-    this.pending = moves;
-    this.ply = ply;
+  /** The address names the stored game the board edits (a reload comes back to it). */
+  keepAddress() {
+    history.replaceState(null, '', this.gameId ? `#/analysis/${this.gameId}` : '#/analysis');
+  }
+
+  /** Take a tree from the server (flat) and index it. */
+  setTree(tree) {
+    this.tree = tree;
+    this.root = indexTree(tree);
+  }
+
+  /** The shown node (the root at the start). */
+  node() {
+    return nodeAt(this.root, this.path);
+  }
+
+  /** Show the node at `path` and think about it. */
+  goto(path) {
+    if (!nodeAt(this.root, path)) return;
+    this.path = path;
     this.analyse();
   }
 
+  /** The previous (-1) or next (1) alternative to the shown move. */
+  sibling(step) {
+    const node = this.node();
+    if (!node || !node.up) return;
+    const at = node.up.children.indexOf(node) + step;
+    if (at >= 0 && at < node.up.children.length) this.goto(node.up.children[at].path);
+  }
+
+  /** One move forward along the line below the shown node. */
+  next() {
+    const node = this.node();
+    if (node && node.children.length) this.goto(this.path.concat([node.children[0].uci]));
+  }
+
+  /** Ask the server to validate the shown path and analyse its last position. */
   analyse() {
     this.seq += 1;
     this.lines = new Map();
     this.error.textContent = '';
     this.socket.send({
       type: 'analyse', seq: this.seq, variant: this.variant, fen: this.startFen,
-      moves: this.pending, ply: this.ply, multipv: Number(this.multipv.value), think: this.engineOn.checked,
+      moves: this.path, ply: this.path.length, multipv: Number(this.multipv.value), think: this.engineOn.checked,
     });
+  }
+
+  /**
+   * Change the tree (add a move, promote, delete, comment, glyph) on the server, which keeps it
+   * with a stored game; then show the node it names.
+   */
+  async edit(op) {
+    try {
+      const res = this.gameId
+        ? await api(`/api/games/${encodeURIComponent(this.gameId)}/tree`, { method: 'POST', body: op })
+        : await api('/api/tree', { method: 'POST', body: { ...op, variant: this.variant, fen: this.startFen, tree: bare(this.tree) } });
+      const before = mainline(this.root).join(' ');
+      this.setTree(res.tree);
+      if (mainline(this.root).join(' ') !== before) this.reviews = new Map(); // marks of another line
+      this.path = res.path;
+      this.analyse();
+    } catch (err) {
+      this.error.textContent = err.message;
+      if (this.position) this.render();
+    }
   }
 
   onMessage(msg) {
@@ -127,8 +251,6 @@ class AnalysisView {
       this.position = msg;
       this.startFen = msg.start_fen;
       this.moves = msg.moves;
-      this.pending = msg.moves.map((m) => m.uci);
-      this.ply = msg.ply;
       this.render();
     } else if (msg.type === 'info' && msg.seq === this.seq) {
       this.lines.set(msg.info.multipv || 1, msg.info);
@@ -141,7 +263,7 @@ class AnalysisView {
       this.status.textContent = 'paused (think-time ceiling)';
     } else if (msg.type === 'review') {
       this.reviews.set(msg.ply, msg);
-      this.status.textContent = `review ${msg.ply}/${this.moves.length}`;
+      this.status.textContent = `review ${msg.ply}/${this.reviewed.split(' ').filter(Boolean).length}`;
       this.renderMoves();
     } else if (msg.type === 'review_done') {
       this.status.textContent = 'review done';
@@ -151,22 +273,15 @@ class AnalysisView {
     }
   }
 
+  /** A move made on the board: a new one starts a variation, a known one is followed. */
   userMove(uci) {
     if (uci === null) {
       this.render();
       return;
     }
-    const next = this.moves[this.ply];
-    const keep = next && next.uci === uci ? this.pending : this.pending.slice(0, this.ply).concat([uci]);
-    if (!(next && next.uci === uci)) this.reviews = new Map();
-    this.setLine(this.startFen, keep, this.ply + 1);
-  }
-
-  goto(ply) {
-    const p = Math.max(0, Math.min(this.moves.length, ply));
-    if (p === this.ply && this.position) return;
-    this.ply = p;
-    this.analyse();
+    const known = (this.node() || this.root).children.find((c) => c.uci === uci);
+    if (known) this.goto(this.path.concat([uci]));
+    else this.edit({ op: 'add', path: this.path, uci });
   }
 
   load() {
@@ -177,13 +292,19 @@ class AnalysisView {
       this.variant = line.variant;
       this.variantSelect.value = line.variant;
       this.reviews = new Map();
-      this.setLine(line.start_fen, line.moves, line.moves.length);
+      this.startFen = line.start_fen;
+      // A PGN is stored as a game: the board now edits that game's tree, and a reload keeps it.
+      this.gameId = line.id || null;
+      this.keepAddress();
+      this.setTree(line.tree || { comment: '', nodes: [] });
+      this.goto(mainline(this.root));
     }).catch((err) => { this.error.textContent = err.message; });
   }
 
   review() {
     this.reviews = new Map();
-    this.socket.send({ type: 'review', variant: this.variant, fen: this.startFen, moves: this.pending });
+    this.reviewed = mainline(this.root).join(' ');
+    this.socket.send({ type: 'review', variant: this.variant, fen: this.startFen, moves: mainline(this.root) });
   }
 
   copyFen() {
@@ -193,10 +314,11 @@ class AnalysisView {
   }
 
   async exportPgn() {
-    const evals = this.moves.map((_, i) => this.reviews.get(i + 1) || null);
+    const main = mainline(this.root);
+    const evals = main.map((_, i) => this.reviews.get(i + 1) || null);
     try {
-      const same = this.pending.join(' ') === this.source.moves;
-      const body = { variant: this.variant, fen: this.startFen, moves: this.pending, evals, tags: this.source.tags, result: same ? this.source.result : null };
+      const same = main.join(' ') === this.source.moves;
+      const body = { variant: this.variant, fen: this.startFen, moves: main, evals, tags: this.source.tags, result: same ? this.source.result : null, tree: bare(this.tree) };
       const res = await api('/api/export', { method: 'POST', body });
       const blob = new Blob([res.pgn], { type: 'application/x-chess-pgn' });
       const a = h('a', { href: URL.createObjectURL(blob), download: 'ferz-analysis.pgn' });
@@ -211,7 +333,8 @@ class AnalysisView {
   render() {
     const p = this.position;
     this.board.resize(p.files, p.ranks, p.pockets, p.look);
-    const last = this.ply > 0 ? splitUci(this.moves[this.ply - 1].uci) : null;
+    const ply = this.path.length;
+    const last = ply > 0 && this.moves[ply - 1] ? splitUci(this.moves[ply - 1].uci) : null;
     this.board.show({ fen: p.fen, turn: p.turn, legal: p.legal, movable: p.outcome ? undefined : p.turn,
       lastMove: last ? [last[0].endsWith('@') ? last[1] : last[0], last[1]] : null, check: p.check });
     this.board.arrows([]);
@@ -245,31 +368,79 @@ class AnalysisView {
     }));
   }
 
+  /**
+   * The move tree as lichess shows it: the main line, and each variation in parentheses after
+   * the move it replaces, nested; comments in braces' place, glyphs after the moves. Main-line
+   * moves carry their ply (`data-ply`), every move its path (`data-path`).
+   */
   renderMoves() {
-    const items = [];
-    const blackFirst = this.position && this.position.start_turn === 'black';
-    let number = this.position ? this.position.start_fullmove : 1;
-    let li = null;
-    this.moves.forEach((m, i) => {
-      const white = (i % 2 === 0) !== blackFirst;
-      if (white || li === null) {
-        li = h('li', { value: String(number) });
-        if (!white) li.append(h('span', { class: 'move empty' }, '…'));
-        items.push(li);
-      }
-      const mark = this.mark(i + 1);
-      const review = this.reviews.get(i + 1);
-      li.append(h('span', { class: `move${i + 1 === this.ply ? ' current' : ''}${mark ? ' ' + mark.cls : ''}`,
-        'data-ply': String(i + 1), onclick: () => this.goto(i + 1) }, m.san + (mark ? mark.sign : ''),
+    const p = this.position;
+    const blackFirst = p && p.start_turn === 'black';
+    const firstMove = p ? p.start_fullmove : 1;
+    const current = this.path.join(' ');
+    const out = [];
+    if (this.root.comment) out.push(h('span', { class: 'comment' }, this.root.comment));
+    // `force`: write the move number even for Black (after a variation or a comment)
+    const moveSpan = (node, ply, onMain, force) => {
+      const white = (ply % 2 === 1) !== blackFirst;
+      const number = firstMove + Math.floor((ply - (blackFirst ? 0 : 1)) / 2);
+      const parts = [];
+      if (node.start) parts.push(h('span', { class: 'comment' }, node.start));
+      if (white || force) parts.push(h('span', { class: 'num' }, white ? `${number}.` : `${number}…`));
+      const mark = onMain ? this.mark(ply) : null;
+      const review = onMain ? this.reviews.get(ply) : null;
+      const glyphs = (node.nags || []).filter((n) => !(mark && n === Number(Object.keys(MARKS).find((k) => MARKS[k] === mark))))
+        .map((n) => GLYPHS[n] || `$${n}`).join('');
+      const key = node.path.join(' ');
+      const attrs = { class: `move${onMain ? ' main' : ''}${key === current ? ' current' : ''}${mark ? ' ' + mark.cls : ''}`,
+        'data-path': key, onclick: () => this.goto(node.path) };
+      if (onMain) attrs['data-ply'] = String(ply);
+      parts.push(h('span', attrs, node.text || node.san, mark ? mark.sign : '', glyphs ? h('span', { class: 'glyph' }, glyphs) : null,
         review ? h('small', { class: 'eval' }, review.outcome || formatScore(review.score_cp, review.score_mate)) : null));
-      if (!white) number += 1;
-    });
-    this.moveList.replaceChildren(...items);
+      if (node.comment) parts.push(h('span', { class: 'comment' }, node.comment));
+      return parts.flatMap((part) => [part, ' ']); // spaced as PGN is, for reading and copying
+    };
+    // A line from `node` (whose children continue it), written as flat parts with nested
+    // variations; iterative over the main line, recursive only into variations.
+    const line = (node, ply, onMain, force) => {
+      const parts = [];
+      let n = node;
+      let p2 = ply;
+      let f = force;
+      while (n.children.length) {
+        const [main, ...others] = n.children;
+        parts.push(...moveSpan(main, p2 + 1, onMain, f));
+        f = Boolean(main.comment);
+        for (const alt of others) {
+          const inner = [...moveSpan(alt, p2 + 1, false, true), ...line(alt, p2 + 1, false, Boolean(alt.comment))];
+          parts.push(h('span', { class: 'variation' }, '(', ...inner.slice(0, -1), ')'), ' ');
+          f = true;
+        }
+        n = main;
+        p2 += 1;
+      }
+      return parts;
+    };
+    out.push(...line(this.root, 0, true, true));
+    this.moveList.replaceChildren(...out);
     const cur = this.moveList.querySelector('.current');
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
+    const node = this.node();
+    const onMove = Boolean(node && node !== this.root);
+    this.promoteBtn.disabled = !onMove || node.up.children[0] === node && this.onMainline(node);
+    this.deleteBtn.disabled = !onMove;
+    this.nagSelect.disabled = !onMove;
+    this.nagSelect.value = onMove && node.nags && node.nags.length && GLYPHS[node.nags[0]] ? String(node.nags[0]) : '0';
+    if (document.activeElement !== this.commentText) this.commentText.value = onMove ? node.comment || '' : this.root.comment;
   }
 
-  /** The mark of the move that led to `ply`, as the server's review judged it. */
+  /** Whether a node is on the main line. */
+  onMainline(node) {
+    for (let n = node; n.up; n = n.up) if (n.up.children[0] !== n) return false;
+    return true;
+  }
+
+  /** The mark of the main-line move that led to `ply`, as the server's review judged it. */
   mark(ply) {
     const review = this.reviews.get(ply);
     return review ? MARKS[review.nag] || null : null;

@@ -370,7 +370,7 @@ class GameView {
         if (!white) li.append(h('span', { class: 'move empty' }, '…'));
         items.push(li);
       }
-      li.append(h('span', { class: 'move' + (i + 1 === this.ply ? ' current' : ''), 'data-ply': String(i + 1), onclick: () => this.goto(i + 1) }, m.san));
+      li.append(h('span', { class: 'move' + (i + 1 === this.ply ? ' current' : ''), 'data-ply': String(i + 1), onclick: () => this.goto(i + 1) }, m.text || m.san));
       if (!white) number += 1;
     });
     this.moveList.replaceChildren(...items);
