@@ -6,11 +6,12 @@ position, from the start and after random play; fairymax has no perft)."""
 from __future__ import annotations
 
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
-from ferz import cli, variants
+from ferz import cli, pgn, variants
 from ferz.board import Board
 from ferz.variants import DefinitionError, fmax
 from tests.programs import need
@@ -184,3 +185,33 @@ def test_the_oracle_sees_a_difference() -> None:
         assert differences(peer, board, "normal", line) == (set(), {"e1g1"})
     finally:
         peer.close()
+
+
+@pytest.mark.e2e
+@pytest.mark.slow
+@pytest.mark.programs("fairymax")
+@pytest.mark.parametrize(("name", "fmax_name"), [("makruk-fmax", "makruk"), ("great", "great")])
+def test_ferz_vs_fairymax_over_xboard(capsys, tmp_path: Path, name: str, fmax_name: str) -> None:
+    """A short match in a game of fmax.ini: ferz (with the file) against fairymax, no failure."""
+    fairymax = need("fairymax")
+    out = tmp_path / "games.pgn"
+    ferz_cmd = f"{sys.executable} -m ferz --variants {DEBIAN_INI} xboard"
+    code = cli.main(
+        [
+            "--variants", str(DEBIAN_INI),
+            "match", "--quiet", "--variant", name, "--games", "2", "--tc", "3+0.05",
+            "--max-moves", "40", "--concurrency", "1",
+            "--engine", f"cmd={ferz_cmd}", "proto=xboard", "name=ferz",
+            "--engine", f"cmd={fairymax}", "proto=xboard", f"variant={fmax_name}",
+            "name=fairymax", "--pgn", str(out),
+        ]
+    )  # fmt: skip
+    text = capsys.readouterr().out
+    assert code == 0, text
+    assert "Games: 2 of 2" in text and "Failures: 0 " in text, text
+    games = pgn.read_file(str(out))
+    assert [g.variant for g in games] == [name, name]
+    for game in games:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push_uci(move)  # every move legal for ferz's rules of the game
