@@ -1,6 +1,7 @@
 """UCCI, the xiangqi engines' protocol: UCI's life cycle with xiangqi's coordinates.
 
-UCCI numbers ranks from 0 (`h2e2`, a0-i9 on the 9x10 board), writes options without the
+UCCI numbers ranks from 0 on ten-rank boards (`h2e2`, a0-i9 on the 9x10 board; from 1 on
+smaller ones, as Fairy-Stockfish does), writes options without the
 `name`/`value` words (`setoption Hash 64`), gives the clocks as the side to move's `time` /
 `increment` and the opponent's `opptime` / `oppincrement` (milliseconds, as Fairy-Stockfish
 reads them), excludes moves with `banmoves`, answers `nobestmove` when there is no legal move
@@ -21,19 +22,23 @@ FERZ_MOVE = re.compile(r"([a-p])(\d+)([a-p])(\d+)\Z")
 MATE = 30000  # a mate score, less the plies to it (UCCI has no `mate` score word)
 
 
-def move_to_ferz(move: str) -> str:
-    """A UCCI move (`h2e2`) as ferz's (`h3e3`); ValueError if it is not one."""
+def move_to_ferz(move: str, ranks: int = 10) -> str:
+    """A UCCI move (`h2e2`) as ferz's (`h3e3`); ValueError if it is not one.
+
+    Ranks count from 0 on ten-rank boards only (as Fairy-Stockfish and XBoard count them);
+    smaller boards (minixiangqi) keep ferz's ranks from 1."""
     match = UCCI_MOVE.match(move)
     if not match:
         raise ValueError(f"not a UCCI move: {shorten(move)!r}")
     a, b, c, d = match.groups()
-    return f"{a}{int(b) + 1}{c}{int(d) + 1}"
+    shift = 1 if ranks == 10 else 0
+    return f"{a}{int(b) + shift}{c}{int(d) + shift}"
 
 
-def move_to_ucci(move: str) -> str:
-    """A ferz move (`h3e3`) as UCCI's (`h2e2`)."""
+def move_to_ucci(move: str, ranks: int = 10) -> str:
+    """A ferz move (`h3e3`) as UCCI's (`h2e2` on ten ranks)."""
     match = FERZ_MOVE.match(move)
-    if not match:
+    if not match or ranks != 10:
         return move
     a, b, c, d = match.groups()
     return f"{a}{int(b) - 1}{c}{int(d) - 1}"
@@ -85,11 +90,11 @@ class Ucci(Usi):
 
     def _out_move(self, move: str | None) -> str | None:
         """A ferz move as UCCI's."""
-        return None if move is None else move_to_ucci(move)
+        return None if move is None else move_to_ucci(move, self._geometry()[1])
 
     def _move_on(self, move: str, files: int, ranks: int) -> str:
         """A UCCI move as ferz's."""
-        return move_to_ferz(move)
+        return move_to_ferz(move, ranks)
 
     def _in_fen(self, text: str) -> str:
         """A UCCI FEN as ferz's."""
@@ -152,7 +157,7 @@ class Ucci(Usi):
 
     def cmd_banmoves(self, args: list[str]) -> None:
         """Moves the next search must not play."""
-        self._banned = {move_to_ferz(m) for m in args}
+        self._banned = {move_to_ferz(m, self._geometry()[1]) for m in args}
 
     def cmd_go(self, args: list[str]) -> None:
         """go with UCCI's clocks (own `time`/`increment`, `opptime`/`oppincrement`)."""
