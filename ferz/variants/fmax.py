@@ -74,7 +74,7 @@ def detect(text: str) -> bool:
         line = raw.strip()
         if not line:
             continue
-        if line.startswith("version ") or line.startswith("Game:"):
+        if re.match(r"version \d", line) or line.startswith("Game:"):
             return True
         break
     return any(raw.startswith("Game:") for raw in text.splitlines()) and not any(

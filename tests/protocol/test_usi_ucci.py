@@ -164,29 +164,50 @@ class Ferz(Peer):
         self.until("usiok" if protocol == "usi" else "ucciok")
 
 
-def _sfen(engine: Peer, moves: list[str]) -> str:
-    """The Sfen line of `d` after startpos and moves."""
+def _shown(engine: Peer, moves: list[str], label: str) -> str:
+    """The position line (`Sfen:` or `Fen:`/`Ucci fen:`) of `d` after startpos and moves."""
     engine.send("position startpos moves " + " ".join(moves) if moves else "position startpos")
     engine.send("d")
-    return next(line for line in engine.until("Sfen:") if line.startswith("Sfen:"))
+    line = next(line for line in engine.until(label) if line.startswith(label))
+    return line.split(":", 1)[1].strip()
 
 
 @pytest.mark.variant
 @pytest.mark.programs("fairy-stockfish")
-def test_sfen_equals_fairy_stockfish_after_random_play() -> None:
+@pytest.mark.parametrize(
+    ("protocol", "variant"), [("usi", "shogi"), ("usi", "minishogi"), ("ucci", "xiangqi")]
+)
+def test_positions_equal_fairy_stockfish_after_random_play(protocol: str, variant: str) -> None:
+    """Same moves in the protocol's notation: the same SFEN (USI) or FEN (UCCI) as FSF's `d`."""
     rng = random.Random(3)
-    fsf, ferz = Peer("usi"), Ferz("usi")
+    fsf, ferz = Peer(protocol), Ferz(protocol)
+    set_variant = (
+        f"setoption name UCI_Variant value {variant}"
+        if protocol == "usi"
+        else f"setoption UCI_Variant {variant}"
+    )
+    fsf.send(set_variant)
+    ferz.send(set_variant)
+    labels = ("Sfen:", "Sfen:") if protocol == "usi" else ("Fen:", "Ucci fen:")
     try:
-        for _ in range(3):
-            board, moves = Board(variant="shogi"), []
-            for _ in range(rng.randint(10, 40)):
+        for _ in range(4):
+            board, moves = Board(variant=variant), []
+            for _ in range(rng.randint(10, 60)):
                 legal = board.legal_moves
-                if not legal:
+                if not legal or board.outcome() is not None:
                     break
                 move = rng.choice(legal)
-                moves.append(usi.move_to_usi(board.uci(move), 9, 9))
+                text = board.uci(move)
+                moves.append(
+                    usi.move_to_usi(text, board.files, board.ranks)
+                    if protocol == "usi"
+                    else ucci.move_to_ucci(text, board.ranks)
+                )
                 board.push(move)
-            assert _sfen(fsf, moves) == _sfen(ferz, moves)
+            theirs, ours = _shown(fsf, moves, labels[0]), _shown(ferz, moves, labels[1])
+            if protocol == "ucci":  # the move counters are FSF's own business
+                theirs, ours = theirs.split()[:2], ours.split()[:2]
+            assert theirs == ours, moves
     finally:
         fsf.close()
         ferz.close()
