@@ -309,8 +309,9 @@ def translate(game: Game, source: str, name: str) -> Section:
     for number, piece in enumerate(pieces, start=1):
         first.setdefault(piece.letter, number)
         last[piece.letter] = number
-    if any(p.value < -1 for p in pieces):
-        raise Skip("royal values below -1 (expendable royalty, the hill win) are not supported")
+    hill = len(pieces) >= 3 and pieces[2].value == -2  # Fairy-Max's king of the hill
+    if any(p.value < -1 for n, p in enumerate(pieces) if not (hill and n == 2)):
+        raise Skip("royal values below -1 (expendable royalty) are not supported")
     if game.name == "seirawan":
         raise Skip("gating (Fairy-Max gates pieces in when the game is named seirawan)")
     if game.files > 14:
@@ -410,6 +411,14 @@ def translate(game: Game, source: str, name: str) -> Section:
         entries.append(("doubleStepRegionBlack", f"*{game.ranks - rank}"))
     else:
         entries.append(("doubleStep", "false"))
+    if hill:
+        if pieces[2].letter != royal:
+            raise Skip("a hill piece that is not the royal piece")
+        # the royal piece wins on the four central squares (rows 3 and 4 from the top)
+        files = (game.files // 2 - 1, game.files // 2)
+        ranks = (game.ranks - 5, game.ranks - 4)  # from 0
+        centre = " ".join(f"{chr(97 + f)}{r + 1}" for r in ranks for f in files)
+        entries += [("flagPiece", royal), ("flagRegion", centre)]
     rights = _castling(letters[royal], white_row, black_row, royal, entries)
     entries.append(("startFen", _fen(game, white_row, black_row, pawn, rank, rights)))
     note = "".join(f"; {text}" for text in notes)

@@ -163,7 +163,8 @@ def _compare(names: list[str], positions: int, seed: int) -> list[str]:
 
 @pytest.mark.programs("fairymax")
 def test_move_lists_equal_fairymax_quick() -> None:
-    assert _compare(["makruk-fmax", "capablanca-fmax", "super", "roman"], 3, 11) == []
+    games = ["makruk-fmax", "capablanca-fmax", "super", "roman", "king-of-the-hill"]
+    assert _compare(games, 3, 11) == []
 
 
 @pytest.mark.slow
