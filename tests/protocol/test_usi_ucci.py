@@ -256,8 +256,8 @@ def test_match_runner_drives_usi_and_ucci(capsys, tmp_path, protocol: str, varia
     out = tmp_path / "games.pgn"
     code = cli.main(
         [
-            "match", "--quiet", "--variant", variant, "--games", "2", "--movetime", "100",
-            "--timemargin", "1000", "--max-moves", "15", "--concurrency", "1",
+            "match", "--quiet", "--variant", variant, "--games", "2", "--depth", "3",
+            "--max-moves", "15", "--concurrency", "1",
             "--engine", "cmd=ferz", f"proto={protocol}", "name=ferz",
             "--engine", f"cmd={need('fairy-stockfish')}", f"proto={protocol}", "name=fsf",
             "--pgn", str(out),

@@ -201,7 +201,7 @@ def test_ferz_vs_fairymax_over_xboard(capsys, tmp_path: Path, name: str, fmax_na
         [
             "--variants", str(DEBIAN_INI),
             "match", "--quiet", "--variant", name, "--games", "2", "--tc", "3+0.05",
-            "--max-moves", "40", "--concurrency", "1",
+            "--max-moves", "40", "--timemargin", "1000", "--concurrency", "1",
             "--engine", f"cmd={ferz_cmd}", "proto=xboard", "name=ferz",
             "--engine", f"cmd={fairymax}", "proto=xboard", f"variant={fmax_name}",
             "name=fairymax", "--pgn", str(out),
