@@ -316,7 +316,9 @@ def translate(game: Game, source: str, name: str) -> Section:
         raise Skip("gating (Fairy-Max gates pieces in when the game is named seirawan)")
     if game.files > 14:
         raise Skip("boards wider than 14 files (Fairy-Max's own limit)")
-    zone, rank = game.depth - 1, 0
+    # `=N`: the promotion rank N-1 from the far edge, pawns as far from their own; a negative
+    # N keeps the zone on the last rank and puts the pawns on rank 1-N (Fairy-Max's reading)
+    zone = game.depth - 1
     rank = zone if zone else 1
     if zone < 0:
         rank, zone = -1 - zone, 0
