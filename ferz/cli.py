@@ -10,8 +10,8 @@ from collections.abc import Sequence
 DESCRIPTION = """\
 ferz: a chess and chess-variant engine.
 
-With no command, ferz speaks UCI (or xboard/CECP if the first line it reads is `xboard`),
-so a chess GUI can run it as it is."""
+With no command, ferz speaks UCI (or xboard/CECP, USI or UCCI if the first line it reads is
+`xboard`, `usi` or `ucci`), so a chess, shogi or xiangqi GUI can run it as it is."""
 
 
 ENVIRONMENT = """environment:
@@ -91,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("uci", help="speak UCI on stdin/stdout")
     sub.add_parser("xboard", help="speak xboard/CECP v2 on stdin/stdout")
+    sub.add_parser("usi", help="speak USI (shogi GUIs) on stdin/stdout")
+    sub.add_parser("ucci", help="speak UCCI (xiangqi GUIs) on stdin/stdout")
 
     play = sub.add_parser("play", help="play a game in the terminal")
     _add_variant(play)
@@ -187,7 +189,7 @@ def _warn_if_pure() -> None:
 def _dispatch(args: argparse.Namespace) -> int:
     """Hand the parsed arguments to the module that owns the command."""
     command = args.command
-    if command in (None, "uci", "xboard"):
+    if command in (None, "uci", "xboard", "usi", "ucci"):
         from .protocol import run
 
         return run(command)

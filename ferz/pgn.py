@@ -288,6 +288,8 @@ def variant_name(tag: str) -> str:
     """The ferz variant a Variant tag names; PgnError if ferz has no such variant."""
     from . import variants
 
+    if tag in variants.names():  # a user variant's own name may hold '-' or '_'
+        return tag
     key = re.sub(r"[\s_-]", "", tag.lower())
     name = VARIANT_ALIASES.get(key, key)
     try:

@@ -27,7 +27,7 @@ EXAMPLES = """\
 engines are given as KEY=VALUE words (cutechess style), A first, then B:
   cmd=COMMAND      the engine's command line (quoted), or ferz for this ferz
   name=NAME        name in the PGN and the summary (default: the engine's id name)
-  proto=uci|xboard protocol (default uci)
+  proto=uci|xboard|usi|ucci protocol (default uci; usi for shogi, ucci for xiangqi)
   option.NAME=V    an engine option (UCI setoption; xboard `option NAME=V`, memory, cores)
   params=N=V,...   FERZ_PARAMS for the engine (ferz's search and evaluation numbers)
   variant=NAME     the engine's own name of the variant, when it differs from ferz's

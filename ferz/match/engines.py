@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
 MATE_CP = 100000  # a mate score in centipawns: mate in n is MATE_CP - n
-PROTOCOLS = ("uci", "xboard")
+PROTOCOLS = ("uci", "xboard", "usi", "ucci")
 
 
 class EngineError(Exception):
@@ -81,7 +81,7 @@ def parse_spec(words: list[str]) -> EngineSpec:
             )
     protocol = settings.get("proto", "uci")
     if protocol not in PROTOCOLS:
-        raise ValueError(f"proto={protocol!r}: expected uci or xboard")
+        raise ValueError(f"proto={protocol!r}: expected uci, xboard, usi or ucci")
     command_text = settings.get("cmd", "")
     if not command_text:
         raise ValueError(f"engine {' '.join(words)!r}: no cmd= (a command line, or ferz)")
@@ -322,9 +322,11 @@ def allotted(limits: Limits, white: bool) -> float:
 def create(spec: EngineSpec) -> Engine:
     """The protocol's driver for a spec (not started: `launch` starts it)."""
     from .uci import UciEngine
+    from .usi import UcciEngine, UsiEngine
     from .xboard import XboardEngine
 
-    return UciEngine(spec) if spec.protocol == "uci" else XboardEngine(spec)
+    kinds = {"uci": UciEngine, "usi": UsiEngine, "ucci": UcciEngine, "xboard": XboardEngine}
+    return kinds[spec.protocol](spec)
 
 
 def launch(spec: EngineSpec, variant: str) -> Engine:

@@ -18,7 +18,8 @@ def _streams() -> tuple[Writer, Reader]:
 
 
 def run(mode: str | None) -> int:
-    """Speak `mode` ("uci" or "xboard"); None picks xboard if the first line is `xboard`."""
+    """Speak `mode` ("uci", "xboard", "usi" or "ucci"); None picks by the first line's word
+    (`xboard`, `usi`, `ucci`; anything else is UCI)."""
     out, reader = _streams()
     first: str | None = None
     if mode is None:
@@ -29,8 +30,9 @@ def run(mode: str | None) -> int:
             first = item[0]
             if first.split():
                 break
-        if first.split()[0] == "xboard":
-            mode = "xboard"
+        word = first.split()[0]
+        if word in ("xboard", "usi", "ucci"):
+            mode = word
     if mode == "xboard":
         from .xboard import Xboard
 
@@ -39,6 +41,12 @@ def run(mode: str | None) -> int:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
 
         return Xboard(out, reader).run()
+    if mode in ("usi", "ucci"):
+        from .ucci import Ucci
+        from .usi import Usi
+
+        session = Usi(out, reader) if mode == "usi" else Ucci(out, reader)
+        return session.run(first)
     from .uci import Uci
 
     return Uci(out, reader).run(first)

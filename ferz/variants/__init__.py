@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ferz.core.rules import Rules
 
-from . import ini
+from . import fmax, ini
 from .build import build
 from .ini import DefinitionError, Entry
 
@@ -76,18 +76,40 @@ def _build_section(
     return _Variant(entries, rules, builtin, source)
 
 
-def _compile(text: str, source: str) -> dict[str, _Variant]:
-    """Compile every section of a user's definition text; nothing is stored."""
+Skipped = list[tuple[str, int, str]]  # Fairy-Max games ferz cannot express: name, line, why
+
+
+def _sections(text: str, source: str) -> tuple[list[ini.Section], Skipped, bool]:
+    """A definition text's sections in either format (ferz's or Fairy-Max's, told by content)."""
+    if not fmax.detect(text):
+        return ini.parse(text, source), [], False
+    taken = {name.lower() for name in _builtin}
+    taken |= {n.lower() for n, v in _registry.items() if not v.builtin and v.source != source}
+    found, skipped = fmax.sections(text, source, taken)
+    return found, skipped, True
+
+
+def _compile(text: str, source: str) -> tuple[dict[str, _Variant], Skipped]:
+    """Compile every section of a user's definition text; nothing is stored.
+
+    A Fairy-Max game that the builder refuses is skipped (with the reason), not fatal."""
     _load_builtins()
     out: dict[str, _Variant] = {}
-    for section in ini.parse(text, source):
+    found, skipped, lenient = _sections(text, source)
+    for section in found:
         old = _registry.get(section.name)
         if section.name in _builtin or (old is not None and old.source != source):
             raise DefinitionError(
                 source, section.line, f"variant {section.name!r} already exists (pick a new name)"
             )
-        out[section.name] = _build_section(section, source, False, out)
-    return out
+        try:
+            out[section.name] = _build_section(section, source, False, out)
+        except DefinitionError as error:
+            if not lenient:
+                raise
+            skipped.append((section.name, section.line, error.reason))
+    skipped.sort(key=lambda item: item[1])
+    return out, skipped
 
 
 def get(name: str) -> Rules:
@@ -112,7 +134,7 @@ def builtins() -> list[str]:
 
 def parse_text(text: str, source: str = "<string>") -> dict[str, Rules]:
     """Compile definitions without registering them (for tests and `ferz check`)."""
-    return {name: v.rules for name, v in _compile(text, source).items()}
+    return {name: v.rules for name, v in _compile(text, source)[0].items()}
 
 
 def _read(path: str | Path) -> str:
@@ -133,21 +155,32 @@ def load_file(path: str | Path) -> list[str]:
 
     Loading the same file again (e.g. a GUI setting VariantPath twice) replaces its variants;
     a name taken by a built-in or by another file is refused."""
-    compiled = _compile(_read(path), str(path))
+    compiled, skipped = _compile(_read(path), str(path))
     _registry.update(compiled)
+    for name, line, reason in skipped:
+        print(f"warning: {path}:{line}: game {name} skipped: {reason}", file=sys.stderr)
     return list(compiled)
 
 
 def check_main(path: str) -> int:
-    """`ferz check FILE`: validate definitions, print a line per variant or the error."""
+    """`ferz check FILE`: validate definitions, print a line per variant or the error.
+
+    A Fairy-Max file lists each game as loaded or skipped (with its line and the reason)."""
     try:
-        compiled = parse_text(_read(path), str(path))
+        compiled, skipped = _compile(_read(path), str(path))
     except DefinitionError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    for name, rules in compiled.items():
-        print(f"{name}: ok ({_summary(rules)})")
-    if not compiled:
+    for name, variant in compiled.items():
+        origin = (
+            f"; {variant.rules.description}"
+            if variant.rules.description.startswith("Fairy-Max")
+            else ""
+        )
+        print(f"{name}: ok ({_summary(variant.rules)}{origin})")
+    for name, line, reason in skipped:
+        print(f"{name}: skipped ({path}:{line}: {reason})")
+    if not compiled and not skipped:
         print(f"{path}: no variants defined")
     return 0
 

@@ -1,0 +1,191 @@
+"""USI and UCCI engines on the UCI driver: the same life cycle, with the shogi and xiangqi
+protocols' handshakes, clocks, positions (SFEN, UCCI's FEN) and move notations translated
+to and from ferz's."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from ..protocol import ucci, usi
+from .engines import EngineError, EngineSpec, Limits, Reply, allotted
+from .uci import UciEngine, parse_info
+
+#: The variant each protocol plays when none is set.
+DEFAULT_VARIANT = {"usi": "shogi", "ucci": "xiangqi"}
+
+
+class UsiEngine(UciEngine):
+    """A USI engine (shogi and its kin)."""
+
+    protocol = "usi"
+
+    def __init__(self, spec: EngineSpec) -> None:
+        super().__init__(spec)
+        self.files, self.ranks = 9, 9
+        self.start_fen = ""
+
+    def handshake(self, variant: str) -> None:
+        """usi|ucci / usiok|ucciok, the options, the variant if not the protocol's own."""
+        from ..board import Board
+
+        start = Board(variant=variant)
+        self.files, self.ranks, self.start_fen = start.files, start.ranks, start.fen()
+        self.send(self.protocol)
+        deadline = time.monotonic() + self.spec.start_timeout
+        while True:
+            got = self.readline(deadline)
+            if got is None:
+                raise EngineError("stall", f"no {self.protocol}ok within the start time")
+            line = got[1].strip()
+            if line == f"{self.protocol}ok":
+                break
+            if line.startswith("id name ") and not self.name:
+                self.name = line[8:].strip()
+            found = re.match(r"option (?:name )?(.+?) type ", line)
+            if found:
+                self.option_names.add(found.group(1).lower())
+        self.name = self.name or self.spec.label()
+        for key, value in self.spec.options.items():
+            if key.lower() not in self.option_names:
+                raise EngineError("protocol", f"has no option {key!r}")
+            self.send(self._setoption(key, value))
+        wanted = self.spec.variant_name or variant
+        if wanted != DEFAULT_VARIANT[self.protocol]:
+            if "uci_variant" not in self.option_names:
+                raise EngineError("protocol", f"cannot play {variant} (no UCI_Variant option)")
+            self.send(self._setoption("UCI_Variant", wanted))
+        self.isready(self.spec.start_timeout)
+
+    def _setoption(self, name: str, value: str) -> str:
+        """The protocol's setoption line."""
+        return f"setoption name {name} value {value}"
+
+    def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
+        """usinewgame; the position goes with every go."""
+        self.fen, self.moves = fen, list(moves)
+        self.drain()
+        self.send("usinewgame")
+        self.isready(self.spec.start_timeout)
+
+    def _out(self, move: str) -> str:
+        """A ferz move in the engine's notation."""
+        return usi.move_to_usi(move, self.files, self.ranks)
+
+    def _in(self, move: str) -> str:
+        """An engine's move as ferz's."""
+        return usi.move_to_ferz(move, self.files, self.ranks)
+
+    def _position(self, fen: str, moves: list[str]) -> str:
+        """position startpos|sfen ... moves ..."""
+        head = "startpos" if fen == self.start_fen else f"sfen {usi.fen_to_sfen(fen)}"
+        text = f"position {head}"
+        return text + (" moves " + " ".join(self._out(m) for m in moves) if moves else "")
+
+    def _go(self, limits: Limits, white: bool) -> str:
+        """go with sente's clock as btime."""
+        parts = ["go"]
+        if limits.wtime is not None and limits.btime is not None:
+            parts += [f"btime {max(1, limits.wtime)}", f"wtime {max(1, limits.btime)}"]
+            parts += [f"binc {limits.winc}", f"winc {limits.binc}"]
+        if limits.movetime is not None:
+            parts += ["btime 0 wtime 0", f"byoyomi {limits.movetime}"]
+        if limits.nodes is not None:
+            parts.append(f"nodes {limits.nodes}")
+        if limits.depth is not None:
+            parts.append(f"depth {limits.depth}")
+        return " ".join(parts)
+
+    def play(self, limits: Limits, grace: float, white: bool) -> Reply:
+        """position + go; info lines until bestmove, translated."""
+        self.drain()
+        self.send(self._position(self.fen, self.moves))
+        started = time.monotonic()
+        self.send(self._go(limits, white))
+        reply = Reply()
+        seconds = allotted(limits, white) + grace
+        deadline = started + seconds
+        while True:
+            got = self.readline(deadline)
+            if got is None:
+                raise EngineError("stall", f"no bestmove within {seconds:.1f} s")
+            stamp, line = got
+            words = line.split()
+            if words and words[0] == "info":
+                parse_info(self._info_words(words), reply)
+                reply.pv = [self._pv_move(m) for m in reply.pv]
+            elif words and words[0] in ("bestmove", "nobestmove"):
+                reply.elapsed = stamp - started
+                if len(words) < 2 or words[0] == "nobestmove" or words[1] in ("resign", "win"):
+                    raise EngineError("protocol", f"no move: {line!r}")
+                try:
+                    reply.move = self._in(words[1])
+                except ValueError as error:
+                    raise EngineError("protocol", str(error)) from None
+                return reply
+
+    def _pv_move(self, move: str) -> str:
+        """A pv move as ferz's (kept as it is if it is not in the notation)."""
+        try:
+            return self._in(move)
+        except ValueError:
+            return move
+
+    def _info_words(self, words: list[str]) -> list[str]:
+        """An info line as UCI's."""
+        return words
+
+
+class UcciEngine(UsiEngine):
+    """A UCCI engine (xiangqi and its kin)."""
+
+    protocol = "ucci"
+
+    def _setoption(self, name: str, value: str) -> str:
+        """UCCI's setoption line."""
+        return f"setoption {name} {value}"
+
+    def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
+        """UCCI has no new-game command: the position goes with every go."""
+        self.fen, self.moves = fen, list(moves)
+        self.drain()
+        self.isready(self.spec.start_timeout)
+
+    def _out(self, move: str) -> str:
+        """A ferz move in UCCI's notation."""
+        return ucci.move_to_ucci(move, self.ranks)
+
+    def _in(self, move: str) -> str:
+        """A UCCI move as ferz's."""
+        return ucci.move_to_ferz(move, self.ranks)
+
+    def _position(self, fen: str, moves: list[str]) -> str:
+        """position startpos|fen ... moves ..."""
+        head = "startpos" if fen == self.start_fen else f"fen {fen}"
+        text = f"position {head}"
+        return text + (" moves " + " ".join(self._out(m) for m in moves) if moves else "")
+
+    def _go(self, limits: Limits, white: bool) -> str:
+        """go with the side to move's clock as time and the other as opptime."""
+        parts = ["go"]
+        if limits.wtime is not None and limits.btime is not None:
+            own, opp = (limits.wtime, limits.btime) if white else (limits.btime, limits.wtime)
+            inc, opp_inc = (limits.winc, limits.binc) if white else (limits.binc, limits.winc)
+            parts += [f"time {max(1, own)}", f"increment {inc}"]
+            parts += [f"opptime {max(1, opp)}", f"oppincrement {opp_inc}"]
+        if limits.movetime is not None:
+            parts.append(f"movetime {limits.movetime}")
+        if limits.nodes is not None:
+            parts.append(f"nodes {limits.nodes}")
+        if limits.depth is not None:
+            parts.append(f"depth {limits.depth}")
+        return " ".join(parts)
+
+    def _info_words(self, words: list[str]) -> list[str]:
+        """UCCI's `score N` as UCI's `score cp N`."""
+        out = []
+        for i, word in enumerate(words):
+            out.append(word)
+            if word == "score" and i + 1 < len(words) and words[i + 1] not in ("cp", "mate"):
+                out.append("cp")
+        return out
