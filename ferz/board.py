@@ -27,7 +27,7 @@ from .core.defs import (
 from .core.position import Position
 from .core.rules import PieceType, Rules
 
-SAN_RE = re.compile(r"^([A-Z]?)([a-p]?)(\d{0,2})(x?)([a-p]\d{1,2})(?:=?([A-Za-z+]))?$")
+SAN_RE = re.compile(r"^(\+?[A-Z]?)([a-p]?)(\d{0,2})(x?)([a-p]\d{1,2})(?:=?([A-Za-z+]))?$")
 
 
 class InvalidFenError(ValueError):
@@ -349,19 +349,22 @@ class Board:
             letter = rules.pieces[move_promo(code) - 1].letter
             return f"{start}{rules.square_name(to)}={letter}"
         capture = pos.board[to] >= 2 or kind == EP
+        legal = pos.legal_moves()
         text = ""
         if piece.pawn:
             if capture:
                 text = rules.square_name(fr)[0]
         else:
-            text = piece.letter
+            # a crazyhouse piece that was promoted (B~) moves and is written as the piece (B)
+            text = piece.letter.rstrip("~")
             others = [
                 move_from(m)
-                for m in pos.legal_moves()
+                for m in legal
                 if move_to(m) == to
                 and move_from(m) != fr
                 and move_kind(m) not in (CASTLE, DROP)
-                and pos.board[move_from(m)] == pos.board[fr]
+                and pos.board[move_from(m)] & 1 == pos.board[fr] & 1
+                and self._san_letter(pos.board[move_from(m)]) == text
             ]
             if others:
                 file, rank = rules.file_of(fr), rules.rank_of(fr)
@@ -381,7 +384,15 @@ class Board:
                 text += "+"
             else:
                 text += "=" + rules.pieces[promo - 1].letter.rstrip("~")
+        elif piece.promoted and any(
+            move_kind(m) == PROMO and move_from(m) == fr and move_to(m) == to for m in legal
+        ):
+            text += "="  # a shogi promotion declined: Pxb5= (Pxb5+ promotes), never ambiguous
         return text
+
+    def _san_letter(self, p: int) -> str:
+        """The SAN letter of a piece on the board (crazyhouse's promoted B~ is a B)."""
+        return self.rules.pieces[(p >> 1) - 1].letter.rstrip("~")
 
     def parse_san(self, text: str) -> Move:
         """The legal move written in SAN (lenient about x, =, + and #)."""
@@ -402,6 +413,9 @@ class Board:
                 if move_kind(code) == DROP and self._san_body(code) == san.upper()[:1] + san[1:]:
                     return self._move(code)
             raise IllegalMoveError(f"illegal drop {text!r} in {self.fen()}")
+        exact = self._exact_san(text.strip().rstrip("!?"), legal)
+        if exact is not None:
+            return self._move(exact)
         match = SAN_RE.match(san)
         if match is None:
             raise IllegalMoveError(f"invalid SAN {text!r}")
@@ -416,7 +430,7 @@ class Board:
                 continue
             fr = move_from(code)
             piece = self.rules.pieces[(self.position.board[fr] >> 1) - 1]
-            if ("" if piece.pawn else piece.letter) != letter:
+            if ("" if piece.pawn else piece.letter.rstrip("~")) != letter:
                 continue
             name = self.rules.square_name(fr)
             if from_file and name[0] != from_file or from_rank and name[1:] != from_rank:
@@ -436,6 +450,19 @@ class Board:
         if len(candidates) > 1:
             raise AmbiguousMoveError(f"ambiguous move {text!r} in {self.fen()}")
         return self._move(candidates[0])
+
+    def _exact_san(self, text: str, legal: list[int]) -> int | None:
+        """The one legal move whose SAN is `text` as this board writes it, with or without its
+        check mark, else None. Read first, since a shogi `+` may promote or give check:
+        Pxb5+ promotes, Pxb5++ promotes with check, Pxb5=+ declines and checks."""
+        names = [(code, self.rules.square_name(move_to(code))) for code in legal]
+        near = [code for code, name in names if name in text and move_kind(code) != CASTLE]
+        bodies = [text[:-1]] if text[-1:] in ("+", "#") else []
+        for body in [*bodies, text]:
+            found = [code for code in near if self._san_body(code) == body]
+            if len(found) == 1:
+                return found[0]
+        return None
 
     # ------------------------------------------------------------------ game state
 

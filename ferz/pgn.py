@@ -327,7 +327,8 @@ def _parse_standard(board: Board, text: str) -> Move:
     if san in ("0-0", "0-0-0"):
         san = san.replace("0", "O")
     try:
-        return board.parse_san(san)
+        # the text with its marks: in shogi a `+` may be a promotion (parse_san tells)
+        return board.parse_san(san if san.startswith("O-O") else text)
     except IllegalMoveError as error:
         long = _LONG.match(san)
         if long is None:
