@@ -46,8 +46,9 @@ class BuildCore(build_ext):
 
 
 def extensions():
-    """Cythonize the core unless FERZ_PURE=1 asks for a Python-only install."""
-    if os.environ.get("FERZ_PURE") == "1":
+    """Cythonize the core unless FERZ_PURE=1 asks for a Python-only install (or this is an sdist:
+    it ships the .py sources, from which the wheel's build makes fresh C)."""
+    if os.environ.get("FERZ_PURE") == "1" or "sdist" in sys.argv[1:]:
         return []
     try:
         from Cython.Build import cythonize

@@ -127,6 +127,7 @@ def test_attacks_pins_and_transforms_agree(chess960: bool) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(3600)  # about 10 minutes each on the loaded shared machine
 @pytest.mark.parametrize("chess960", [False, True])
 def test_every_call_agrees_on_many_positions(chess960: bool) -> None:
     """All of the above on 10 000 positions of chess and 10 000 of Chess960."""
