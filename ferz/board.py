@@ -6,11 +6,15 @@ user input raises a ValueError subclass on bad input and leaves the board unchan
 
 from __future__ import annotations
 
+import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cached_property
 
-from .core import endrules
+from .core import attacks, endrules, tables
+from .core import fen as fenlib
 from .core.attacks import in_check
 from .core.defs import (
     CASTLE,
@@ -26,6 +30,21 @@ from .core.defs import (
 )
 from .core.position import Position
 from .core.rules import PieceType, Rules
+
+# python-chess's transformations that Board.transform applies, as maps of (file, rank, files,
+# ranks) to a square (None: pushed off the board); the diagonal flips need a square board.
+TRANSFORMS: dict[str, Callable[[int, int, int, int], tuple[int, int] | None]] = {
+    "flip_vertical": lambda f, r, nf, nr: (f, nr - 1 - r),
+    "flip_horizontal": lambda f, r, nf, nr: (nf - 1 - f, r),
+    "flip_diagonal": lambda f, r, nf, nr: (r, f),
+    "flip_anti_diagonal": lambda f, r, nf, nr: (nr - 1 - r, nf - 1 - f),
+    "shift_down": lambda f, r, nf, nr: (f, r - 1) if r > 0 else None,
+    "shift_up": lambda f, r, nf, nr: (f, r + 1) if r < nr - 1 else None,
+    "shift_left": lambda f, r, nf, nr: (f - 1, r) if f > 0 else None,
+    "shift_right": lambda f, r, nf, nr: (f + 1, r) if f < nf - 1 else None,
+}
+DIAGONAL = ("flip_diagonal", "flip_anti_diagonal")
+SAME_RANKS = ("flip_horizontal", "shift_left", "shift_right")  # pawns keep their direction
 
 SAN_RE = re.compile(r"^(\+?[A-Z]?)([a-p]?)(\d{0,2})(x?)([a-p]\d{1,2})(?:=?([A-Za-z+]))?$")
 
@@ -783,6 +802,198 @@ class Board:
                 fields[i] = f"{lead}{black}+{white}"
         return Board(" ".join(fields), rules=self.rules, chess960=self.chess960)
 
+    # ------------------------------------------------------------------ attacks and pins
+
+    def _side(self, color: bool) -> int:
+        """The core's colour (0 white, 1 black) of a python-chess colour (True is White)."""
+        if not isinstance(color, bool):
+            raise ValueError(f"colour must be True (White) or False (Black), got {color!r}")
+        return 0 if color else 1
+
+    def _square(self, name: str) -> int:
+        """The mailbox index of a square name of this board; ValueError otherwise."""
+        if not isinstance(name, str):
+            raise ValueError(f"a square is named by a string such as 'e4', got {name!r}")
+        return self.rules.parse_square(name)
+
+    def _names(self, squares) -> frozenset[str]:
+        """Square names of mailbox indexes."""
+        return frozenset(self.rules.square_name(sq) for sq in squares)
+
+    def squares(self) -> frozenset[str]:
+        """Every square of the board, by name (what `pin` returns when there is no pin)."""
+        return self._everything
+
+    @cached_property
+    def _everything(self) -> frozenset[str]:
+        """Every square's name, made once per board."""
+        return self._names(self.rules.squares())
+
+    def attackers(self, color: bool, square: str) -> frozenset[str]:
+        """The squares of the pieces of `color` (True White, False Black) that attack `square`,
+        whatever stands on it, as the core's attack probes see attacks: fairy pieces by their
+        capturing moves (a cannon over its screen, a horse whose leg is free), pieces confined
+        to a region only inside it; pins do not matter and pieces in hand attack nothing."""
+        by, sq = self._side(color), self._square(square)
+        return self._names(attacks.attackers(self.position, sq, by))
+
+    def is_attacked_by(self, color: bool, square: str) -> bool:
+        """Whether a piece of `color` attacks `square` (`attackers` is not empty)."""
+        by, sq = self._side(color), self._square(square)
+        return bool(attacks.attacked(self.position, sq, by))
+
+    def pin(self, color: bool, square: str) -> frozenset[str]:
+        """The line of an absolute pin of `square` to the royal piece of `color`, as
+        python-chess: every square of the line through the royal piece and the pinner (edge
+        to edge), or every square of the board when there is no pin.
+
+        `square` is pinned when an enemy piece attacks the royal piece with `square` empty but
+        not with it occupied (whatever stands there, an empty square included: python-chess's
+        rule). That covers riders, the cannon (with two pieces between cannon and general,
+        each one is pinned; the screen alone is not), and the xiangqi horse whose leg is
+        blocked: that pin is not along a line, so its squares are the royal piece, `square`
+        and the horse. Under the flying-general rule a piece alone between the two generals is
+        pinned along their file by the enemy general. Several pinners: the squares common to
+        their lines. No royal piece (antichess), or `square` is the royal piece: no pin."""
+        side, sq = self._side(color), self._square(square)
+        pos = self.position
+        king = pos.royal[side]
+        everything = self.squares()
+        if king < 0 or sq == king:
+            return everything
+        old = pos.board[sq]
+        try:
+            pos.board[sq] = 0  # EMPTY
+            opened = set(attacks.attackers(pos, king, side ^ 1))
+            pos.board[sq] = old if old >= 2 else 2 + side  # any piece of ours blocks
+            closed = set(attacks.attackers(pos, king, side ^ 1))
+        finally:
+            pos.board[sq] = old
+        pinners = opened - closed
+        enemy = pos.royal[side ^ 1]
+        if pos.flying and enemy >= 0 and self._alone_between(king, enemy, sq):
+            pinners.add(enemy)
+        mask = everything
+        for pinner in pinners:
+            mask &= self._pin_line(king, sq, pinner)
+        return mask
+
+    def is_pinned(self, color: bool, square: str) -> bool:
+        """Whether `square` is pinned to the royal piece of `color` (see `pin`)."""
+        return len(self.pin(color, square)) < self.files * self.ranks
+
+    def _alone_between(self, a: int, b: int, sq: int) -> bool:
+        """Whether sq is the only square that counts between a and b on one file: empty
+        squares elsewhere, sq occupied or not."""
+        rules = self.rules
+        if rules.file_of(a) != rules.file_of(b) or rules.file_of(sq) != rules.file_of(a):
+            return False
+        low, high = sorted((rules.rank_of(a), rules.rank_of(b)))
+        if not low < rules.rank_of(sq) < high:
+            return False
+        file = rules.file_of(a)
+        return all(
+            self.position.board[rules.square(file, r)] < 2
+            for r in range(low + 1, high)
+            if r != rules.rank_of(sq)
+        )
+
+    def _pin_line(self, king: int, sq: int, pinner: int) -> frozenset[str]:
+        """The whole line through king and pinner when sq lies between them, else the three
+        squares (a pin that does not run along a line)."""
+        rules = self.rules
+        kf, kr = rules.file_of(king), rules.rank_of(king)
+        df, dr = rules.file_of(pinner) - kf, rules.rank_of(pinner) - kr
+        sf, sr = rules.file_of(sq) - kf, rules.rank_of(sq) - kr
+        g = math.gcd(df, dr)
+        uf, ur = df // g, dr // g
+        j = sf // uf if uf else sr // ur
+        if not (0 < j < g and (sf, sr) == (j * uf, j * ur)):
+            return self._names((king, sq, pinner))
+        line = []
+        for n in range(-self.files - self.ranks, self.files + self.ranks + 1):
+            f, r = kf + n * uf, kr + n * ur
+            if 0 <= f < self.files and 0 <= r < self.ranks:
+                line.append(rules.square(f, r))
+        return self._names(line)
+
+    def transform(self, how: str | Callable) -> Board:
+        """A transformed copy of the position, without history: `how` names one of
+        python-chess's transformations ("flip_vertical", "flip_horizontal", "flip_diagonal",
+        "flip_anti_diagonal", "shift_up", "shift_down", "shift_left", "shift_right") or is
+        that function itself (`chess.flip_vertical`).
+
+        Pieces move, colours and the side to move stay (`mirror` swaps them). Any board shape
+        takes the flips and shifts, the diagonal flips only a square one (ValueError
+        otherwise); pieces shifted off the board are lost, pockets and counters kept. A
+        castling right (or gate) stays only where its rook lands on a square that can castle
+        (in a non-Chess960 game: where the start position has that right, king in place),
+        the e.p. square only where pawns keep their direction. A result that is not a
+        position of the variant (a pawn on its last rank, the side not to move in check, a
+        xiangqi general out of its palace) raises InvalidFenError."""
+        name = how if isinstance(how, str) else getattr(how, "__name__", repr(how))
+        if name not in TRANSFORMS:
+            known = ", ".join(TRANSFORMS)
+            raise ValueError(f"unknown transformation {name!r}; known: {known}")
+        if name in DIAGONAL and self.files != self.ranks:
+            raise ValueError(
+                f"{name} needs a square board; {self.variant} is {self.files}x{self.ranks}"
+            )
+        rules, move = self.rules, TRANSFORMS[name]
+
+        def moved(sq: int) -> int | None:
+            """Where square sq goes, or None."""
+            to = move(rules.file_of(sq), rules.rank_of(sq), self.files, self.ranks)
+            return None if to is None else rules.square(*to)
+
+        setup = fenlib.parse(rules, self.fen())
+        pieces = {moved(sq): code for sq, code in setup.pieces.items()}
+        pieces.pop(None, None)
+        region = tables.of(rules).region  # FEN does not check where a confined piece stands
+        for sq, code in pieces.items():
+            if not region[code * rules.nsq + sq]:
+                raise InvalidFenError(
+                    f"{name}: {self._letter(code)} cannot stand on {rules.square_name(sq)}"
+                    f" in {self.variant}"
+                )
+        after = replace(setup, pieces=pieces, castling=[], gates=[], ep=0)
+        after.castling = self._moved_rights(setup, after, moved)
+        for color, file in setup.gates:
+            to = moved(rules.square(file, self._castling_rank(color)))
+            if to is not None and rules.rank_of(to) == self._castling_rank(color):
+                after.gates.append((color, rules.file_of(to)))
+        if setup.ep and name in SAME_RANKS:
+            after.ep = moved(setup.ep) or 0
+        return Board(fenlib.render(rules, after), rules=rules, chess960=self.chess960)
+
+    def _castling_rank(self, color: int) -> int:
+        """The rank on which `color` castles."""
+        rank = self.rules.castling_rank
+        return rank if color == 0 else self.ranks - 1 - rank
+
+    def _moved_rights(self, setup, after, moved) -> list[int]:
+        """The castling rights (rook squares) of `setup` that still hold after the pieces moved
+        as `moved` says: same rook on its castling rank with the king there (Chess960), or
+        just where the start position has that right and king (other games)."""
+        rules = self.rules
+        start = fenlib.parse(rules, rules.start_fen) if not self.chess960 else None
+        kept = []
+        for rook in setup.castling:
+            to = moved(rook)
+            color = setup.pieces[rook] & 1
+            rank = self._castling_rank(color)
+            king = _royal(rules, after.pieces, color)
+            if to is None or king is None or after.pieces.get(to) != setup.pieces[rook]:
+                continue
+            if rules.rank_of(to) != rank or rules.rank_of(king) != rank:
+                continue
+            if start is not None and (
+                to not in start.castling or _royal(rules, start.pieces, color) != king
+            ):
+                continue
+            kept.append(to)
+        return kept
+
     def _repr_svg_(self) -> str:
         """The position as SVG (Jupyter draws it); see ferz.svg.board_svg for options."""
         from .svg import board_svg
@@ -801,6 +1012,14 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.fen()!r}, variant={self.variant!r})"
+
+
+def _royal(rules: Rules, pieces: dict[int, int], color: int) -> int | None:
+    """The square of a royal piece of `color` among pieces (square -> code), or None."""
+    for sq, code in pieces.items():
+        if code & 1 == color and rules.pieces[(code >> 1) - 1].royal:
+            return sq
+    return None
 
 
 def _role(piece: PieceType) -> str:

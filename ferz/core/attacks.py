@@ -293,3 +293,22 @@ def gives_check(pos: Position, m: cython.int) -> cython.bint:
     result = in_check(pos)
     pos.unmake()
     return result
+
+
+def attackers(pos: Position, sq: cython.int, by: cython.int) -> list:
+    """Squares of every piece of colour `by` that attacks sq (for Board.attackers; not hot).
+
+    Each attacker found by the probes is recoloured for the next probe, so that it still
+    blocks (or screens, for hoppers) but no longer counts; the board is restored before
+    returning."""
+    found: list = []
+    s: cython.int
+    while True:
+        s = probe_attacker(pos, sq, by, 0)
+        if s < 0:
+            break
+        found.append(s)
+        pos.board[s] ^= 1
+    for s in found:
+        pos.board[s] ^= 1
+    return found

@@ -1,6 +1,7 @@
 """The python-chess calls of `Board` agree with python-chess on random positions of chess and
 Chess960: gives_check, is_capture, is_castling, is_en_passant, board_fen, epd, set_epd,
-variation_san, mirror, piece_map; and the SVG picture draws every variant's board."""
+variation_san, mirror, piece_map, attackers, is_attacked_by, pin, is_pinned, transform; and the
+SVG picture draws every variant's board. (Variants: tests/variants/test_board_attacks.py.)"""
 
 from __future__ import annotations
 
@@ -11,12 +12,15 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ferz import variants
-from ferz.board import Board, IllegalMoveError
+from ferz.board import TRANSFORMS, Board, IllegalMoveError, InvalidFenError
+from ferz.core import fen as fenlib
 
 chess = pytest.importorskip("chess", reason="python-chess is the oracle (pip install chess)")
 
-# 10 000 positions were checked once (FERZ_API_POSITIONS=10000); the default run checks fewer.
+# The default run checks a few hundred positions; the slow one 10 000 of chess and 10 000 of
+# Chess960 (FERZ_API_POSITIONS sets the count of both).
 POSITIONS = int(os.environ.get("FERZ_API_POSITIONS", "1200"))
+SLOW_POSITIONS = int(os.environ.get("FERZ_API_POSITIONS", "10000"))
 
 
 def _positions(chess960: bool, count: int, seed: int):
@@ -40,29 +44,97 @@ def _positions(chess960: bool, count: int, seed: int):
             theirs.push(move)
 
 
-@pytest.mark.parametrize("chess960", [False, True])
-def test_move_predicates_and_fields_agree(chess960: bool) -> None:
+def _check_moves_and_fields(ours: Board, theirs, chess960: bool) -> None:
     """Per legal move: gives_check, is_capture, is_castling, is_en_passant; per position:
     board_fen, epd, piece_map, mirror."""
+    moves = {ours.uci(m): m for m in ours.legal_moves}
+    assert len(moves) == theirs.legal_moves.count()
+    for move in theirs.legal_moves:
+        mine = moves[theirs.uci(move, chess960=chess960)]
+        assert ours.gives_check(mine) == theirs.gives_check(move), (theirs.fen(), move)
+        assert ours.is_capture(mine) == theirs.is_capture(move), (theirs.fen(), move)
+        assert ours.is_castling(mine) == theirs.is_castling(move), (theirs.fen(), move)
+        assert ours.is_en_passant(mine) == theirs.is_en_passant(move), (theirs.fen(), move)
+    assert ours.board_fen() == theirs.board_fen()
+    assert ours.epd() == theirs.epd(shredder=False) or chess960
+    assert ours.piece_map() == {
+        chess.square_name(sq): p.symbol() for sq, p in theirs.piece_map().items()
+    }
+    mirrored = theirs.mirror()
+    assert ours.mirror().board_fen() == mirrored.board_fen()
+    assert ours.mirror().turn == mirrored.turn
+    if not chess960:
+        assert ours.mirror().epd() == mirrored.epd()
+
+
+def _names(squares) -> frozenset[str]:
+    """Square names of a python-chess SquareSet or bitboard."""
+    return frozenset(chess.square_name(sq) for sq in chess.SquareSet(squares))
+
+
+def _check_attacks(ours: Board, theirs) -> None:
+    """attackers, is_attacked_by, pin and is_pinned on every square for both colours."""
+    for sq in chess.SQUARES:
+        name = chess.square_name(sq)
+        for color in chess.COLORS:
+            where = (theirs.fen(), color, name)
+            found = ours.attackers(color, name)
+            assert found == _names(theirs.attackers(color, sq)), where
+            assert ours.is_attacked_by(color, name) == theirs.is_attacked_by(color, sq), where
+            assert ours.is_attacked_by(color, name) == bool(found), where
+            assert ours.pin(color, name) == _names(theirs.pin_mask(color, sq)), where
+            assert ours.is_pinned(color, name) == theirs.is_pinned(color, sq), where
+
+
+def _rights(board: Board) -> frozenset[str]:
+    """The castling rights of a ferz board as rook squares."""
+    return frozenset(map(board.rules.square_name, fenlib.parse(board.rules, board.fen()).castling))
+
+
+def _check_transforms(ours: Board, theirs) -> None:
+    """Every transformation: ferz refuses only what python-chess calls invalid; otherwise the
+    same pieces, side to move, castling rights (rook squares) and e.p. field."""
+    for name in TRANSFORMS:
+        other = theirs.transform(getattr(chess, name))
+        try:
+            mine = ours.transform(name)
+        except InvalidFenError:
+            assert not other.is_valid(), (theirs.fen(), name)
+            continue
+        assert mine.board_fen() == other.board_fen(), (theirs.fen(), name)
+        assert mine.turn == other.turn
+        if other.is_valid():
+            where = (theirs.fen(), name, mine.fen(), other.fen())
+            assert _rights(mine) == _names(other.clean_castling_rights()), where
+            assert mine.fen().split()[3] == other.fen().split()[3], where
+        assert not mine.move_stack and ours.fen() == theirs.fen()
+
+
+@pytest.mark.parametrize("chess960", [False, True])
+def test_move_predicates_and_fields_agree(chess960: bool) -> None:
+    """Moves' predicates and the position's fields agree with python-chess."""
     for ours, theirs in _positions(chess960, POSITIONS // 2, 11 + chess960):
-        moves = {ours.uci(m): m for m in ours.legal_moves}
-        assert len(moves) == theirs.legal_moves.count()
-        for move in theirs.legal_moves:
-            mine = moves[theirs.uci(move, chess960=chess960)]
-            assert ours.gives_check(mine) == theirs.gives_check(move), (theirs.fen(), move)
-            assert ours.is_capture(mine) == theirs.is_capture(move), (theirs.fen(), move)
-            assert ours.is_castling(mine) == theirs.is_castling(move), (theirs.fen(), move)
-            assert ours.is_en_passant(mine) == theirs.is_en_passant(move), (theirs.fen(), move)
-        assert ours.board_fen() == theirs.board_fen()
-        assert ours.epd() == theirs.epd(shredder=False) or chess960
-        assert ours.piece_map() == {
-            chess.square_name(sq): p.symbol() for sq, p in theirs.piece_map().items()
-        }
-        mirrored = theirs.mirror()
-        assert ours.mirror().board_fen() == mirrored.board_fen()
-        assert ours.mirror().turn == mirrored.turn
-        if not chess960:
-            assert ours.mirror().epd() == mirrored.epd()
+        _check_moves_and_fields(ours, theirs, chess960)
+
+
+@pytest.mark.parametrize("chess960", [False, True])
+def test_attacks_pins_and_transforms_agree(chess960: bool) -> None:
+    """attackers, is_attacked_by, pin, is_pinned (every square, both colours) and the eight
+    transformations agree with python-chess."""
+    for ours, theirs in _positions(chess960, POSITIONS // 8, 21 + chess960):
+        _check_attacks(ours, theirs)
+        _check_transforms(ours, theirs)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(3600)  # about 10 minutes each on the loaded shared machine
+@pytest.mark.parametrize("chess960", [False, True])
+def test_every_call_agrees_on_many_positions(chess960: bool) -> None:
+    """All of the above on 10 000 positions of chess and 10 000 of Chess960."""
+    for ours, theirs in _positions(chess960, SLOW_POSITIONS, 31 + chess960):
+        _check_moves_and_fields(ours, theirs, chess960)
+        _check_attacks(ours, theirs)
+        _check_transforms(ours, theirs)
 
 
 def test_variation_san_and_epd_operations() -> None:
