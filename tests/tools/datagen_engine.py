@@ -7,10 +7,14 @@ are reproducible; greedy captures end them quickly (by adjudication on material)
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
+import time
 
 from ferz.board import Board
 
+# seconds to wait before each answer to `go` (a test that must interrupt a run mid-way)
+DELAY = float(os.environ.get("DATAGEN_STANDIN_DELAY", "0"))
 VALUES = {"p": 100, "n": 300, "b": 300, "r": 500, "q": 900, "k": 0}
 
 
@@ -57,6 +61,7 @@ def main() -> int:
             for move in words[end + 1 :]:
                 board.push_uci(move)
         elif words[0] == "go":
+            time.sleep(DELAY)
             move = choose(board)
             print(f"info depth 1 score cp {material(board)} nodes 1 pv {move}")
             print(f"bestmove {move}", flush=True)

@@ -144,7 +144,9 @@ def test_an_interrupted_run_continues_to_the_same_bytes(tmp_path, stand_in) -> N
         "--out", str(out),
     ]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # slow moves (same moves) so that the Ctrl-C lands mid-run however busy the machine is
+    slow = dict(env, DATAGEN_STANDIN_DELAY="0.02")
+    proc = subprocess.Popen(command, env=slow, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not (out / "chunk-000000.fzd").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
