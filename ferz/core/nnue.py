@@ -9,7 +9,8 @@ weights of one output, chosen by the number of pieces on the board (`buckets` ou
 one every `bucket_div` pieces), as a score in centipawns.
 
 Integers throughout, as in every NNUE engine: the hidden weights and biases are scaled by QA
-(255) into int16, the output weights by QB (64), the output bias by QA * QB; the dot product
+(255) into int16, the output weights by QB (64; a format 2 header may name another, `qb`),
+the output bias by QA * QB; the dot product
 of the clipped units (0..QA) with the output weights, plus the bias, times `scale`, divided by
 QA * QB, is the score. The file is `FERZNNUE`, a format version, a JSON header (layout, the
 rules signature of the variants it was trained for, provenance), the little-endian arrays and
@@ -113,6 +114,16 @@ def king_layout(header: dict) -> tuple[list[int], bool]:
     return list(kings), mirror
 
 
+def output_scale(header: dict) -> int:
+    """The output weights' scale: `qb` in a format 2 header (256 from tools/nnue.py: output
+    weights of 2 x 256 units are small, steps of 1/64 moved scores by 11 cp on average), else
+    QB."""
+    qb = header.get("qb", QB)
+    if type(qb) is not int or not 1 <= qb <= 1024:
+        raise NetworkError(f"bad header (qb: {qb!r} is not an integer in 1..1024)")
+    return qb
+
+
 def shape(header: dict) -> tuple[int, int, int, int]:
     """The sizes of the four arrays a header describes; NetworkError for a bad header."""
     if not isinstance(header, dict):
@@ -174,6 +185,7 @@ class Network:
         self.ranks = int(header["ranks"])
         self.ntypes = int(header["types"])
         self.kings, self.mirror = king_layout(header)
+        self.qb = output_scale(header)
         self.nkings = max(self.kings) + 1 if self.kings else 1
         self.nfeatures = 2 * self.ntypes * self.files * self.ranks * self.nkings
         for what, values, size in zip(ARRAYS, (ft_w, ft_b, out_w, out_b), sizes, strict=True):
@@ -309,8 +321,8 @@ def read(path: str | Path) -> Network:
         raise NetworkError(f"{path}: {error}") from error
     except ValueError as error:  # (JSON and UTF-8 errors are ValueErrors)
         raise NetworkError(f"{path}: bad header ({error})") from error
-    if version == 1 and "king_buckets" in header:
-        raise NetworkError(f"{path}: king buckets in a format 1 file")
+    if version == 1 and ("king_buckets" in header or "qb" in header):
+        raise NetworkError(f"{path}: king buckets or qb in a format 1 file")
     arrays = []
     at = 16 + size
     for code, count in zip("hhhi", sizes, strict=True):
@@ -336,7 +348,8 @@ def write(path: str | Path, header: dict, ft_w, ft_b, out_w, out_b) -> None:
     """Write a network file (the arrays as int16, int16, int16, int32 sequences): format 2
     with king buckets, format 1 without (what ferz before format 2 reads)."""
     body = bytearray(MAGIC)
-    body += (2 if "king_buckets" in header else 1).to_bytes(4, "little")
+    version = 2 if "king_buckets" in header or "qb" in header else 1
+    body += version.to_bytes(4, "little")
     text = json.dumps(header, sort_keys=True).encode()
     body += len(text).to_bytes(4, "little") + text
     for code, values in (("h", ft_w), ("h", ft_b), ("h", out_w), ("i", out_b)):
@@ -393,7 +406,8 @@ def forward(pos: Position, net: Network) -> cython.int:
             v = pos.acc[them + i]
             total += (0 if v < 0 else (QA if v > QA else v)) * net.out_w[w + h + i]
     out = cython.cast(cython.longlong, total + net.out_b[b]) * net.scale
+    q: cython.longlong = QA * net.qb
     # truncated toward zero, compiled (C division) and uncompiled alike
     if out >= 0:
-        return cython.cast(cython.int, out // (QA * QB))
-    return -cython.cast(cython.int, (-out) // (QA * QB))
+        return cython.cast(cython.int, out // q)
+    return -cython.cast(cython.int, (-out) // q)

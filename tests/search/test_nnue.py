@@ -58,7 +58,7 @@ def random_net(path: Path, variant: str = "chess", hidden: int = 32, seed: int =
 # king buckets as tools/nnue.py's k8 layout: the back rank's squares a-d apart, the second
 # rank in two, the third, the rest; mirrored left to right
 K8 = [[0, 1, 2, 3, 3, 2, 1, 0], [4, 4, 5, 5, 5, 5, 4, 4], [6] * 8] + [[7] * 8] * 5
-KINGS = {"king_buckets": [b for rank in K8 for b in rank], "mirror": True}
+KINGS = {"king_buckets": [b for rank in K8 for b in rank], "mirror": True, "qb": 256}
 
 
 @pytest.fixture(scope="module", params=["format 1", "king buckets"])
@@ -147,7 +147,8 @@ def move_text(pos: Position, move: int) -> str:
 
 def test_format_1_files_stay_format_1_and_bad_king_maps_are_refused(tmp_path):
     """A network without king buckets is written and read as format 1 (what chess-2 is); a
-    format 2 header with a bad king bucket map, or format 1 with one, is refused."""
+    format 2 header with a bad king bucket map or output scale, or format 1 with either, is
+    refused."""
     path = random_net(tmp_path / "v1.nnue", hidden=8)
     assert int.from_bytes(path.read_bytes()[8:12], "little") == 1
     assert nnue.read(path).kings == []
@@ -160,6 +161,7 @@ def test_format_1_files_stay_format_1_and_bad_king_maps_are_refused(tmp_path):
         ({"king_buckets": [0] * 63}, "king_buckets"),
         ({"king_buckets": [-1] * 64}, "king_buckets"),
         ({"mirror": "yes"}, "mirror"),
+        ({"qb": 0}, "qb"),
     ):
         bad = tmp_path / "bad.nnue"
         nnue.write(bad, dict(good.header, **over), good.ft_w, good.ft_b, good.out_w, good.out_b)
@@ -169,7 +171,7 @@ def test_format_1_files_stay_format_1_and_bad_king_maps_are_refused(tmp_path):
     data[8:12] = (1).to_bytes(4, "little")
     data[-4:] = zlib.crc32(bytes(data[:-4])).to_bytes(4, "little")
     path.write_bytes(bytes(data))
-    with pytest.raises(nnue.NetworkError, match="king buckets in a format 1 file"):
+    with pytest.raises(nnue.NetworkError, match="king buckets or qb in a format 1 file"):
         nnue.read(path)
 
 
