@@ -3,16 +3,20 @@
   ferz datagen --engine stockfish --games 5000 --nodes 400 --seed 1      # the data
   python3 tools/nnue.py train ~/.cache/ferz/datagen/stockfish-chess-400n-s1 --out net.nnue
   python3 tools/nnue.py check net.nnue ~/.cache/ferz/datagen/stockfish-chess-400n-s1
+  python3 tools/nnue.py agree net.nnue ~/.cache/ferz/nnue/net-*/ DATA   # quantised vs float
 
 The data are `ferz datagen` directories (their chunks, in game order) or chunk files (.fzd),
 or text files of `FEN;result;score` lines (White's view, the format of tools/tune.py).
 
 `train` (PyTorch: `pip install -e '.[train]'`) fits the network of ferz/core/nnue.py, two
-perspectives of piece-square features into one hidden layer, clipped, into one output chosen
+perspectives of piece-square features (by default in a block per bucket of the own king's
+square, mirrored to files a-d: --kings) into one hidden layer, clipped, into one output chosen
 by the number of pieces on the board, to a blend of the scores and the results:
-(1 - w) * sigmoid(score / 400) + w * result with w = --result-weight (0.1), then writes it
-quantised in ferz's network format (see docs/engine.md). `check` loads a written network in the
-compiled core and compares its evaluations and the hand-made one's with the data's scores.
+(1 - w) * sigmoid(score / 400) + w * result with w = --result-weight (0.1), streaming the
+positions from memory-mapped arrays, keeping resumable checkpoints outside the repository,
+then writes it quantised in ferz's network format (see docs/engine.md) and checks the engine's
+scores of it against the float model. `check` loads a written network in the compiled core and
+compares its evaluations and the hand-made one's with the data's scores.
 """
 
 from __future__ import annotations
@@ -63,47 +67,78 @@ def data_files(paths: list[Path]) -> list[Path]:
 # ------------------------------------------------------------------------------ training
 
 MAX_PIECES = 32  # inputs kept per view and position (more pieces: the position is skipped)
-ENCODING = 2  # version of the cached arrays
-FIELDS = ("views", "side", "count", "score", "result")  # the per-position arrays
+ENCODING = 3  # version of the cached arrays
+FIELDS = ("views", "kings", "side", "count", "score", "result")  # the per-position arrays
+
+# King bucket maps (--kings), a bucket per square of the own king seen from its side, rank by
+# rank from the first; the maps are mirror images left to right, and the network mirrors a
+# view whose king stands on files e-h, so only files a-d matter. "none" is format 1's layout.
+_HALF = {
+    # k8: the corners and the centre of the back rank apart, then the second rank in two, the
+    # third rank, and everything beyond (where a king rarely goes before the endgame)
+    "k8": [[0, 1, 2, 3], [4, 4, 5, 5], [6, 6, 6, 6]] + [[7, 7, 7, 7]] * 5,
+    # k4: castled short-side corner, centre of the back rank, second rank, the rest
+    "k4": [[0, 0, 1, 1], [2, 2, 2, 2]] + [[3, 3, 3, 3]] * 6,
+    # k16: each back-rank and second-rank square, the third rank in pairs, the rest in two
+    "k16": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 12, 13, 13]] + [[14, 14, 15, 15]] * 4,
+}
+KING_LAYOUTS = ("none", *_HALF)
 
 
-def encode(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1):
-    """The positions of `FEN;result;score` files as arrays: each view's inputs (padded with
-    the input count), side to move, piece count, White's score and result. Each file is
-    encoded by one of `jobs` processes and cached beside it as .npz (keyed by its size)."""
+def king_map(name: str, files: int, ranks: int) -> list[int] | None:
+    """The king bucket of each own-view square (a1 = 0, rank by rank) for a --kings layout,
+    None for "none"; the layouts are drawn for 8 x 8 boards."""
+    if name == "none":
+        return None
+    if name not in _HALF:
+        raise ValueError(f"unknown king layout {name!r} (known: {', '.join(KING_LAYOUTS)})")
+    if (files, ranks) != (8, 8):
+        raise ValueError(f"king layout {name} is drawn for 8 x 8 boards, not {files} x {ranks}")
+    return [_HALF[name][r][min(f, 7 - f)] for r in range(8) for f in range(8)]
+
+
+def encode(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1) -> dict:
+    """All positions of the files as one set of in-memory arrays (see encode_file): for checks
+    and small sets; training reads the files' caches a group at a time (Stream)."""
     import numpy as np
 
+    parts = encode_files(paths, variant, cache, jobs)
+    return {k: np.concatenate([part[k] for part in parts]) for k in FIELDS}
+
+
+def encode_files(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1) -> list:
+    """Each file's positions as arrays (encode_file); each file is encoded by one of `jobs`
+    processes and cached beside it, then read back memory-mapped."""
     work = [(path, variant, cache) for path in paths]
     # forked workers (spawned ones would re-run the caller's main module)
-    if jobs > 1 and len(paths) > 1 and "fork" in multiprocessing.get_all_start_methods():
+    if cache and jobs > 1 and len(paths) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
-            parts = pool.starmap(encode_file, work)
-    else:
-        parts = [encode_file(*item) for item in work]
-    data = {k: np.concatenate([part[k] for part in parts]) for k in FIELDS}
-    data["nfeat"] = parts[0]["nfeat"]
-    return data
+            pool.starmap(encode_file, work)  # (the parent maps the caches afterwards)
+    return [encode_file(*item) for item in work]
 
 
 def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
-    """One file's positions as arrays (see encode), from its cache when it has one."""
+    """One file's positions as arrays: each view's format-1 inputs (padded with the input
+    count), each view's own king square seen from that side (rank * files + file, -1: none),
+    side to move, piece count, White's score and result. With `cache`, the arrays are kept
+    beside the file as .npy files (a directory keyed by the file's size) and returned
+    memory-mapped, so that tens of millions of positions do not have to fit in memory."""
     import numpy as np
 
     from ferz.core import nnue
     from ferz.core.position import Position
     from ferz.variants import get
 
-    rules = get(variant)
     stamp = f"{ENCODING}-{path.stat().st_size}"
-    store = path.with_suffix(f".{variant}.{zlib.crc32(stamp.encode()):08x}.npz")
-    if cache and store.exists():
-        with np.load(store) as data:
-            return {k: data[k] for k in data.files}
+    store = path.with_suffix(f".{variant}.{zlib.crc32(stamp.encode()):08x}.enc")
+    if cache and store.is_dir():
+        return {k: np.load(store / f"{k}.npy", mmap_mode="r") for k in FIELDS}
+    rules = get(variant)
     table = nnue.features(rules)
     nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
     pos = Position(rules)
     # compact arrays (a list of lists of 9 M positions would take some 20 GB)
-    views = array("h")
+    views, kings = array("h"), array("h")
     side, count, score, result = array("b"), array("b"), array("f"), array("f")
     skipped = 0
     for sample in samples(path):
@@ -124,22 +159,33 @@ def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
         for view in inputs(pos, table):
             views.extend(view)
             views.extend(pad)
+        kings.extend(king_squares(pos))
         side.append(pos.side)
         count.append(n)
         score.append(cp)
         result.append(res)
     data = {
         "views": np.frombuffer(views, dtype=np.int16).reshape(-1, 2, MAX_PIECES),
+        "kings": np.frombuffer(kings, dtype=np.int16).reshape(-1, 2),
         "side": np.frombuffer(side, dtype=np.int8),
         "count": np.frombuffer(count, dtype=np.int8),
         "score": np.frombuffer(score, dtype=np.float32),
         "result": np.frombuffer(result, dtype=np.float32),
-        "nfeat": np.array(nfeat),
     }
     print(f"{path}: {len(side)} positions encoded, {skipped} skipped", flush=True)
-    if cache:
-        np.savez(store, **data)
-    return data
+    if not cache:
+        return data
+    temp = store.with_name(store.name + f".{os.getpid()}.tmp")
+    temp.mkdir(exist_ok=True)
+    for k in FIELDS:
+        np.save(temp / f"{k}.npy", data[k])
+    try:
+        temp.rename(store)  # whole or not at all (another process may have won the race)
+    except OSError:
+        for file in temp.iterdir():
+            file.unlink()
+        temp.rmdir()
+    return {k: np.load(store / f"{k}.npy", mmap_mode="r") for k in FIELDS}
 
 
 def inputs(pos, table) -> tuple[list[int], list[int]]:
@@ -155,76 +201,234 @@ def inputs(pos, table) -> tuple[list[int], list[int]]:
     return white, black
 
 
-def build_model(nfeat: int, hidden: int, buckets: int, area: int):
+def king_squares(pos) -> tuple[int, int]:
+    """Each side's king square seen from that side (rank * files + file; -1 without one)."""
+    rules = pos.rules
+    out = []
+    for c in (0, 1):
+        k = pos.royal[c]
+        if k < 0:
+            out.append(-1)
+            continue
+        rank = rules.rank_of(k) if c == 0 else rules.ranks - 1 - rules.rank_of(k)
+        out.append(rank * rules.files + rules.file_of(k))
+    return out[0], out[1]
+
+
+class Layout:
+    """What the network's inputs are: format-1 inputs (`kings` None), or the same in a block
+    per king bucket, the view mirrored when its king stands on the right half (format 2)."""
+
+    def __init__(self, rules, kings: list[int] | None, mirror: bool = True) -> None:
+        import torch
+
+        from ferz.core.nnue import mirrored
+
+        self.files, self.area = rules.files, rules.files * rules.ranks
+        self.types = 2 * len(rules.pieces)  # own and enemy piece types
+        self.nfeat = self.types * self.area  # format-1 inputs
+        self.kings, self.mirror = kings, bool(kings) and mirror
+        self.nkings = max(kings) + 1 if kings else 1
+        self.ninputs = self.nkings * self.nfeat
+        flip = [mirrored(f, self.files) for f in range(self.nfeat)] + [self.nfeat]
+        self.flip = torch.tensor(flip)
+        self.kmap = torch.tensor(kings or [0])
+
+    def header(self) -> dict:
+        """The header fields of this layout."""
+        if not self.kings:
+            return {}
+        return {"king_buckets": self.kings, "mirror": self.mirror, "qb": QB2}
+
+    def inputs(self, views, kings):
+        """The inputs of a batch of views (format-1 inputs, king squares), and their
+        format-1 inputs after mirroring (for the shared weights); padding stays padding."""
+        import torch
+
+        if not self.kings:
+            return views, views
+        if self.mirror:
+            flip = (2 * (kings % self.files) >= self.files).unsqueeze(1)
+            views = torch.where(flip, self.flip[views], views)
+        bucket = self.kmap[kings.clamp(min=0)].unsqueeze(1)
+        out = torch.where(views == self.nfeat, self.ninputs, bucket * self.nfeat + views)
+        return out, views
+
+
+def build_model(layout: Layout, hidden: int, buckets: int):
     """The float network: inputs -> hidden (shared by both views) -> clipped -> one output per
     bucket, in units of `scale` centipawns.
 
-    Each input's weights are trained as the sum of its own and those of its piece type (own
-    or enemy, any square): the type's part learns from every position with that piece, so
-    rarely seen squares start from the piece's worth (a factoriser; merged when written)."""
+    Factorisers: each input's weights are trained as the sum of its own, those of its piece
+    on that square in any king bucket (with king buckets), and those of its piece type (own
+    or enemy, any square). The shared parts learn from every position with that piece, so a
+    bucket or a square seen rarely starts from what the others learnt; they are added into
+    each input's weights when the network is written (merged)."""
     import torch
     from torch import nn
 
-    types = nfeat // area  # own and enemy piece types
+    nin, nfeat, types, area = layout.ninputs, layout.nfeat, layout.types, layout.area
+    bucketed = layout.nkings > 1 or bool(layout.kings)
 
     class Model(nn.Module):
         def __init__(self) -> None:
             super().__init__()
-            self.ft = nn.EmbeddingBag(nfeat + 1, hidden, mode="sum", padding_idx=nfeat)
+            self.ft = nn.EmbeddingBag(nin + 1, hidden, mode="sum", padding_idx=nin)
+            self.psq = (
+                nn.EmbeddingBag(nfeat + 1, hidden, mode="sum", padding_idx=nfeat)
+                if bucketed
+                else None
+            )
             self.fac = nn.EmbeddingBag(types + 1, hidden, mode="sum", padding_idx=types)
             self.ft_b = nn.Parameter(torch.zeros(hidden))
             self.out = nn.Linear(2 * hidden, buckets)
             with torch.no_grad():
                 self.ft.weight.uniform_(-0.1, 0.1)
-                self.ft.weight[nfeat].zero_()
+                self.ft.weight[nin].zero_()
+                if self.psq is not None:
+                    self.ft.weight.mul_(0.1)  # the shared part starts with most of it
+                    self.psq.weight.uniform_(-0.1, 0.1)
+                    self.psq.weight[nfeat].zero_()
                 self.fac.weight.uniform_(-0.1, 0.1)
                 self.fac.weight[types].zero_()
                 self.ft_b.fill_(0.1)
 
-        def hidden(self, inputs):
-            return self.ft(inputs) + self.fac(torch.div(inputs, area, rounding_mode="floor"))
+        def hidden(self, inputs, base):
+            h = self.ft(inputs) + self.fac(torch.div(base, area, rounding_mode="floor"))
+            return h if self.psq is None else h + self.psq(base)
 
-        def forward(self, us, them, bucket):
-            a = self.hidden(us) + self.ft_b
-            b = self.hidden(them) + self.ft_b
+        def forward(self, us, us_base, them, them_base, bucket):
+            a = self.hidden(us, us_base) + self.ft_b
+            b = self.hidden(them, them_base) + self.ft_b
             x = torch.cat([a, b], dim=1).clamp(0.0, 1.0)
             return self.out(x).gather(1, bucket.unsqueeze(1)).squeeze(1)
 
         def merged(self):
-            """Each input's weights with its type's added: what the network file holds."""
-            rows = torch.arange(nfeat)
-            return (
-                self.ft.weight[:nfeat]
-                + self.fac.weight[torch.div(rows, area, rounding_mode="floor")]
-            )
+            """Each input's weights with its shared parts added: what the network file holds."""
+            base = torch.arange(nin) % nfeat
+            w = self.ft.weight[:nin] + self.fac.weight[torch.div(base, area, rounding_mode="floor")]
+            return w if self.psq is None else w + self.psq.weight[base]
 
         def clip(self) -> None:
             """Keep weights inside what int16 holds after quantisation."""
             with torch.no_grad():
-                self.ft.weight.clamp_(-WEIGHT_CLIP + FACTOR_CLIP, WEIGHT_CLIP - FACTOR_CLIP)
+                own = WEIGHT_CLIP - FACTOR_CLIP * (1 if self.psq is None else 2)
+                self.ft.weight.clamp_(-own, own)
                 self.fac.weight.clamp_(-FACTOR_CLIP, FACTOR_CLIP)
+                if self.psq is not None:
+                    self.psq.weight.clamp_(-FACTOR_CLIP, FACTOR_CLIP)
                 self.out.weight.clamp_(-WEIGHT_CLIP, WEIGHT_CLIP)
 
     return Model()
 
 
 WEIGHT_CLIP = 1.98  # floats; times QA (hidden) or QB (output) they stay well inside int16
-FACTOR_CLIP = 0.5  # the piece types' share of it
+QA, QB = 255, 64  # the quantisation of ferz/core/nnue.py
+QB2 = 256  # the output weights' scale in format 2 (QB's steps cost ~11 cp on average)
+FACTOR_CLIP = 0.5  # each shared part's share of it
 
 
 def mirror_table(variant: str):
     """Each input's left-right mirror (file a <-> h), the padding index kept: a network that
-    does not see castling rights values a position and its mirror alike, so training shows
-    either at random (twice the positions for free)."""
+    does not see castling rights values a position and its mirror alike, so training without
+    king buckets shows either at random (twice the positions for free; with king buckets the
+    network mirrors by itself)."""
     import torch
 
+    from ferz.core.nnue import mirrored
     from ferz.variants import get
 
     rules = get(variant)
-    files, area = rules.files, rules.files * rules.ranks
-    nfeat = 2 * len(rules.pieces) * area
-    table = [f - f % files + files - 1 - f % files for f in range(nfeat)] + [nfeat]
-    return torch.tensor(table)
+    nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
+    return torch.tensor([mirrored(f, rules.files) for f in range(nfeat)] + [nfeat])
+
+
+class Stream:
+    """The positions of many encoded files, read a group of files at a time from their
+    memory-mapped arrays: each pass visits the files in a random order and shuffles each group
+    of about `group` positions, so memory holds one group, not the data set."""
+
+    def __init__(self, parts: list, group: int) -> None:
+        self.parts = parts
+        self.sizes = [len(part["side"]) for part in parts]
+        self.total = sum(self.sizes)
+        self.group = group
+        # the last 2 % of the positions (whole games: a game's positions are alike), at most
+        # 100 000, are held out; ranges: (part, start, stop) of the rest
+        self.held_n = min(100_000, max(1, self.total // 50))
+        keep = self.total - self.held_n
+        self.ranges, self.held = [], []
+        at = 0
+        for i, size in enumerate(self.sizes):
+            cut = min(size, max(0, keep - at))
+            if cut:
+                self.ranges.append((i, 0, cut))
+            if cut < size:
+                self.held.append((i, cut, size))
+            at += size
+        self.fit_n = keep
+
+    def gather(self, ranges: list) -> dict:
+        """The arrays of some ranges, in memory."""
+        import numpy as np
+
+        return {
+            k: np.concatenate([np.asarray(self.parts[i][k][a:b]) for i, a, b in ranges])
+            for k in FIELDS
+        }
+
+    def groups(self, rng):
+        """The fitted positions in groups (dicts of arrays), files in a random order, each group
+        shuffled."""
+        order = rng.permutation(len(self.ranges))
+        chunk, size = [], 0
+        for j in order:
+            chunk.append(self.ranges[j])
+            size += chunk[-1][2] - chunk[-1][1]
+            if size >= self.group:
+                yield self._shuffled(chunk, rng)
+                chunk, size = [], 0
+        if chunk:
+            yield self._shuffled(chunk, rng)
+
+    def _shuffled(self, chunk: list, rng) -> dict:
+        """A group's arrays in a random order."""
+        data = self.gather(chunk)
+        perm = rng.permutation(len(data["side"]))
+        return {k: v[perm] for k, v in data.items()}
+
+
+def batch_tensors(data: dict, layout: Layout, result_weight: float, bucket_div: int, buckets: int):
+    """Model inputs and targets of a batch (arrays of positions): the side to move's view
+    first, the output bucket, and (1 - w) * sigmoid(score / 400) + w * result, side to move's."""
+    import numpy as np
+    import torch
+
+    side = data["side"].astype(np.int64)
+    rows = np.arange(len(side))
+    views = data["views"]
+    us_v = torch.from_numpy(views[rows, side].astype(np.int64))
+    them_v = torch.from_numpy(views[rows, 1 - side].astype(np.int64))
+    kings = data["kings"]
+    us_k = torch.from_numpy(kings[rows, side].astype(np.int64))
+    them_k = torch.from_numpy(kings[rows, 1 - side].astype(np.int64))
+    us, us_base = layout.inputs(us_v, us_k)
+    them, them_base = layout.inputs(them_v, them_k)
+    bucket = torch.from_numpy((data["count"].astype(np.int64) - 2) // bucket_div)
+    bucket = bucket.clamp(0, buckets - 1)
+    stm = torch.from_numpy(side)
+    sign = 1.0 - 2.0 * stm.float()  # White's view -> side to move's
+    cp = torch.from_numpy(np.asarray(data["score"], dtype=np.float32)) * sign
+    res = torch.from_numpy(np.asarray(data["result"], dtype=np.float32))
+    res = torch.where(stm == 0, res, 1.0 - res)
+    target = (1 - result_weight) * torch.sigmoid(cp / 400.0) + result_weight * res
+    return (us, us_base, them, them_base, bucket), target
+
+
+def cache_root() -> Path:
+    """Where training checkpoints go: $XDG_CACHE_HOME/ferz/nnue (~/.cache when unset)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ferz" / "nnue"
 
 
 def train(
@@ -241,53 +445,101 @@ def train(
     scale: int,
     seed: int,
     jobs: int = 1,
+    kings: str = "none",
+    group: int = 1_000_000,
+    checkpoints: Path | None = None,
+    save_every: int = 500,
+    cache: bool = True,
+    max_steps: int = 0,
 ) -> dict:
-    """Fit a network to the files' scores (and results), write it; returns its statistics."""
+    """Fit a network to the files' scores (and results) and write it after every pass; returns
+    its statistics. With `checkpoints` (a directory), the run keeps its state there every
+    `save_every` steps and at the end of each pass, and a run with the same settings continues
+    from it (the same result as a run that was not stopped). `max_steps` (0: no limit) stops
+    this run after that many steps, its state kept, as an interruption would."""
+    import hashlib
+    import json
+
     import numpy as np
     import torch
 
     from ferz.core import nnue
     from ferz.variants import get
 
-    torch.manual_seed(seed)
-    data = encode(data_files(paths), variant, jobs=jobs)
-    n = len(data["side"])
-    nfeat = int(data["nfeat"])
-    rng = np.random.default_rng(seed)
-    # the last 2 % of the positions (whole games: a game's positions are alike) are held out
-    held = np.arange(n - max(1, n // 50), n)
-    fit = np.arange(0, n - max(1, n // 50))
-    side = data["side"].astype(np.int64)
-    stm = torch.from_numpy(side)
-    rows = np.arange(n)
-    # (int16 until each view is picked: int64 copies of both would double the memory)
-    us = torch.from_numpy(data["views"][rows, side].astype(np.int64))
-    them = torch.from_numpy(data["views"][rows, 1 - side].astype(np.int64))
-    bucket = torch.from_numpy((data["count"].astype(np.int64) - 2) // bucket_div).clamp(
-        0, buckets - 1
-    )
-    sign = 1.0 - 2.0 * stm.float()  # White's view -> side to move's
-    cp = torch.from_numpy(data["score"]) * sign
-    res = torch.from_numpy(data["result"])
-    res = torch.where(stm == 0, res, 1.0 - res)
-    target = (1 - result_weight) * torch.sigmoid(cp / 400.0) + result_weight * res
     rules = get(variant)
-    model = build_model(nfeat, hidden, buckets, rules.files * rules.ranks)
+    layout = Layout(rules, king_map(kings, rules.files, rules.ranks))
+    files = data_files(paths)
+    stream = Stream(encode_files(files, variant, cache, jobs), group)
+    n = stream.total
+    settings = {
+        "data": [str(p.resolve()) for p in files],
+        "sizes": stream.sizes,
+        "variant": variant,
+        "hidden": hidden,
+        "buckets": buckets,
+        "bucket_div": bucket_div,
+        "epochs": epochs,
+        "batch": batch,
+        "lr": lr,
+        "result_weight": result_weight,
+        "scale": scale,
+        "seed": seed,
+        "kings": kings,
+        "group": group,
+    }
+    torch.manual_seed(seed)
+    model = build_model(layout, hidden, buckets)
     mirror = mirror_table(variant)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
-    steps = epochs * ((len(fit) + batch - 1) // batch)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps, eta_min=lr / 50)
+    per_epoch = sum((g + batch - 1) // batch for g in group_sizes(stream, seed, 0))
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(
+        optimiser, max(1, epochs * per_epoch), eta_min=lr / 50
+    )
+    flips = torch.Generator().manual_seed(seed)
+    start_epoch, start_step = 0, 0
+    state_file = None
+    if checkpoints is not None:
+        key = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()[:12]
+        folder = checkpoints / f"{out.stem}-{key}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "settings.json").write_text(json.dumps(settings, indent=1) + "\n")
+        state_file = folder / "checkpoint.pt"
+        if state_file.exists():
+            state = torch.load(state_file, weights_only=False)
+            model.load_state_dict(state["model"])
+            optimiser.load_state_dict(state["optimiser"])
+            sched.load_state_dict(state["sched"])
+            flips.set_state(state["flips"])
+            start_epoch, start_step = state["epoch"], state["step"]
+            print(f"resuming {state_file}: pass {start_epoch + 1}, step {start_step}", flush=True)
 
-    def loss_of(index, flip: bool = False) -> torch.Tensor:
-        a, b = us[index], them[index]
-        if flip:  # mirror a random half of the batch
-            half = torch.rand(len(index)) < 0.5
-            a = torch.where(half.unsqueeze(1), mirror[a], a)
-            b = torch.where(half.unsqueeze(1), mirror[b], b)
-        pred = model(a, b, bucket[index]) * scale / 400.0
-        return ((torch.sigmoid(pred) - target[index]) ** 2).mean()
+    def save(epoch: int, step: int) -> None:
+        if state_file is None:
+            return
+        state = {
+            "model": model.state_dict(),
+            "optimiser": optimiser.state_dict(),
+            "sched": sched.state_dict(),
+            "flips": flips.get_state(),
+            "epoch": epoch,
+            "step": step,
+            "settings": settings,
+            "layout": {"kings": layout.kings, "mirror": layout.mirror},
+        }
+        temp = state_file.with_suffix(".tmp")
+        torch.save(state, temp)
+        temp.replace(state_file)
 
-    held_t = torch.from_numpy(held)
+    def loss_of(inputs, target, flip: bool = False) -> torch.Tensor:
+        us, us_base, them, them_base, bucket = inputs
+        if flip and not layout.kings:  # mirror a random half of the batch
+            half = (torch.rand(len(bucket), generator=flips) < 0.5).unsqueeze(1)
+            us = us_base = torch.where(half, mirror[us], us)
+            them = them_base = torch.where(half, mirror[them], them)
+        pred = model(us, us_base, them, them_base, bucket) * scale / 400.0
+        return ((torch.sigmoid(pred) - target) ** 2).mean()
+
+    held = batch_tensors(stream.gather(stream.held), layout, result_weight, bucket_div, buckets)
     header = {
         "name": out.stem,
         "hidden": hidden,
@@ -301,55 +553,96 @@ def train(
         "signature": nnue.signature(rules),
         "variant": variant,
         "trained": "",
+        **layout.header(),
     }
     started = time.time()
-    for epoch in range(epochs):
+    held_loss = float("nan")
+    ran = 0
+    for epoch in range(start_epoch, epochs):
         model.train()
-        perm = torch.from_numpy(rng.permutation(fit))
-        total = 0.0
-        for i in range(0, len(perm), batch):
-            index = perm[i : i + batch]
-            optimiser.zero_grad()
-            loss = loss_of(index, flip=True)
-            loss.backward()
-            optimiser.step()
-            sched.step()
-            model.clip()
-            total += loss.item() * len(index)
+        rng = np.random.default_rng([seed, epoch])  # the pass's order, the same on a rerun
+        total, seen, step = 0.0, 0, 0
+        for data in stream.groups(rng):
+            for i in range(0, len(data["side"]), batch):
+                step += 1
+                if epoch == start_epoch and step <= start_step:
+                    continue  # done before the run was stopped
+                part = {k: v[i : i + batch] for k, v in data.items()}
+                inputs, target = batch_tensors(part, layout, result_weight, bucket_div, buckets)
+                optimiser.zero_grad()
+                loss = loss_of(inputs, target, flip=True)
+                loss.backward()
+                optimiser.step()
+                sched.step()
+                model.clip()
+                total += loss.item() * len(target)
+                seen += len(target)
+                ran += 1
+                if save_every and step % save_every == 0 or ran == max_steps:
+                    save(epoch, step)
+                if ran == max_steps:
+                    print(f"stopped after {ran} steps (pass {epoch + 1}, step {step})")
+                    return {"positions": n, "held_out": held_loss, "model": model, "stopped": True}
         with torch.no_grad():
-            held_loss = loss_of(held_t).item()
+            held_loss = loss_of(*held).item()
         print(
-            f"epoch {epoch + 1}/{epochs}: train {total / len(fit):.6f} held-out {held_loss:.6f}"
-            f" ({time.time() - started:.0f} s)",
+            f"epoch {epoch + 1}/{epochs}: train {total / max(1, seen):.6f} held-out"
+            f" {held_loss:.6f} ({time.time() - started:.0f} s)",
             flush=True,
         )
+        save(epoch + 1, 0)
         # written after every pass, so that a stopped run keeps what it has learnt
-        header["trained"] = f"{n} positions, {epoch + 1} epochs, result weight {result_weight}"
+        header["trained"] = (
+            f"{n} positions, {epoch + 1} epochs, result weight {result_weight}, seed {seed},"
+            f" kings {kings}"
+        )
         write_model(model, header, out)
-    return {"positions": n, "held_out": held_loss, "model": model}
+    if not out.exists():  # (a finished run continued: write what it learnt)
+        write_model(model, header, out)
+    return {
+        "positions": n,
+        "held_out": held_loss,
+        "model": model,
+        "layout": layout,
+        "stopped": False,
+    }
 
 
-def float_score(model, variant: str, fen: str, bucket_div: int, scale: int = 400) -> float:
+def group_sizes(stream: Stream, seed: int, epoch: int) -> list[int]:
+    """The sizes of a pass's groups (to count its steps), without reading any data."""
+    import numpy as np
+
+    rng = np.random.default_rng([seed, epoch])
+    order = rng.permutation(len(stream.ranges))
+    sizes, size = [], 0
+    for j in order:
+        i, a, b = stream.ranges[j]
+        size += b - a
+        if size >= stream.group:
+            sizes.append(size)
+            size = 0
+    if size:
+        sizes.append(size)
+    return sizes
+
+
+def float_score(model, layout: Layout, pos, bucket_div: int, scale: int = 400) -> float:
     """The float model's score of a position (side to move's centipawns), for checks."""
     import torch
 
     from ferz.core import nnue
-    from ferz.core.position import Position
-    from ferz.variants import get
 
-    rules = get(variant)
-    table = nnue.features(rules)
-    pos = Position(rules)
-    pos.set_fen(fen)
+    table = nnue.features(pos.rules)
     views = inputs(pos, table)
+    kings = king_squares(pos)
     buckets = model.out.weight.shape[0]
     bucket = min(buckets - 1, max(0, (pos.pcount[0] + pos.pcount[1] - 2) // bucket_div))
+    us, us_base = layout.inputs(torch.tensor([views[pos.side]]), torch.tensor([kings[pos.side]]))
+    them, them_base = layout.inputs(
+        torch.tensor([views[1 - pos.side]]), torch.tensor([kings[1 - pos.side]])
+    )
     with torch.no_grad():
-        out = model(
-            torch.tensor([views[pos.side]]),
-            torch.tensor([views[1 - pos.side]]),
-            torch.tensor([bucket]),
-        )
+        out = model(us, us_base, them, them_base, torch.tensor([bucket]))
     return float(out[0]) * scale
 
 
@@ -357,13 +650,104 @@ def write_model(model, header: dict, out: Path) -> None:
     """Quantise the float model into ferz's network format."""
     from ferz.core import nnue
 
-    qa, qb = 255, 64
+    qa, qb = QA, header.get("qb", QB)
+    with_kings = "king_buckets" in header
     ft_w = (model.merged().detach() * qa).round().short().flatten().tolist()
     ft_b = (model.ft_b.detach() * qa).round().short().tolist()
     out_w = (model.out.weight.detach() * qb).round().short().flatten().tolist()
     out_b = (model.out.bias.detach() * qa * qb).round().int().tolist()
     nnue.write(out, header, ft_w, ft_b, out_w, out_b)
-    print(f"wrote {out} ({out.stat().st_size} bytes)")
+    kind = "format 2, king buckets" if with_kings else "format 1"
+    print(f"wrote {out} ({out.stat().st_size} bytes, {kind})")
+
+
+def tolerance(score: float) -> float:
+    """How far the quantised network may stray from the float model (cp): rounding the weights
+    to 1/255 and 1/64 moves a score by a few centipawns, a few percent of a large one; a
+    mistake in the inputs, the views or the output would move it by far more."""
+    return 15 + abs(score) / 20
+
+
+def integer_score(net, layout: Layout, pos) -> int:
+    """The network file's score of a position computed here from its arrays (numpy, from
+    scratch, the inputs by the trainer's layout): what the engine's incremental accumulators
+    and king-bucket cache must give exactly."""
+    import numpy as np
+    import torch
+
+    from ferz.core import nnue
+
+    h = net.hidden
+    w = np.asarray(net.ft_w, dtype=np.int64).reshape(-1, h)
+    views = inputs(pos, nnue.features(pos.rules))
+    kings = king_squares(pos)
+    acc = []
+    for v in (pos.side, 1 - pos.side):
+        rows, _ = layout.inputs(torch.tensor([views[v]]), torch.tensor([kings[v]]))
+        acc.append(np.asarray(net.ft_b, dtype=np.int64) + w[rows[0].numpy()].sum(axis=0))
+    units = np.clip(np.concatenate(acc), 0, QA)
+    b = min(net.buckets - 1, max(0, (pos.pcount[0] + pos.pcount[1] - 2) // net.bucket_div))
+    out_w = np.asarray(net.out_w, dtype=np.int64)[b * 2 * h : (b + 1) * 2 * h]
+    total = (int(units @ out_w) + int(net.out_b[b])) * net.scale
+    q = QA * net.qb
+    return total // q if total >= 0 else -((-total) // q)
+
+
+def agree(net_path: Path, model, layout: Layout, data: list[Path], limit: int, variant: str):
+    """The compiled engine's evaluation with a written network against the same network
+    computed from scratch here (integer_score: must be equal) and against the float model it
+    was written from (within `tolerance`), on up to `limit` positions of the data (both sides
+    with more than a king: the engine scores bare kings by hand)."""
+    from ferz.core import factory, nnue
+    from ferz.core.evaluate import Evaluator
+    from ferz.variants import get
+
+    rules = get(variant)
+    net = nnue.read(net_path)
+    ev = Evaluator(rules, net=net)
+    pos = factory.position(rules, None, ev)
+    diffs, exact, beyond = [], 0, 0
+    every = (sample for file in data_files(data) for sample in samples(file))
+    for sample in every:
+        if sample is None:
+            continue
+        try:
+            pos.set_fen(sample[0])
+        except ValueError:
+            continue
+        if pos.pcount[0] < 2 or pos.pcount[1] < 2:
+            continue
+        got = ev.eval(pos)
+        want = float_score(model, layout, pos, net.bucket_div, net.scale)
+        exact += got == integer_score(net, layout, pos)
+        beyond += abs(got - want) > tolerance(want)
+        diffs.append(abs(got - want))
+        if len(diffs) >= limit:
+            break
+    n = len(diffs)
+    worst, mean = max(diffs, default=0.0), sum(diffs) / max(1, n)
+    print(
+        f"{n} positions: engine = integer model in {exact}; engine - float model: largest"
+        f" {worst:.1f} cp, mean {mean:.2f} cp, {beyond} beyond 15 cp + 5 %",
+        flush=True,
+    )
+    return {"positions": n, "exact": exact, "beyond": beyond, "largest": worst, "mean": mean}
+
+
+def load_checkpoint(path: Path):
+    """The float model and layout of a training checkpoint (checkpoint.pt or its folder)."""
+    import torch
+
+    from ferz.variants import get
+
+    if path.is_dir():
+        path = path / "checkpoint.pt"
+    state = torch.load(path, weights_only=False)
+    s = state["settings"]
+    layout = Layout(get(s["variant"]), state["layout"]["kings"], state["layout"]["mirror"])
+    model = build_model(layout, s["hidden"], s["buckets"])
+    model.load_state_dict(state["model"])
+    return model, layout, s
 
 
 def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
@@ -429,6 +813,31 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1, help="random seed")
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: its default)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="files encoded at once")
+    p.add_argument(
+        "--kings",
+        default="k8",
+        choices=KING_LAYOUTS,
+        help="king buckets (format 2; none: format 1's inputs, as chess-2)",
+    )
+    p.add_argument(
+        "--group", type=int, default=1_000_000, help="positions in memory at once (shuffled)"
+    )
+    p.add_argument(
+        "--checkpoints",
+        type=Path,
+        default=cache_root(),
+        help="checkpoint folder; the same command continues a stopped run (default %(default)s)",
+    )
+    p.add_argument("--save-every", type=int, default=500, help="steps between checkpoints")
+    p.add_argument(
+        "--max-steps", type=int, default=0, help="stop after this many steps (rerun to continue)"
+    )
+    p.add_argument("--agree", type=int, default=2000, help="positions of the final check")
+    p = sub.add_parser("agree", help="a written network's scores against its float model")
+    p.add_argument("net", type=Path, help="network file")
+    p.add_argument("checkpoint", type=Path, help="training checkpoint (file or folder)")
+    p.add_argument("data", type=Path, nargs="+", help="positions (as for train)")
+    p.add_argument("--limit", type=int, default=2000, help="positions to compare")
     p = sub.add_parser("check", help="errors of a network and the hand-made evaluation")
     p.add_argument("net", type=Path, help="network file")
     p.add_argument("data", type=Path, help="ferz datagen directory or chunk, or text file")
@@ -437,6 +846,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "check":
         check(args.net, args.data, args.limit, args.variant)
+    elif args.command == "agree":
+        model, layout, settings = load_checkpoint(args.checkpoint)
+        result = agree(args.net, model, layout, args.data, args.limit, settings["variant"])
+        return 0 if result["exact"] == result["positions"] and not result["beyond"] else 1
     elif args.command == "gen":
         print(
             "tools/nnue.py gen is now `ferz datagen` (resumable, reproducible from a seed, "
@@ -449,11 +862,19 @@ def main(argv: list[str] | None = None) -> int:
             import torch
 
             torch.set_num_threads(args.threads)
-        train(
+        stats = train(
             args.data, args.out, args.variant, args.hidden, args.buckets, args.bucket_div,
             args.epochs, args.batch, args.lr, args.result_weight, args.scale, args.seed,
-            args.jobs,
+            args.jobs, args.kings, args.group, args.checkpoints, args.save_every, True,
+            args.max_steps,
         )  # fmt: skip
+        if args.agree and not stats["stopped"]:
+            result = agree(
+                args.out, stats["model"], stats["layout"], args.data, args.agree, args.variant
+            )
+            if result["exact"] < result["positions"] or result["beyond"]:
+                print("the written network does not score as the float model", file=sys.stderr)
+                return 1
     return 0
 
 

@@ -9,7 +9,8 @@ weights of one output, chosen by the number of pieces on the board (`buckets` ou
 one every `bucket_div` pieces), as a score in centipawns.
 
 Integers throughout, as in every NNUE engine: the hidden weights and biases are scaled by QA
-(255) into int16, the output weights by QB (64), the output bias by QA * QB; the dot product
+(255) into int16, the output weights by QB (64; a format 2 header may name another, `qb`),
+the output bias by QA * QB; the dot product
 of the clipped units (0..QA) with the output weights, plus the bias, times `scale`, divided by
 QA * QB, is the score. The file is `FERZNNUE`, a format version, a JSON header (layout, the
 rules signature of the variants it was trained for, provenance), the little-endian arrays and
@@ -19,6 +20,15 @@ A network applies to a variant whose rules signature (`signature`) is the one it
 with: the board, the pieces' movements and roles and every rule that changes the game, but
 not the start position or the castling setup, so chess and Chess960 share one network and
 nothing asks for a variant's name. tools/nnue.py trains networks.
+
+Format 2 adds king buckets (HalfKP-like inputs, as strong engines use): each view's inputs
+also depend on where that view's own king stands. The header's `king_buckets` maps each square
+(seen from the own side, a1 = 0 for White, a8 for Black) to a bucket, and with `mirror` set a
+king on the right half of the board (files e-h in chess) mirrors that view left to right, so
+that the weights only ever see the king on files a-d. Each bucket has its own block of
+2 x types x squares inputs; a view's input is block(bucket of its king) + the format-1 input of
+the (possibly mirrored) piece square. When a king changes bucket or half, the Position rebuilds
+that view from a cache of accumulators per (view, bucket, half) (Position.nn_king).
 """
 
 from __future__ import annotations
@@ -37,7 +47,8 @@ from cython.cimports.ferz.core.position import Position
 from .rules import MAX_TYPES
 
 MAGIC = b"FERZNNUE"
-VERSION = 1
+VERSION = 2  # the newest format; 1 (no king buckets) still reads
+VERSIONS = (1, 2)
 QA = cython.declare(cython.int, 255)
 QB = cython.declare(cython.int, 64)
 NETS = Path(__file__).resolve().parent.parent / "nets"  # the networks shipped with ferz
@@ -84,6 +95,35 @@ LIMITS = {
 }
 
 
+def king_layout(header: dict) -> tuple[list[int], bool]:
+    """A header's king bucket map (one bucket per square, from the own side's view) and whether
+    a king on the right half mirrors its view; ([], False) without king buckets (format 1)."""
+    kings = header.get("king_buckets")
+    if kings is None:
+        return [], False
+    area = header["files"] * header["ranks"]
+    if (
+        not isinstance(kings, list)
+        or len(kings) != area
+        or any(type(b) is not int or not 0 <= b < 64 for b in kings)
+    ):
+        raise NetworkError(f"bad header (king_buckets: not {area} buckets in 0..63)")
+    mirror = header.get("mirror", False)
+    if type(mirror) is not bool:
+        raise NetworkError(f"bad header (mirror: {mirror!r} is not true or false)")
+    return list(kings), mirror
+
+
+def output_scale(header: dict) -> int:
+    """The output weights' scale: `qb` in a format 2 header (256 from tools/nnue.py: output
+    weights of 2 x 256 units are small, steps of 1/64 moved scores by 11 cp on average), else
+    QB."""
+    qb = header.get("qb", QB)
+    if type(qb) is not int or not 1 <= qb <= 1024:
+        raise NetworkError(f"bad header (qb: {qb!r} is not an integer in 1..1024)")
+    return qb
+
+
 def shape(header: dict) -> tuple[int, int, int, int]:
     """The sizes of the four arrays a header describes; NetworkError for a bad header."""
     if not isinstance(header, dict):
@@ -95,7 +135,10 @@ def shape(header: dict) -> tuple[int, int, int, int]:
         if not 1 <= value <= top:
             raise NetworkError(f"{what} {value} is outside 1..{top}")
     h, b = header["hidden"], header["buckets"]
-    nfeat = 2 * header["types"] * header["files"] * header["ranks"]
+    kings, _ = king_layout(header)
+    nfeat = (
+        2 * header["types"] * header["files"] * header["ranks"] * (max(kings) + 1 if kings else 1)
+    )
     return nfeat * h, h, b * 2 * h, b
 
 
@@ -141,7 +184,10 @@ class Network:
         self.files = int(header["files"])
         self.ranks = int(header["ranks"])
         self.ntypes = int(header["types"])
-        self.nfeatures = 2 * self.ntypes * self.files * self.ranks
+        self.kings, self.mirror = king_layout(header)
+        self.qb = output_scale(header)
+        self.nkings = max(self.kings) + 1 if self.kings else 1
+        self.nfeatures = 2 * self.ntypes * self.files * self.ranks * self.nkings
         for what, values, size in zip(ARRAYS, (ft_w, ft_b, out_w, out_b), sizes, strict=True):
             if len(values) != size:
                 raise NetworkError(f"{what}: {len(values)} values, the header implies {size}")
@@ -158,13 +204,17 @@ class Network:
     def _max_pieces(self) -> int:
         """How many pieces may stand on the board before a hidden unit could leave int16: the
         bias plus that many of the largest weights of each unit must stay within 32767."""
-        h = self.hidden
-        worst = [0] * h
-        for f in range(self.nfeatures):
-            row = self.ft_w[f * h : (f + 1) * h]
-            for i in range(h):
-                if abs(row[i]) > worst[i]:
-                    worst[i] = abs(row[i])
+        h: cython.Py_ssize_t = self.hidden
+        n: cython.Py_ssize_t = self.nfeatures * h
+        at: cython.Py_ssize_t
+        v: cython.int
+        worst = array("i", bytes(4 * h))
+        for at in range(n):  # (typed: a king-bucket net has millions of weights)
+            v = self.ft_w[at]
+            if v < 0:
+                v = -v
+            if v > worst[at % h]:
+                worst[at % h] = v
         room = min((32767 - abs(self.ft_b[i])) // worst[i] if worst[i] else 10**6 for i in range(h))
         return max(0, room)
 
@@ -176,7 +226,8 @@ class Network:
     @property
     def name(self) -> str:
         """A short name: the file's stem and the network's shape."""
-        return f"{self.header.get('name', '?')} ({self.hidden}x2, {self.buckets} outputs)"
+        kings = f", {self.nkings} king buckets" if self.kings else ""
+        return f"{self.header.get('name', '?')} ({self.hidden}x2{kings}, {self.buckets} outputs)"
 
     def fits(self, rules) -> bool:
         """Whether the network was trained for these rules."""
@@ -189,8 +240,42 @@ class Network:
 
     def rows(self, rules) -> array:
         """Offsets into the hidden weights of each (piece code, mailbox square), from White's
-        view then Black's: rows[2 * (p * nsq + sq) + view] (features() times `hidden`)."""
-        return array("i", [f * self.hidden if f >= 0 else -1 for f in features(rules)])
+        view then Black's: rows[2 * (p * nsq + sq) + view] (features() times `hidden`); with
+        king buckets, one such table per king index (king_index), one after the other."""
+        base = features(rules)
+        if not self.kings:
+            return array("i", [f * self.hidden if f >= 0 else -1 for f in base])
+        block = 2 * self.ntypes * self.files * self.ranks
+        out = array("i")
+        for k in range(2 * self.nkings):
+            bucket, flip = k >> 1, k & 1
+            for f in base:
+                if f >= 0:
+                    if flip:
+                        f = mirrored(f, self.files)
+                    f = (bucket * block + f) * self.hidden
+                out.append(f)
+        return out
+
+    def king_index(self, rules) -> array:
+        """The king index of each (view, mailbox square of that view's king), at
+        [view * nsq + sq]: 2 * bucket + mirrored (0 everywhere without king buckets)."""
+        nsq = rules.nsq
+        out = array("i", bytes(4 * 2 * nsq))
+        if not self.kings:
+            return out
+        for sq in rules.squares():
+            f, r = rules.file_of(sq), rules.rank_of(sq)
+            for view in (0, 1):
+                rank = r if view == 0 else rules.ranks - 1 - r
+                flip = 1 if self.mirror and 2 * f >= rules.files else 0
+                out[view * nsq + sq] = 2 * self.kings[rank * rules.files + f] + flip
+        return out
+
+
+def mirrored(f: int, files: int) -> int:
+    """A format-1 input with its square's file mirrored (a <-> h in chess)."""
+    return f - f % files + files - 1 - f % files
 
 
 def features(rules) -> array:
@@ -226,8 +311,8 @@ def read(path: str | Path) -> Network:
     if zlib.crc32(data[:end]) != int.from_bytes(data[end:], "little"):
         raise NetworkError(f"{path}: checksum mismatch (the file is damaged or truncated)")
     version = int.from_bytes(data[8:12], "little")
-    if version != VERSION:
-        raise NetworkError(f"{path}: format version {version}, this ferz reads {VERSION}")
+    if version not in VERSIONS:
+        raise NetworkError(f"{path}: format version {version}, this ferz reads 1 and 2")
     size = int.from_bytes(data[12:16], "little")
     try:
         header = json.loads(data[16 : 16 + size].decode())
@@ -236,6 +321,8 @@ def read(path: str | Path) -> Network:
         raise NetworkError(f"{path}: {error}") from error
     except ValueError as error:  # (JSON and UTF-8 errors are ValueErrors)
         raise NetworkError(f"{path}: bad header ({error})") from error
+    if version == 1 and ("king_buckets" in header or "qb" in header):
+        raise NetworkError(f"{path}: king buckets or qb in a format 1 file")
     arrays = []
     at = 16 + size
     for code, count in zip("hhhi", sizes, strict=True):
@@ -258,9 +345,11 @@ def read(path: str | Path) -> Network:
 
 
 def write(path: str | Path, header: dict, ft_w, ft_b, out_w, out_b) -> None:
-    """Write a network file (the arrays as int16, int16, int16, int32 sequences)."""
+    """Write a network file (the arrays as int16, int16, int16, int32 sequences): format 2
+    with king buckets, format 1 without (what ferz before format 2 reads)."""
     body = bytearray(MAGIC)
-    body += VERSION.to_bytes(4, "little")
+    version = 2 if "king_buckets" in header or "qb" in header else 1
+    body += version.to_bytes(4, "little")
     text = json.dumps(header, sort_keys=True).encode()
     body += len(text).to_bytes(4, "little") + text
     for code, values in (("h", ft_w), ("h", ft_b), ("h", out_w), ("i", out_b)):
@@ -317,7 +406,13 @@ def forward(pos: Position, net: Network) -> cython.int:
             v = pos.acc[them + i]
             total += (0 if v < 0 else (QA if v > QA else v)) * net.out_w[w + h + i]
     out = cython.cast(cython.longlong, total + net.out_b[b]) * net.scale
-    # truncated toward zero, compiled (C division) and uncompiled alike
+    # truncated toward zero, compiled (C division) and uncompiled alike; by a constant where
+    # it can (a division by a variable costs some 5 % of ferz bench's speed)
+    if net.qb == QB:
+        if out >= 0:
+            return cython.cast(cython.int, out // (QA * QB))
+        return -cython.cast(cython.int, (-out) // (QA * QB))
+    q: cython.longlong = QA * net.qb
     if out >= 0:
-        return cython.cast(cython.int, out // (QA * QB))
-    return -cython.cast(cython.int, (-out) // (QA * QB))
+        return cython.cast(cython.int, out // q)
+    return -cython.cast(cython.int, (-out) // q)

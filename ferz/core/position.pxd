@@ -32,7 +32,18 @@ cdef extern from *:
         for (Py_ssize_t i = 0; i < h; i++) acc[i] += w[a0 + i] - w[s0 + i];
         for (Py_ssize_t i = 0; i < h; i++) acc[h + i] += w[a1 + i] - w[s1 + i];
     }
+    /* one view: acc[i] += w[a + i] (king-bucket cache refreshes) */
+    FERZ_SIMD static void ferz_nn_add1(short *restrict acc, const short *restrict w,
+                                       Py_ssize_t h, Py_ssize_t a) {
+        for (Py_ssize_t i = 0; i < h; i++) acc[i] += w[a + i];
+    }
+    FERZ_SIMD static void ferz_nn_sub1(short *restrict acc, const short *restrict w,
+                                       Py_ssize_t h, Py_ssize_t s) {
+        for (Py_ssize_t i = 0; i < h; i++) acc[i] -= w[s + i];
+    }
     """
+    void ferz_nn_add1(short *acc, const short *w, Py_ssize_t h, Py_ssize_t a) noexcept nogil
+    void ferz_nn_sub1(short *acc, const short *w, Py_ssize_t h, Py_ssize_t s) noexcept nogil
     void ferz_nn_add(short *acc, const short *w, Py_ssize_t h, Py_ssize_t r0,
                      Py_ssize_t r1) noexcept nogil
     void ferz_nn_sub(short *acc, const short *w, Py_ssize_t h, Py_ssize_t r0,
@@ -119,12 +130,21 @@ cdef class Position:
     cdef short[::1] nn_w, nn_b
     cdef public short[::1] acc
     cdef int[::1] nn_row
+    # king buckets (format 2): each view's offset into nn_row (its king index times the size
+    # of one table), the king index of each (view, king square) as such an offset, and the
+    # cache of accumulators per (view, king index) with the board each was computed for
+    cdef public int nn_kings, nn_kb0, nn_kb1, nn_krow
+    cdef public long long nn_refreshes  # cache refreshes (tests and measurements)
+    cdef int[::1] nn_kmap, nn_cboard
+    cdef short[::1] nn_cache
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
     cdef void shift(self, int fr, int to) noexcept nogil
     cdef void nn_piece(self, int p, int sq, bint add) noexcept nogil
     cdef void nn_change(self, int out, int fr, int into, int to) noexcept nogil
+    cdef void nn_king(self, int c) noexcept nogil
+    cdef void nn_cache_row(self, Py_ssize_t at, Py_ssize_t row, bint add) noexcept nogil
     cdef unsigned long long pawn_hash(self, int p, int sq) noexcept nogil
     cdef void note_check(self, bint check) noexcept nogil
     cpdef bint make(self, int m) noexcept nogil

@@ -34,7 +34,7 @@ from .rules import MAX_FILES, Rules
 from .tables import ints
 
 if not cython.compiled:  # the C loops of position.pxd (the uncompiled core runs its own)
-    ferz_nn_add = ferz_nn_sub = ferz_nn_move = None
+    ferz_nn_add = ferz_nn_sub = ferz_nn_move = ferz_nn_add1 = ferz_nn_sub1 = None
 
 
 @cython.final
@@ -134,6 +134,9 @@ class Position:
         self.nn = self.nn_h = self.nn_max = 0
         self.nn_w = self.nn_b = self.acc = array("h", [0])
         self.nn_row = ints(1)
+        self.nn_kings = self.nn_kb0 = self.nn_kb1 = self.nn_krow = self.nn_refreshes = 0
+        self.nn_kmap = self.nn_cboard = ints(1)
+        self.nn_cache = array("h", [0])
 
     # ------------------------------------------------------------------ piece bookkeeping
 
@@ -151,6 +154,8 @@ class Position:
             self.royal[c] = sq
         if self.nn:
             self.nn_piece(p, sq, True)
+            if self.nn_kings and self.royal[c] == sq:
+                self.nn_king(c)
 
     def lift(self, sq: cython.int) -> cython.void:
         """Remove the piece on sq (board, piece list, counts, pawn key)."""
@@ -187,6 +192,8 @@ class Position:
             self.royal[p & 1] = to
         if self.nn and fr != to:
             self.nn_change(p, fr, p, to)
+            if self.nn_kings and self.royal[p & 1] == to:
+                self.nn_king(p & 1)
 
     # The accumulators: each view's hidden units are the bias plus the weight rows of the
     # pieces on the board, updated as pieces come and go (two rows per view and move). The
@@ -196,8 +203,8 @@ class Position:
         """Add piece p on sq to both views' hidden units, or take it out (add false)."""
         h: cython.Py_ssize_t = self.nn_h
         k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
-        r0: cython.Py_ssize_t = self.nn_row[k]
-        r1: cython.Py_ssize_t = self.nn_row[k + 1]
+        r0: cython.Py_ssize_t = self.nn_row[self.nn_kb0 + k]
+        r1: cython.Py_ssize_t = self.nn_row[self.nn_kb1 + k + 1]
         sign: cython.int = 1 if add else -1
         i: cython.Py_ssize_t
         if cython.compiled:
@@ -218,10 +225,10 @@ class Position:
         h: cython.Py_ssize_t = self.nn_h
         k: cython.Py_ssize_t = 2 * (out * self.nsq + fr)
         j: cython.Py_ssize_t = 2 * (into * self.nsq + to)
-        s0: cython.Py_ssize_t = self.nn_row[k]
-        s1: cython.Py_ssize_t = self.nn_row[k + 1]
-        a0: cython.Py_ssize_t = self.nn_row[j]
-        a1: cython.Py_ssize_t = self.nn_row[j + 1]
+        s0: cython.Py_ssize_t = self.nn_row[self.nn_kb0 + k]
+        s1: cython.Py_ssize_t = self.nn_row[self.nn_kb1 + k + 1]
+        a0: cython.Py_ssize_t = self.nn_row[self.nn_kb0 + j]
+        a1: cython.Py_ssize_t = self.nn_row[self.nn_kb1 + j + 1]
         i: cython.Py_ssize_t
         if cython.compiled:
             ferz_nn_move(
@@ -231,6 +238,60 @@ class Position:
             for i in range(h):
                 self.acc[i] += self.nn_w[a0 + i] - self.nn_w[s0 + i]
                 self.acc[h + i] += self.nn_w[a1 + i] - self.nn_w[s1 + i]
+
+    def nn_king(self, c: cython.int) -> cython.void:
+        """Side c's king stands on a new square: if that changes its view's king index (bucket
+        or mirror side), rebuild that view from the cache entry of the new index (the Finny
+        table: the accumulator of the last board seen with that index) by the pieces that
+        differ between that board and this one, and keep the result in the entry."""
+        nsq: cython.Py_ssize_t = self.nsq
+        h: cython.Py_ssize_t = self.nn_h
+        k: cython.Py_ssize_t = self.nn_kmap[c * nsq + self.royal[c]]
+        if k == (self.nn_kb0 if c == 0 else self.nn_kb1):
+            return
+        if c == 0:
+            self.nn_kb0 = k
+        else:
+            self.nn_kb1 = k
+        self.nn_refreshes += 1
+        e: cython.Py_ssize_t = 2 * (k // self.nn_krow) + c  # the entry: (king index, view)
+        n: cython.Py_ssize_t = len(self.sq_list)
+        at: cython.Py_ssize_t = e * h
+        i: cython.Py_ssize_t
+        sq: cython.Py_ssize_t
+        old: cython.int
+        new: cython.int
+        for i in range(n):
+            sq = self.sq_list[i]
+            old = self.nn_cboard[e * nsq + sq]
+            new = self.board[sq]
+            if old == new:
+                continue
+            self.nn_cboard[e * nsq + sq] = new
+            if old > WALL:
+                self.nn_cache_row(at, self.nn_row[k + 2 * (old * nsq + sq) + c], False)
+            if new > WALL:
+                self.nn_cache_row(at, self.nn_row[k + 2 * (new * nsq + sq) + c], True)
+        for i in range(h):
+            self.acc[c * h + i] = self.nn_cache[at + i]
+
+    def nn_cache_row(
+        self, at: cython.Py_ssize_t, row: cython.Py_ssize_t, add: cython.bint
+    ) -> cython.void:
+        """Add a weight row to the cached accumulator at `at`, or take it out."""
+        i: cython.Py_ssize_t
+        if cython.compiled:
+            if add:
+                ferz_nn_add1(
+                    cython.address(self.nn_cache[at]), cython.address(self.nn_w[0]), self.nn_h, row
+                )
+            else:
+                ferz_nn_sub1(
+                    cython.address(self.nn_cache[at]), cython.address(self.nn_w[0]), self.nn_h, row
+                )
+        else:
+            for i in range(self.nn_h):
+                self.nn_cache[at + i] += self.nn_w[row + i] if add else -self.nn_w[row + i]
 
     # ------------------------------------------------------------------ move generation
 
@@ -750,6 +811,13 @@ class Position:
             self.nn_max = net.max_pieces
             self.nn_row = net.rows(self.rules)
             self.acc = array("h", bytes(4 * net.hidden))
+            self.nn_kings = 1 if net.kings else 0
+            self.nn_kb0 = self.nn_kb1 = 0
+            self.nn_krow = 2 * self.npc * self.nsq  # one table of nn_row per king index
+            self.nn_kmap = array("i", [k * self.nn_krow for k in net.king_index(self.rules)])
+            entries = 2 * (len(self.nn_row) // self.nn_krow)  # (king index, view)
+            self.nn_cache = array("h", net.ft_b) * entries  # each: the bias of an empty board
+            self.nn_cboard = ints(entries * self.nsq)
         self.nn_refresh()
 
     def nn_refresh(self) -> None:
@@ -758,6 +826,14 @@ class Position:
         (moves never add pieces where a network applies: no drops)."""
         self.nn = 0
         if self.net is None or self.pcount[0] + self.pcount[1] > self.nn_max:
+            return
+        if self.nn_kings:  # each view from the cache entry of its king's index
+            if self.royal[0] < 0 or self.royal[1] < 0:
+                return
+            self.nn_kb0 = self.nn_kb1 = -1
+            self.nn_king(0)
+            self.nn_king(1)
+            self.nn = 1
             return
         h = self.nn_h
         for i in range(h):

@@ -6,11 +6,13 @@ import json
 import random
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import pytest
 
 from ferz.core import factory, nnue
+from ferz.core.defs import CASTLE, move_from, move_kind, move_to
 from ferz.core.evaluate import Evaluator
 from ferz.core.position import Position
 from ferz.engine import Engine
@@ -27,6 +29,8 @@ def random_net(path: Path, variant: str = "chess", hidden: int = 32, seed: int =
     rules = get(variant)
     rng = random.Random(seed)
     nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
+    if "king_buckets" in over:
+        nfeat *= max(over["king_buckets"]) + 1
     buckets = over.pop("buckets", 4)
     weights = over.pop("weights", 300)
     header = {
@@ -51,10 +55,17 @@ def random_net(path: Path, variant: str = "chess", hidden: int = 32, seed: int =
     return path
 
 
-@pytest.fixture(scope="module")
-def net(tmp_path_factory) -> nnue.Network:
-    """A random chess network."""
-    return nnue.read(random_net(tmp_path_factory.mktemp("nets") / "random.nnue"))
+# king buckets as tools/nnue.py's k8 layout: the back rank's squares a-d apart, the second
+# rank in two, the third, the rest; mirrored left to right
+K8 = [[0, 1, 2, 3, 3, 2, 1, 0], [4, 4, 5, 5, 5, 5, 4, 4], [6] * 8] + [[7] * 8] * 5
+KINGS = {"king_buckets": [b for rank in K8 for b in rank], "mirror": True, "qb": 256}
+
+
+@pytest.fixture(scope="module", params=["format 1", "king buckets"])
+def net(request, tmp_path_factory) -> nnue.Network:
+    """A random chess network, of each format."""
+    over = KINGS if request.param == "king buckets" else {}
+    return nnue.read(random_net(tmp_path_factory.mktemp("nets") / "random.nnue", **over))
 
 
 def fresh(pos: Position) -> list[int]:
@@ -87,6 +98,81 @@ def test_accumulators_follow_make_and_unmake(net):
         pos.make_null()
         assert list(pos.acc) == before  # a null move moves no piece
         pos.unmake_null()
+
+
+KING_WALK = "4k3/1pp5/8/8/8/8/5PP1/4K2R w K - 0 1"
+
+
+def test_king_moves_across_buckets_refresh_from_the_cache(tmp_path):
+    """A king crossing into another bucket or the other half rebuilds its side's view from
+    the cache of accumulators per king bucket: equal to the view computed from scratch, on
+    the way out and back (unmake), while a move inside a bucket refreshes nothing."""
+    net = nnue.read(random_net(tmp_path / "k8.nnue", **KINGS))
+    assert net.nkings == 8 and net.mirror and "8 king buckets" in net.name
+    rules = get("chess")
+    pos = Position(rules)
+    Evaluator(rules, net=net).install(pos)
+    pos.set_fen(KING_WALK)
+    before = list(pos.acc)
+    moves = ["e1d1", "e8d8", "d1c2", "d8c8", "c2d3", "c8d7", "d3e4", "d7e6", "e4f3", "e6f7", "e1g1"]
+    done = 0
+    for uci in moves[:-1]:
+        move = next(m for m in pos.legal_moves() if move_text(pos, m) == uci)
+        refreshes = pos.nn_refreshes
+        pos.make(move)
+        done += 1
+        assert list(pos.acc) == fresh(pos), (uci, pos.fen())
+        if uci in ("e1d1", "e8d8"):  # e1 -> d1: bucket 3 mirrored -> bucket 3 unmirrored
+            assert pos.nn_refreshes == refreshes + 1
+        if uci == "d1c2":  # rank 2: bucket 5
+            assert pos.nn_refreshes == refreshes + 1
+    for _ in range(done):
+        pos.unmake()
+        assert list(pos.acc) == fresh(pos)
+    assert list(pos.acc) == before
+    pos.make(next(m for m in pos.legal_moves() if move_kind(m) == CASTLE))
+    assert list(pos.acc) == fresh(pos)
+    pos.unmake()
+    move = next(m for m in pos.legal_moves() if move_text(pos, m) == "f2f3")
+    refreshes = pos.nn_refreshes
+    pos.make(move)
+    assert pos.nn_refreshes == refreshes  # no king moved
+
+
+def move_text(pos: Position, move: int) -> str:
+    """A move's origin and destination squares as text (e1d1)."""
+    rules = pos.rules
+    return rules.square_name(move_from(move)) + rules.square_name(move_to(move))
+
+
+def test_format_1_files_stay_format_1_and_bad_king_maps_are_refused(tmp_path):
+    """A network without king buckets is written and read as format 1 (what chess-2 is); a
+    format 2 header with a bad king bucket map or output scale, or format 1 with either, is
+    refused."""
+    path = random_net(tmp_path / "v1.nnue", hidden=8)
+    assert int.from_bytes(path.read_bytes()[8:12], "little") == 1
+    assert nnue.read(path).kings == []
+    shipped = nnue.NETS / "chess.nnue"
+    assert int.from_bytes(shipped.read_bytes()[8:12], "little") == 1
+    path = random_net(tmp_path / "v2.nnue", hidden=8, **KINGS)
+    assert int.from_bytes(path.read_bytes()[8:12], "little") == 2
+    good = nnue.read(path)
+    for over, message in (
+        ({"king_buckets": [0] * 63}, "king_buckets"),
+        ({"king_buckets": [-1] * 64}, "king_buckets"),
+        ({"mirror": "yes"}, "mirror"),
+        ({"qb": 0}, "qb"),
+    ):
+        bad = tmp_path / "bad.nnue"
+        nnue.write(bad, dict(good.header, **over), good.ft_w, good.ft_b, good.out_w, good.out_b)
+        with pytest.raises(nnue.NetworkError, match=message):
+            nnue.read(bad)
+    data = bytearray(path.read_bytes())
+    data[8:12] = (1).to_bytes(4, "little")
+    data[-4:] = zlib.crc32(bytes(data[:-4])).to_bytes(4, "little")
+    path.write_bytes(bytes(data))
+    with pytest.raises(nnue.NetworkError, match="king buckets or qb in a format 1 file"):
+        nnue.read(path)
 
 
 def test_evaluation_is_colour_symmetric(net):
@@ -139,10 +225,11 @@ print(json.dumps({"compiled": compiled(), "results": out}))
 """
 
 
-def test_compiled_and_uncompiled_scores_agree(tmp_path):
+@pytest.mark.parametrize("over", [{}, KINGS], ids=["format 1", "king buckets"])
+def test_compiled_and_uncompiled_scores_agree(tmp_path, over):
     """The uncompiled core computes the same integers (the bench's node counts rely on it)."""
-    path = random_net(tmp_path / "random.nnue", hidden=16)
-    cases = [str(path), [KIWIPETE, PROMOTIONS, EN_PASSANT, get("chess").start_fen]]
+    path = random_net(tmp_path / "random.nnue", hidden=16, **over)
+    cases = [str(path), [KIWIPETE, PROMOTIONS, EN_PASSANT, get("chess").start_fen, KING_WALK]]
     compiled = subprocess.run(
         [sys.executable, "-c", SCORES], input=json.dumps(cases), capture_output=True, text=True
     )
