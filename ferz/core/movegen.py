@@ -418,6 +418,10 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
                 break
         if not ok:
             continue
+        if not pos.is_royal[pos.board[kf] >> 1]:
+            # a non-royal king (giveaway's commoner) castles through attacked squares
+            n = emit(pos, out, n, encode(kf, rf, 0, CASTLE))
+            continue
         # the king may not start in, pass through or (checked by make) land on an attacked
         # square; test the start square even when the king stays there (Chess960)
         if (

@@ -675,7 +675,7 @@ class Position:
         self.halfmove, self.fullmove = setup.halfmove, setup.fullmove
         self.game_ply = 2 * (setup.fullmove - 1) + setup.side
         self.ply = 0
-        self._load_castling(setup.castling)
+        self._load_castling(setup)
         self.ep = 0
         if setup.ep and self.ep_ok[setup.ep] and self.ep_square_after(setup.ep, setup.side):
             self.ep = setup.ep
@@ -689,15 +689,16 @@ class Position:
         self.refresh()
         self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
 
-    def _load_castling(self, rooks: list) -> None:
-        """Castling tables for the rights given as rook squares."""
+    def _load_castling(self, setup: fenlib.Setup) -> None:
+        """Castling tables for the rights of a setup (given as rook squares)."""
+        rooks: list = setup.castling
         rules = self.rules
         for sq in range(self.nsq):
             self.c_mask[sq] = 15
         self.castling = 0
         for rook in rooks:
             color = self.board[rook] & 1
-            king = self.royal[color]
+            king = fenlib.castling_king_square(rules, setup, color)
             kingside = rules.file_of(rook) > rules.file_of(king)
             r = 2 * color + (0 if kingside else 1)
             rank = rules.rank_of(king)

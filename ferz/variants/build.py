@@ -711,7 +711,7 @@ def _castling(c: _Context) -> dict:
             "castlingRookPieces" if "castlingRookPieces" in r.entries else "castling",
             "castling needs exactly one king piece and one rook piece (or castling = false)",
         )
-    if castling and king != c.royal:
+    if castling and c.royal and king != c.royal:
         raise r.error("castlingKingPiece", "ferz castles with the royal piece only")
     return {
         "castling": castling,
