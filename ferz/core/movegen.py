@@ -109,6 +109,8 @@ def gen(
             n = gen_drops(pos, out, n)
         if pos.must_capture:
             n = only_captures(pos, out, first, n)
+    if pos.makpong:
+        n = makpong_moves(pos, out, first, n)
     if pos.must_drop:
         n = keep_drops(pos, out, first, n, captures_only)
     return n
@@ -376,18 +378,66 @@ def gen_leaps(
 def only_captures(
     pos: Position, out: cython.int[::1], first: cython.int, n: cython.int
 ) -> cython.int:
-    """mustCapture: if any move of out[first:n] captures, keep only the captures."""
+    """mustCapture: if any move of out[first:n] is a legal capture, keep only the captures
+    (with a royal piece a capture must also be legal to count, as in losers)."""
     i: cython.int
     k: cython.int = first
     m: cython.int
     kind: cython.int
+    found: cython.bint = False
+    royal: cython.bint = pos.royal[pos.side] >= 0
+    for i in range(first, n):
+        m = out[i]
+        kind = move_kind(m)
+        if kind == EP or (kind != DROP and kind != CASTLE and pos.board[move_to(m)] > WALL):
+            if not royal:
+                found = True
+                break
+            if pos.make(m):
+                pos.unmake()
+                found = True
+                break
+    if not found:
+        return n
     for i in range(first, n):
         m = out[i]
         kind = move_kind(m)
         if kind == EP or (kind != DROP and kind != CASTLE and pos.board[move_to(m)] > WALL):
             out[k] = m
             k += 1
-    return k if k > first else n
+    return k
+
+
+def makpong_moves(
+    pos: Position, out: cython.int[::1], first: cython.int, n: cython.int
+) -> cython.int:
+    """makpongRule: a royal piece in check may move only to capture the one piece checking
+    it (so not at all under a double check); the other moves of out[first:n] stay."""
+    us: cython.int = pos.side
+    k: cython.int = pos.royal[us]
+    i: cython.int
+    j: cython.int = first
+    m: cython.int
+    to: cython.int
+    victim: cython.int
+    other: cython.bint
+    if k < 0 or not attacks.in_check(pos):
+        return n
+    for i in range(first, n):
+        m = out[i]
+        if move_from(m) == k and move_kind(m) != DROP and move_kind(m) != CASTLE:
+            to = move_to(m)
+            victim = pos.board[to]
+            if victim <= WALL or (victim & 1) == us:
+                continue
+            pos.board[to] = WALL  # the victim blocks lines but attacks nothing
+            other = attacks.attacked(pos, k, us ^ 1)
+            pos.board[to] = victim
+            if other:
+                continue
+        out[j] = m
+        j += 1
+    return j
 
 
 def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:

@@ -70,6 +70,7 @@ class Position:
         self.dropmate_type, self.drop_checks = t.dropmate_type, t.drop_checks
         # rules beyond chess
         self.flying, self.immobile, self.must_capture = t.flying, t.immobile, t.must_capture
+        self.makpong = t.makpong
         self.ext_on, self.ext_value, self.ext_all = t.ext_on, t.ext_value, t.ext_all
         self.ext_types, self.n_ext, self.ext_count = t.ext_types, t.n_ext, t.ext_count
         self.ext_opp, self.ext_claim, self.flag_sq = t.ext_opp, t.ext_claim, t.flag_sq

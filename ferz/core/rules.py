@@ -112,6 +112,10 @@ class Rules:
     perpetual_check_illegal: bool = False  # perpetualCheckIllegal
     chasing_rule: bool = False  # chasingRule = axf: a perpetual chase loses (xiangqi)
     must_capture: bool = False  # mustCapture: a capture must be made if one is possible
+    # stalematePieceCount: a stalemated side with fewer pieces than the opponent gets
+    # stalemate_value, with more its opposite, with as many a draw (suicide)
+    stalemate_piece_count: bool = False
+    makpong: bool = False  # makpongRule: a royal in check may only move to take its one checker
     check_counting: bool = False  # checkCounting: giving the n-th check wins (3check; FEN `3+3`)
     # countingRule: "makruk" = Thai counting (board's and pieces' honour), "asean" = pieces'
     # honour only, "cambodian" = Ouk Khmer's (board's honour from three men down, pieces'

@@ -351,6 +351,7 @@ class Tables:
         self.dropmate_type = max(0, _index(rules, rules.drop_mate_letter))
         self.drop_checks = 1 if rules.drop_checks else 0
         self.must_capture = 1 if rules.must_capture else 0
+        self.makpong = 1 if rules.makpong else 0
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -433,6 +434,7 @@ class Tables:
                     self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
         # rules that is_pseudo_legal cannot judge from one piece's moves
         self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
+        self.full_gen |= self.makpong
         self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
 
     def _hash_keys(self) -> None:

@@ -89,11 +89,9 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "diagonalLines": ("-",),
     "pass": ("false",),
     "passOnStalemate": ("false",),
-    "makpongRule": ("false",),
     "flipEnclosedPieces": ("none",),
     "moveRepetitionIllegal": ("false",),
     "chasingRule": ("none", "axf"),
-    "stalematePieceCount": ("false",),
     "shatarMateRule": ("false",),
     "bikjangRule": ("false",),
     "dupleCheck": ("false",),
@@ -109,6 +107,8 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
 RULE_KEYS = {
+    "makpongRule",
+    "stalematePieceCount",
     "maxRank",
     "maxFile",
     "startFen",
@@ -789,8 +789,6 @@ def _endings(c: _Context) -> dict:
     if not regions[0] and not regions[1]:
         flags = ("", "")
     must_capture = r.boolean("mustCapture", False)
-    if must_capture and c.royal:
-        raise r.error("mustCapture", "ferz supports mustCapture only without a royal piece")
     flag_move = r.boolean("flagMove", False)
     if flag_move and (not c.royal or flags != (c.royal, c.royal)):
         raise r.error("flagMove", "ferz supports flagMove only with the king as the flag piece")
@@ -814,6 +812,8 @@ def _endings(c: _Context) -> dict:
         "flag_letters": flags,
         "flag_regions": regions,
         "must_capture": must_capture,
+        "stalemate_piece_count": r.boolean("stalematePieceCount", False),
+        "makpong": r.boolean("makpongRule", False),
         "flag_move": flag_move,
         "check_counting": r.boolean("checkCounting", False),
         "counting_rule": counting,

@@ -85,7 +85,8 @@ def _rules_value(rules: Rules, board: Board) -> int | None:
     ended = ending.immediate_end(pos)
     if ended is not None or board.legal_moves:
         return ended
-    return ending.no_moves_value(rules, in_check(pos), endrules.pawn_drop_check(pos))
+    balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
+    return ending.no_moves_value(rules, in_check(pos), endrules.pawn_drop_check(pos), balance)
 
 
 def play(name: str, seed: int, rules: Rules | None = None, plies: int = PLIES) -> int:
