@@ -391,7 +391,12 @@ class Tables:
         for color in (0, 1):
             for sq in squares[starts[color] : starts[color + 1]]:
                 self.flag_zone[color * self.nsq + sq] = 1
-        self.flag_move = 1 if rules.flag_move else 0
+        # flagMove: 1 with the royal piece as the flag piece (racing kings: a king that cannot
+        # follow loses at once, both kings there draw), 2 with another piece (jesonmor)
+        royal = [p.letter for p in rules.pieces if p.royal]
+        self.flag_move = 0
+        if rules.flag_move:
+            self.flag_move = 1 if royal and rules.flag_letters[0] == royal[0] else 2
         self.check_count = 1 if rules.check_counting else 0
         self.counting = COUNTING[rules.counting_rule]
         self.perp = 1 if rules.perpetual_check_illegal else 0

@@ -790,8 +790,8 @@ def _endings(c: _Context) -> dict:
         flags = ("", "")
     must_capture = r.boolean("mustCapture", False)
     flag_move = r.boolean("flagMove", False)
-    if flag_move and (not c.royal or flags != (c.royal, c.royal)):
-        raise r.error("flagMove", "ferz supports flagMove only with the king as the flag piece")
+    if flag_move and (flags[0] != flags[1] or "*" in flags):
+        raise r.error("flagMove", "ferz supports flagMove only with one flag piece type for both")
     extinction_value = r.raw("extinctionValue") or ""
     counting = r.raw("countingRule") or "none"  # values checked against UNSUPPORTED
     counting_letters = ("", "", "")
