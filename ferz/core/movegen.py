@@ -504,6 +504,32 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     i: cython.int
     sq: cython.int
     nodbl: cython.int = 0
+    bishop: cython.int = 0
+    free_dark: cython.int = 0
+    free_light: cython.int = 0
+    have_dark: cython.bint = False
+    have_light: cython.bint = False
+    dark: cython.bint
+    fd: cython.int
+    fl: cython.int
+    if pos.opp_bishop and pos.hand[2 * pos.opp_bishop + us] > 0:
+        # dropOppositeColoredBishop: the bishops still in hand need free squares of a
+        # colour each that no own bishop holds
+        bishop = 2 * pos.opp_bishop + us
+        for i in range(pos.pcount[us]):
+            sq = pos.plist[us * MAXP + i]
+            if pos.board[sq] == bishop:
+                if (pos.sq_file[sq] + pos.sq_rank[sq]) & 1:
+                    have_light = True
+                else:
+                    have_dark = True
+        for i in range(pos.nplay):
+            sq = pos.sq_list[i]
+            if pos.board[sq] == EMPTY and pos.drop_zone[bishop * pos.nsq + sq]:
+                if (pos.sq_file[sq] + pos.sq_rank[sq]) & 1:
+                    free_light += 1
+                else:
+                    free_dark += 1
     if pos.nodbl_type and pos.hand[2 * pos.nodbl_type + us] > 0:
         nodbl = 2 * pos.nodbl_type + us
         for i in range(pos.files):
@@ -521,6 +547,20 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
                 continue
             if p == nodbl and pos.file_count[pos.file_idx[sq]] >= pos.nodbl_count:
                 continue
+            if bishop:
+                dark = ((pos.sq_file[sq] + pos.sq_rank[sq]) & 1) == 0
+                if p == bishop:
+                    if have_dark if dark else have_light:
+                        continue
+                else:
+                    fd, fl = free_dark, free_light
+                    if pos.drop_zone[bishop * pos.nsq + sq]:
+                        if dark:
+                            fd -= 1
+                        else:
+                            fl -= 1
+                    if (not have_dark and fd > 0) + (not have_light and fl > 0) < pos.hand[bishop]:
+                        continue
             n = emit(pos, out, n, encode(p >> 1, sq, 0, DROP))
     return n
 

@@ -147,6 +147,13 @@ class Rules:
     # The pieces the rules above give a part, as letters ("" = none), chosen by
     # ferz.variants.build from the variants.ini piece names: the core knows no piece by name.
     rook_drop_letter: str = ""  # sittuyinRookDrop: dropped on the first rank only (rook)
+    # dropOppositeColoredBishop: a side's bishops (this letter) must be dropped on squares of
+    # both colours, and no drop may leave too few free squares of a colour for them (placement)
+    opposite_bishop_letter: str = ""
+    # castlingDroppedPiece: a king dropped on its castling square gains the castling rights of
+    # the rooks on the corner files of its castling rank, a rook dropped there with the king
+    # on its square gains its own (placement)
+    castling_dropped: bool = False
     drop_mate_letter: str = ""  # shogiPawnDropMateIllegal: may not mate by a drop (shogiPawn)
     counting_letters: tuple[str, str, str] = ("", "", "")  # countingRule: rook, khon, knight
     cambodian_letters: tuple[str, str] = ("", "")  # cambodianMoves: the leaping met, the rook

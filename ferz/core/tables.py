@@ -352,6 +352,8 @@ class Tables:
         self.drop_checks = 1 if rules.drop_checks else 0
         self.must_capture = 1 if rules.must_capture else 0
         self.makpong = 1 if rules.makpong else 0
+        self.opp_bishop = max(0, _index(rules, rules.opposite_bishop_letter))  # type, 0 = none
+        self.castle_drop = 1 if rules.castling_dropped else 0
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""

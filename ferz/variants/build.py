@@ -75,11 +75,9 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "petrifyOnCapture": ("false",),
     "tripleStepRegionWhite": ("-",),
     "tripleStepRegionBlack": ("-",),
-    "castlingDroppedPiece": ("false",),
     "mustDropType": ("*", "-"),
     "dropOnTop": ("false",),
     "enclosingDrop": ("none",),
-    "dropOppositeColoredBishop": ("false",),
     "dropPromoted": ("false",),
     "arrowGating": ("false",),
     "duckGating": ("false",),
@@ -107,6 +105,8 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
 RULE_KEYS = {
+    "castlingDroppedPiece",
+    "dropOppositeColoredBishop",
     "makpongRule",
     "stalematePieceCount",
     "maxRank",
@@ -744,6 +744,14 @@ def _drops(c: _Context) -> dict:
     if rook_drop and "rook" not in c.by_type:
         raise r.error("sittuyinRookDrop", "the variant has no rook")
     drop_mate = r.boolean("shogiPawnDropMateIllegal", False)
+    opposite = r.boolean("dropOppositeColoredBishop", False)
+    if opposite and ("bishop" not in c.by_type or not drops):
+        raise r.error("dropOppositeColoredBishop", "needs a bishop and pieceDrops = true")
+    castling_dropped = r.boolean("castlingDroppedPiece", False)
+    if castling_dropped and not (drops and r.boolean("castling", True) and c.royal):
+        raise r.error("castlingDroppedPiece", "needs pieceDrops, castling and a royal king")
+    if castling_dropped and r.boolean("chess960", False):
+        raise r.error("castlingDroppedPiece", "not with chess960")
     if to_hand and not drops:
         raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
     return {
@@ -758,6 +766,8 @@ def _drops(c: _Context) -> dict:
         "must_drop": must_drop,
         "sittuyin_rook_drop": rook_drop,
         "rook_drop_letter": c.by_type["rook"] if rook_drop else "",
+        "opposite_bishop_letter": c.by_type["bishop"] if opposite else "",
+        "castling_dropped": castling_dropped,
         "pawn_drop_mate_illegal": drop_mate,
         "drop_mate_letter": c.by_type.get("shogiPawn", "") if drop_mate else "",
         "immobility_illegal": r.boolean("immobilityIllegal", False),
