@@ -141,8 +141,10 @@ def castling_king_square(rules: Rules, setup: Setup, color: int) -> int | None:
     rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
     sq = rules.square(rules.castling_king_file, rank)
     code = setup.pieces.get(sq)
-    if code is None or code & 1 != color or rules.pieces[(code >> 1) - 1].letter != (
-        rules.castling_king
+    if (
+        code is None
+        or code & 1 != color
+        or rules.pieces[(code >> 1) - 1].letter != (rules.castling_king)
     ):
         return None
     return sq

@@ -728,7 +728,9 @@ class Position:
                 rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
                 king = rules.square(rules.castling_king_file, rank)
                 rook = rules.square(rules.files - 1 if kingside else 0, rank)
-                king_file = rules.castling_kingside_file if kingside else rules.castling_queenside_file
+                king_file = (
+                    rules.castling_kingside_file if kingside else rules.castling_queenside_file
+                )
                 self.c_king_from[r], self.c_rook_from[r] = king, rook
                 self.c_king_to[r] = rules.square(king_file, rank)
                 self.c_rook_to[r] = rules.square(king_file - 1 if kingside else king_file + 1, rank)

@@ -26,9 +26,7 @@ def immediate_end(pos) -> int | None:
     return None if value == NO_END else value
 
 
-def no_moves_value(
-    rules: Rules, in_check: bool, pawn_drop: bool = False, balance: int = 0
-) -> int:
+def no_moves_value(rules: Rules, in_check: bool, pawn_drop: bool = False, balance: int = 0) -> int:
     """Value for the side to move when it has no legal move: checkmate or stalemate.
 
     `pawn_drop`: the check came from a pawn drop under shogiPawnDropMateIllegal (the core's
