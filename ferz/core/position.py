@@ -497,13 +497,15 @@ class Position:
         r: cython.int
         gained: cython.int = 0
         rook: cython.int
+        king_dropped: cython.bint
         for r in range(2 * us, 2 * us + 2):
             rook = self.board[self.c_rook_from[r]]
             if rook <= WALL or (rook & 1) != us or (rook >> 1) != self.c_rook_type:
                 continue
-            if to == self.c_king_from[r] and self.is_royal[p >> 1]:
-                gained |= 1 << r
-            elif to == self.c_rook_from[r] and self.royal[us] == self.c_king_from[r]:
+            king_dropped = to == self.c_king_from[r] and self.is_royal[p >> 1]
+            if king_dropped or (
+                to == self.c_rook_from[r] and self.royal[us] == self.c_king_from[r]
+            ):
                 gained |= 1 << r
         return gained
 
