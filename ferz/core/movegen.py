@@ -107,12 +107,13 @@ def gen(
             n = gen_castling(pos, out, n)
         if pos.drops:
             n = gen_drops(pos, out, n)
-        if pos.must_capture:
+    if pos.gen_filter:  # one test for the rules that narrow the list (chess has none)
+        if pos.must_capture and not captures_only:
             n = only_captures(pos, out, first, n)
-    if pos.makpong:
-        n = makpong_moves(pos, out, first, n)
-    if pos.must_drop:
-        n = keep_drops(pos, out, first, n, captures_only)
+        if pos.makpong:
+            n = makpong_moves(pos, out, first, n)
+        if pos.must_drop:
+            n = keep_drops(pos, out, first, n, captures_only)
     return n
 
 

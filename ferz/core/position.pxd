@@ -84,7 +84,7 @@ cdef class Position:
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
     cdef int end_rules, ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim, flag_on
-    cdef int cap_end, must_capture, immobile, makpong, opp_bishop, castle_drop
+    cdef int cap_end, must_capture, immobile, makpong, opp_bishop, castle_drop, gen_filter
     # check counting (3check), no checking (racing kings), flagMove, the e.p. region
     cdef public int check_count, no_checking, flag_move, after_rules
     cdef public int[::1] checks_left

@@ -71,6 +71,7 @@ class Position:
         # rules beyond chess
         self.flying, self.immobile, self.must_capture = t.flying, t.immobile, t.must_capture
         self.makpong, self.opp_bishop, self.castle_drop = t.makpong, t.opp_bishop, t.castle_drop
+        self.gen_filter = t.gen_filter
         self.ext_on, self.ext_value, self.ext_all = t.ext_on, t.ext_value, t.ext_all
         self.ext_types, self.n_ext, self.ext_count = t.ext_types, t.n_ext, t.ext_count
         self.ext_opp, self.ext_claim, self.flag_sq = t.ext_opp, t.ext_claim, t.flag_sq

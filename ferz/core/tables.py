@@ -442,6 +442,7 @@ class Tables:
         # rules that is_pseudo_legal cannot judge from one piece's moves
         self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
         self.full_gen |= self.makpong
+        self.gen_filter = 1 if self.must_capture or self.makpong or self.must_drop else 0
         self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
 
     def _hash_keys(self) -> None:
