@@ -607,7 +607,8 @@ class Board:
             return self._scored(("variant_loss", "variant_draw", "variant_win")[value + 1], value)
         if not pos.legal_moves():
             check = in_check(pos)
-            value = ending.no_moves_value(rules, check, endrules.pawn_drop_check(pos))
+            balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
+            value = ending.no_moves_value(rules, check, endrules.pawn_drop_check(pos), balance)
             return self._scored("checkmate" if check else "stalemate", value)
         if endrules.counting_over(pos):
             return Outcome("counting_rule", None)

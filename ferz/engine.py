@@ -157,7 +157,7 @@ class Engine:
 
     def _declare_options(self) -> Options:
         """Every option of the engine, declared once."""
-        names = variants.names()
+        names = variants.names_and_aliases()
         return Options(
             [
                 Option(
@@ -297,7 +297,7 @@ class Engine:
         path = str(value or "").strip()
         if path:
             variants.load_file(path)  # a DefinitionError (ValueError) names file and line
-            self.options["UCI_Variant"].choices = tuple(variants.names())
+            self.options["UCI_Variant"].choices = tuple(variants.names_and_aliases())
 
     def _set_book(self, value) -> None:
         """Load a Polyglot book (empty: none); ValueError for a missing or bad file."""

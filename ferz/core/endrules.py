@@ -136,10 +136,11 @@ def end_value(pos: Position) -> cython.int:
     if pos.flag_on:
         if pos.flag_move:
             # racing kings: a king on its flag rank wins once the opponent has had its
-            # move; both there after Black's answer is a draw
+            # move; both there after Black's answer is a draw. Another flag piece (jesonmor)
+            # wins if it still stands there after the opponent's answer.
             if flag_reached(pos, us):
-                return 0 if us == 0 and flag_reached(pos, us ^ 1) else 1
-            if flag_reached(pos, us ^ 1):
+                return 0 if us == 0 and pos.flag_move == 1 and flag_reached(pos, us ^ 1) else 1
+            if pos.flag_move == 1 and flag_reached(pos, us ^ 1):
                 return NO_END if us == 1 and flag_in_reach(pos, us) else -1
         else:
             if flag_reached(pos, us ^ 1):

@@ -133,6 +133,23 @@ def _royal_square(rules: Rules, setup: Setup, color: int) -> int | None:
     return None
 
 
+def castling_king_square(rules: Rules, setup: Setup, color: int) -> int | None:
+    """Square of the piece that castles: the royal piece, or in a variant without one (giveaway)
+    the castling king piece on its file of the castling rank (Fairy-Stockfish 11.1's e-file)."""
+    if any(p.royal for p in rules.pieces):
+        return _royal_square(rules, setup, color)
+    rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+    sq = rules.square(rules.castling_king_file, rank)
+    code = setup.pieces.get(sq)
+    if (
+        code is None
+        or code & 1 != color
+        or rules.pieces[(code >> 1) - 1].letter != (rules.castling_king)
+    ):
+        return None
+    return sq
+
+
 def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
     """Read KQkq, X-FEN or Shredder-FEN castling rights as rook squares."""
     if text == "-":
@@ -146,7 +163,7 @@ def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
     for char in text:
         color = 0 if char.isupper() else 1
         rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
-        king = _royal_square(rules, setup, color)
+        king = castling_king_square(rules, setup, color)
         if king is None or rules.rank_of(king) != rank:
             raise ValueError(f"castling: right {char!r} but no king on its castling rank")
         king_file = rules.file_of(king)
@@ -409,7 +426,7 @@ def _format_castling(rules: Rules, setup: Setup) -> str:
     """Castling field: K/Q for outermost rooks, file letters otherwise (X-FEN)."""
     out = []
     for color in (0, 1):
-        king = _royal_square(rules, setup, color)
+        king = castling_king_square(rules, setup, color)
         if king is None:
             continue
         rank = rules.rank_of(king)

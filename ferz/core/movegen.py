@@ -107,10 +107,13 @@ def gen(
             n = gen_castling(pos, out, n)
         if pos.drops:
             n = gen_drops(pos, out, n)
-        if pos.must_capture:
+    if pos.gen_filter:  # one test for the rules that narrow the list (chess has none)
+        if pos.must_capture and not captures_only:
             n = only_captures(pos, out, first, n)
-    if pos.must_drop:
-        n = keep_drops(pos, out, first, n, captures_only)
+        if pos.makpong:
+            n = makpong_moves(pos, out, first, n)
+        if pos.must_drop:
+            n = keep_drops(pos, out, first, n, captures_only)
     return n
 
 
@@ -376,18 +379,66 @@ def gen_leaps(
 def only_captures(
     pos: Position, out: cython.int[::1], first: cython.int, n: cython.int
 ) -> cython.int:
-    """mustCapture: if any move of out[first:n] captures, keep only the captures."""
+    """mustCapture: if any move of out[first:n] is a legal capture, keep only the captures
+    (with a royal piece a capture must also be legal to count, as in losers)."""
     i: cython.int
     k: cython.int = first
     m: cython.int
     kind: cython.int
+    found: cython.bint = False
+    royal: cython.bint = pos.royal[pos.side] >= 0
+    for i in range(first, n):
+        m = out[i]
+        kind = move_kind(m)
+        if kind == EP or (kind != DROP and kind != CASTLE and pos.board[move_to(m)] > WALL):
+            if not royal:
+                found = True
+                break
+            if pos.make(m):
+                pos.unmake()
+                found = True
+                break
+    if not found:
+        return n
     for i in range(first, n):
         m = out[i]
         kind = move_kind(m)
         if kind == EP or (kind != DROP and kind != CASTLE and pos.board[move_to(m)] > WALL):
             out[k] = m
             k += 1
-    return k if k > first else n
+    return k
+
+
+def makpong_moves(
+    pos: Position, out: cython.int[::1], first: cython.int, n: cython.int
+) -> cython.int:
+    """makpongRule: a royal piece in check may move only to capture the one piece checking
+    it (so not at all under a double check); the other moves of out[first:n] stay."""
+    us: cython.int = pos.side
+    k: cython.int = pos.royal[us]
+    i: cython.int
+    j: cython.int = first
+    m: cython.int
+    to: cython.int
+    victim: cython.int
+    other: cython.bint
+    if k < 0 or not attacks.in_check(pos):
+        return n
+    for i in range(first, n):
+        m = out[i]
+        if move_from(m) == k and move_kind(m) != DROP and move_kind(m) != CASTLE:
+            to = move_to(m)
+            victim = pos.board[to]
+            if victim <= WALL or (victim & 1) == us:
+                continue
+            pos.board[to] = WALL  # the victim blocks lines but attacks nothing
+            other = attacks.attacked(pos, k, us ^ 1)
+            pos.board[to] = victim
+            if other:
+                continue
+        out[j] = m
+        j += 1
+    return j
 
 
 def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
@@ -417,6 +468,10 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
                 ok = False
                 break
         if not ok:
+            continue
+        if not pos.is_royal[pos.board[kf] >> 1]:
+            # a non-royal king (giveaway's commoner) castles through attacked squares
+            n = emit(pos, out, n, encode(kf, rf, 0, CASTLE))
             continue
         # the king may not start in, pass through or (checked by make) land on an attacked
         # square; test the start square even when the king stays there (Chess960)
@@ -450,6 +505,32 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     i: cython.int
     sq: cython.int
     nodbl: cython.int = 0
+    bishop: cython.int = 0
+    free_dark: cython.int = 0
+    free_light: cython.int = 0
+    have_dark: cython.bint = False
+    have_light: cython.bint = False
+    dark: cython.bint
+    fd: cython.int
+    fl: cython.int
+    if pos.opp_bishop and pos.hand[2 * pos.opp_bishop + us] > 0:
+        # dropOppositeColoredBishop: the bishops still in hand need free squares of a
+        # colour each that no own bishop holds
+        bishop = 2 * pos.opp_bishop + us
+        for i in range(pos.pcount[us]):
+            sq = pos.plist[us * MAXP + i]
+            if pos.board[sq] == bishop:
+                if (pos.sq_file[sq] + pos.sq_rank[sq]) & 1:
+                    have_light = True
+                else:
+                    have_dark = True
+        for i in range(pos.nplay):
+            sq = pos.sq_list[i]
+            if pos.board[sq] == EMPTY and pos.drop_zone[bishop * pos.nsq + sq]:
+                if (pos.sq_file[sq] + pos.sq_rank[sq]) & 1:
+                    free_light += 1
+                else:
+                    free_dark += 1
     if pos.nodbl_type and pos.hand[2 * pos.nodbl_type + us] > 0:
         nodbl = 2 * pos.nodbl_type + us
         for i in range(pos.files):
@@ -467,6 +548,20 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
                 continue
             if p == nodbl and pos.file_count[pos.file_idx[sq]] >= pos.nodbl_count:
                 continue
+            if bishop:
+                dark = ((pos.sq_file[sq] + pos.sq_rank[sq]) & 1) == 0
+                if p == bishop:
+                    if have_dark if dark else have_light:
+                        continue
+                else:
+                    fd, fl = free_dark, free_light
+                    if pos.drop_zone[bishop * pos.nsq + sq]:
+                        if dark:
+                            fd -= 1
+                        else:
+                            fl -= 1
+                    if (not have_dark and fd > 0) + (not have_light and fl > 0) < pos.hand[bishop]:
+                        continue
             n = emit(pos, out, n, encode(p >> 1, sq, 0, DROP))
     return n
 

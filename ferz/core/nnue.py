@@ -78,6 +78,15 @@ _UNSIGNED = {
     "cambodian_letters",
 }
 
+# Rules fields added after networks were shipped: they enter the digest only when set (not at
+# their default), so that the rules of an existing network keep their signature.
+_SIGNED_IF_SET = {
+    "stalemate_piece_count",
+    "makpong",
+    "opposite_bishop_letter",
+    "castling_dropped",
+}
+
 
 class NetworkError(ValueError):
     """A network file that cannot be used: unreadable, corrupt, or for other rules."""
@@ -165,6 +174,7 @@ def signature(rules) -> str:
         f.name: _canonical(getattr(rules, f.name))
         for f in dataclasses.fields(rules)
         if f.name not in _UNSIGNED
+        and not (f.name in _SIGNED_IF_SET and getattr(rules, f.name) == f.default)
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -73,6 +73,7 @@ cdef class Position:
     cdef int[::1] ep_vec, ep_pc
     # castling: per right (0 = white kingside, 1 = white queenside, 2, 3 black)
     cdef int[::1] c_king_from, c_rook_from, c_king_to, c_rook_to, c_mask
+    cdef int c_rook_type
     # hashing and evaluation tables
     cdef unsigned long long[::1] z_piece, z_castle, z_ep, z_hand
     cdef unsigned long long z_side
@@ -94,7 +95,7 @@ cdef class Position:
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
     cdef int end_rules, ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim, flag_on
-    cdef int cap_end, must_capture, immobile
+    cdef int cap_end, must_capture, immobile, makpong, opp_bishop, castle_drop, gen_filter
     # check counting (3check), no checking (racing kings), flagMove, the e.p. region
     cdef public int check_count, no_checking, flag_move, after_rules
     cdef public int[::1] checks_left
@@ -157,3 +158,4 @@ cdef class Position:
     cdef int ep_square_after(self, int leg, int them) noexcept nogil
     cdef unsigned long long explode(self, int to, int ply, unsigned long long key) noexcept nogil
     cdef void close_gates(self, int p, int fr, int to, int kind) noexcept nogil
+    cdef int dropped_rights(self, int p, int to) noexcept nogil

@@ -70,6 +70,8 @@ class Position:
         self.dropmate_type, self.drop_checks = t.dropmate_type, t.drop_checks
         # rules beyond chess
         self.flying, self.immobile, self.must_capture = t.flying, t.immobile, t.must_capture
+        self.makpong, self.opp_bishop, self.castle_drop = t.makpong, t.opp_bishop, t.castle_drop
+        self.gen_filter = t.gen_filter
         self.ext_on, self.ext_value, self.ext_all = t.ext_on, t.ext_value, t.ext_all
         self.ext_types, self.n_ext, self.ext_count = t.ext_types, t.n_ext, t.ext_count
         self.ext_opp, self.ext_claim, self.flag_sq = t.ext_opp, t.ext_claim, t.flag_sq
@@ -437,6 +439,11 @@ class Position:
             key ^= self.z_piece[p * nsq + to]
             self.mg += self.pst_mg[p * nsq + to] - self.pst_mg[p * nsq]
             self.eg += self.pst_eg[p * nsq + to] - self.pst_eg[p * nsq]
+            if self.castle_drop:
+                rights = self.castling | self.dropped_rights(p, to)
+                if rights != self.castling:
+                    key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
+                    self.castling = rights
         else:
             p = self.board[fr]
             self.u_piece[ply] = p
@@ -485,9 +492,9 @@ class Position:
                     key ^= self.z_ep[victim]
         self.u_capt[ply] = capt
         if self.castling:
-            rights = self.castling & self.c_mask[to]
-            if kind != DROP:
-                rights &= self.c_mask[fr]
+            rights = self.castling
+            if kind != DROP:  # a drop lands on an empty square: no right depends on it
+                rights &= self.c_mask[to] & self.c_mask[fr]
             if rights != self.castling:
                 key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
                 self.castling = rights
@@ -543,6 +550,26 @@ class Position:
         if self.perp:
             self.u_inchk[ply + 1] = attacks.in_check(self)
         return True
+
+    def dropped_rights(self, p: cython.int, to: cython.int) -> cython.int:
+        """castlingDroppedPiece: the castling rights a drop of p on `to` gains: a king on its
+        castling square those of the rooks in the corners, a rook dropped in a corner its
+        own while the king stands on its square (the tables are set for every right)."""
+        us: cython.int = p & 1
+        r: cython.int
+        gained: cython.int = 0
+        rook: cython.int
+        king_dropped: cython.bint
+        for r in range(2 * us, 2 * us + 2):
+            rook = self.board[self.c_rook_from[r]]
+            if rook <= WALL or (rook & 1) != us or (rook >> 1) != self.c_rook_type:
+                continue
+            king_dropped = to == self.c_king_from[r] and self.is_royal[p >> 1]
+            if king_dropped or (
+                to == self.c_rook_from[r] and self.royal[us] == self.c_king_from[r]
+            ):
+                gained |= 1 << r
+        return gained
 
     def unmake(self) -> cython.void:
         """Undo the last move made with make (nothing when there is none: a Python caller's
@@ -736,7 +763,7 @@ class Position:
         self.halfmove, self.fullmove = setup.halfmove, setup.fullmove
         self.game_ply = 2 * (setup.fullmove - 1) + setup.side
         self.ply = 0
-        self._load_castling(setup.castling)
+        self._load_castling(setup)
         self.ep = 0
         if setup.ep and self.ep_ok[setup.ep] and self.ep_square_after(setup.ep, setup.side):
             self.ep = setup.ep
@@ -750,15 +777,32 @@ class Position:
         self.refresh()
         self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
 
-    def _load_castling(self, rooks: list) -> None:
-        """Castling tables for the rights given as rook squares."""
+    def _load_castling(self, setup: fenlib.Setup) -> None:
+        """Castling tables for the rights of a setup (given as rook squares)."""
+        rooks: list = setup.castling
         rules = self.rules
         for sq in range(self.nsq):
             self.c_mask[sq] = 15
         self.castling = 0
+        self.c_rook_type = rules.piece_index(rules.castling_rook) if rules.castling else 0
+        if self.castle_drop:
+            # placement: every right has its king on the castling file, its rook in a corner
+            for r in range(4):
+                color, kingside = r >> 1, r & 1 == 0
+                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+                king = rules.square(rules.castling_king_file, rank)
+                rook = rules.square(rules.files - 1 if kingside else 0, rank)
+                king_file = (
+                    rules.castling_kingside_file if kingside else rules.castling_queenside_file
+                )
+                self.c_king_from[r], self.c_rook_from[r] = king, rook
+                self.c_king_to[r] = rules.square(king_file, rank)
+                self.c_rook_to[r] = rules.square(king_file - 1 if kingside else king_file + 1, rank)
+                self.c_mask[king] &= ~(3 << (2 * color))
+                self.c_mask[rook] &= ~(1 << r)
         for rook in rooks:
             color = self.board[rook] & 1
-            king = self.royal[color]
+            king = fenlib.castling_king_square(rules, setup, color)
             kingside = rules.file_of(rook) > rules.file_of(king)
             r = 2 * color + (0 if kingside else 1)
             rank = rules.rank_of(king)

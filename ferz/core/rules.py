@@ -112,6 +112,10 @@ class Rules:
     perpetual_check_illegal: bool = False  # perpetualCheckIllegal
     chasing_rule: bool = False  # chasingRule = axf: a perpetual chase loses (xiangqi)
     must_capture: bool = False  # mustCapture: a capture must be made if one is possible
+    # stalematePieceCount: a stalemated side with fewer pieces than the opponent gets
+    # stalemate_value, with more its opposite, with as many a draw (suicide)
+    stalemate_piece_count: bool = False
+    makpong: bool = False  # makpongRule: a royal in check may only move to take its one checker
     check_counting: bool = False  # checkCounting: giving the n-th check wins (3check; FEN `3+3`)
     # countingRule: "makruk" = Thai counting (board's and pieces' honour), "asean" = pieces'
     # honour only, "cambodian" = Ouk Khmer's (board's honour from three men down, pieces'
@@ -143,6 +147,13 @@ class Rules:
     # The pieces the rules above give a part, as letters ("" = none), chosen by
     # ferz.variants.build from the variants.ini piece names: the core knows no piece by name.
     rook_drop_letter: str = ""  # sittuyinRookDrop: dropped on the first rank only (rook)
+    # dropOppositeColoredBishop: a side's bishops (this letter) must be dropped on squares of
+    # both colours, and no drop may leave too few free squares of a colour for them (placement)
+    opposite_bishop_letter: str = ""
+    # castlingDroppedPiece: a king dropped on its castling square gains the castling rights of
+    # the rooks on the corner files of its castling rank, a rook dropped there with the king
+    # on its square gains its own (placement)
+    castling_dropped: bool = False
     drop_mate_letter: str = ""  # shogiPawnDropMateIllegal: may not mate by a drop (shogiPawn)
     counting_letters: tuple[str, str, str] = ("", "", "")  # countingRule: rook, khon, knight
     cambodian_letters: tuple[str, str] = ("", "")  # cambodianMoves: the leaping met, the rook

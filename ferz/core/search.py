@@ -101,6 +101,7 @@ class Search:
         self.draw_moves = 2 * rules.n_move_rule if rules.n_move_rule > 0 else 0
         values = {"draw": 0, "loss": -1, "win": 1}
         self.stalemate_score = values[rules.stalemate_value]
+        self.stalemate_pieces = 1 if rules.stalemate_piece_count else 0
         self.mate_score = values[getattr(rules, "checkmate_value", "loss")]
         self.variant_end = 1 if pos.end_rules else 0
         # checks of a move are found before playing it where the rules allow (attacks.checks)
@@ -495,6 +496,7 @@ class Search:
     ) -> cython.int:
         """Principal variation search of one node: exact inside (alpha, beta), else a bound."""
         pvnode: cython.bint = beta - alpha > 1
+        balance: cython.int
         in_check: cython.bint
         slot: cython.longlong
         meta: cython.ulonglong
@@ -830,6 +832,12 @@ class Search:
                 if endrules.pawn_drop_check(self.pos):
                     return MATE - ply  # mated by a pawn drop where that is illegal: a win
                 return (MATE - ply) * self.mate_score
+            if self.stalemate_pieces:
+                # suicide: the side with fewer pieces wins the stalemate, equal ones draw
+                balance = self.pos.pcount[self.pos.side] - self.pos.pcount[self.pos.side ^ 1]
+                if balance == 0:
+                    return 0
+                return (MATE - ply) * self.stalemate_score * (1 if balance < 0 else -1)
             if self.stalemate_score == 0:
                 return 0
             return (MATE - ply) * self.stalemate_score

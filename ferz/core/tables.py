@@ -351,6 +351,9 @@ class Tables:
         self.dropmate_type = max(0, _index(rules, rules.drop_mate_letter))
         self.drop_checks = 1 if rules.drop_checks else 0
         self.must_capture = 1 if rules.must_capture else 0
+        self.makpong = 1 if rules.makpong else 0
+        self.opp_bishop = max(0, _index(rules, rules.opposite_bishop_letter))  # type, 0 = none
+        self.castle_drop = 1 if rules.castling_dropped else 0
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -390,7 +393,12 @@ class Tables:
         for color in (0, 1):
             for sq in squares[starts[color] : starts[color + 1]]:
                 self.flag_zone[color * self.nsq + sq] = 1
-        self.flag_move = 1 if rules.flag_move else 0
+        # flagMove: 1 with the royal piece as the flag piece (racing kings: a king that cannot
+        # follow loses at once, both kings there draw), 2 with another piece (jesonmor)
+        royal = [p.letter for p in rules.pieces if p.royal]
+        self.flag_move = 0
+        if rules.flag_move:
+            self.flag_move = 1 if royal and rules.flag_letters[0] == royal[0] else 2
         self.check_count = 1 if rules.check_counting else 0
         self.counting = COUNTING[rules.counting_rule]
         self.perp = 1 if rules.perpetual_check_illegal else 0
@@ -433,6 +441,8 @@ class Tables:
                     self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
         # rules that is_pseudo_legal cannot judge from one piece's moves
         self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
+        self.full_gen |= self.makpong
+        self.gen_filter = 1 if self.must_capture or self.makpong or self.must_drop else 0
         self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
 
     def _hash_keys(self) -> None:

@@ -508,7 +508,7 @@ class Xboard(Session):
             return []
         from .. import variants
 
-        target = VARIANT_ALIASES.get(name, name)
+        target = variants.canonical(VARIANT_ALIASES.get(name, name))
         try:
             betzas = variants.betza_of(target)
         except ValueError:  # a stand-in engine's variant that ferz.variants does not define

@@ -21,6 +21,9 @@ from .ini import DefinitionError, Entry
 
 MAX_FILE_BYTES = 1_000_000
 
+#: Other names Fairy-Stockfish accepts for built-in variants (its UCI_Variant list has them)
+ALIASES = {"normal": "chess", "fischerandom": "chess960", "mini": "minishogi"}
+
 
 @dataclass
 class _Variant:
@@ -112,9 +115,14 @@ def _compile(text: str, source: str) -> tuple[dict[str, _Variant], Skipped]:
     return out, skipped
 
 
+def canonical(name: str) -> str:
+    """A variant's own name: aliases (`normal`, `fischerandom`, `mini`) resolved."""
+    return ALIASES.get(name, name)
+
+
 def get(name: str) -> Rules:
-    """The Rules of a variant by name; ValueError listing the known names if unknown."""
-    variant = _known(name) if isinstance(name, str) else None
+    """The Rules of a variant by name or alias; ValueError listing the known names if unknown."""
+    variant = _known(canonical(name)) if isinstance(name, str) else None
     if variant is None:
         raise ValueError(f"unknown variant {name!r}; known: {', '.join(names())}")
     return variant.rules
@@ -124,6 +132,11 @@ def names() -> list[str]:
     """Names of all known variants, built-in ones first in their file order."""
     _load_builtins()
     return list(_builtin) + [name for name, v in _registry.items() if not v.builtin]
+
+
+def names_and_aliases() -> list[str]:
+    """Every name a variant may be chosen by: names(), then the aliases."""
+    return names() + list(ALIASES)
 
 
 def builtins() -> list[str]:
@@ -211,6 +224,7 @@ def betza_of(name: str) -> dict[str, str]:
     from .build import CUSTOM, PREDEFINED
 
     get(name)  # the ValueError naming the known variants
+    name = canonical(name)
     out: dict[str, str] = {}
     for key, entry in _registry[name].entries.items():
         if (key not in PREDEFINED and not CUSTOM.match(key)) or entry.value == "-":

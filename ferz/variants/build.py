@@ -75,11 +75,9 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "petrifyOnCapture": ("false",),
     "tripleStepRegionWhite": ("-",),
     "tripleStepRegionBlack": ("-",),
-    "castlingDroppedPiece": ("false",),
     "mustDropType": ("*", "-"),
     "dropOnTop": ("false",),
     "enclosingDrop": ("none",),
-    "dropOppositeColoredBishop": ("false",),
     "dropPromoted": ("false",),
     "arrowGating": ("false",),
     "duckGating": ("false",),
@@ -89,11 +87,9 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "diagonalLines": ("-",),
     "pass": ("false",),
     "passOnStalemate": ("false",),
-    "makpongRule": ("false",),
     "flipEnclosedPieces": ("none",),
     "moveRepetitionIllegal": ("false",),
     "chasingRule": ("none", "axf"),
-    "stalematePieceCount": ("false",),
     "shatarMateRule": ("false",),
     "bikjangRule": ("false",),
     "dupleCheck": ("false",),
@@ -109,6 +105,10 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
 
 # Keys this module reads (the rule keys); pieces and mobility regions are matched separately.
 RULE_KEYS = {
+    "castlingDroppedPiece",
+    "dropOppositeColoredBishop",
+    "makpongRule",
+    "stalematePieceCount",
     "maxRank",
     "maxFile",
     "startFen",
@@ -711,7 +711,7 @@ def _castling(c: _Context) -> dict:
             "castlingRookPieces" if "castlingRookPieces" in r.entries else "castling",
             "castling needs exactly one king piece and one rook piece (or castling = false)",
         )
-    if castling and king != c.royal:
+    if castling and c.royal and king != c.royal:
         raise r.error("castlingKingPiece", "ferz castles with the royal piece only")
     return {
         "castling": castling,
@@ -744,6 +744,14 @@ def _drops(c: _Context) -> dict:
     if rook_drop and "rook" not in c.by_type:
         raise r.error("sittuyinRookDrop", "the variant has no rook")
     drop_mate = r.boolean("shogiPawnDropMateIllegal", False)
+    opposite = r.boolean("dropOppositeColoredBishop", False)
+    if opposite and ("bishop" not in c.by_type or not drops):
+        raise r.error("dropOppositeColoredBishop", "needs a bishop and pieceDrops = true")
+    castling_dropped = r.boolean("castlingDroppedPiece", False)
+    if castling_dropped and not (drops and r.boolean("castling", True) and c.royal):
+        raise r.error("castlingDroppedPiece", "needs pieceDrops, castling and a royal king")
+    if castling_dropped and r.boolean("chess960", False):
+        raise r.error("castlingDroppedPiece", "not with chess960")
     if to_hand and not drops:
         raise r.error("capturesToHand", "captured pieces go to hand only when pieceDrops = true")
     return {
@@ -758,6 +766,8 @@ def _drops(c: _Context) -> dict:
         "must_drop": must_drop,
         "sittuyin_rook_drop": rook_drop,
         "rook_drop_letter": c.by_type["rook"] if rook_drop else "",
+        "opposite_bishop_letter": c.by_type["bishop"] if opposite else "",
+        "castling_dropped": castling_dropped,
         "pawn_drop_mate_illegal": drop_mate,
         "drop_mate_letter": c.by_type.get("shogiPawn", "") if drop_mate else "",
         "immobility_illegal": r.boolean("immobilityIllegal", False),
@@ -789,11 +799,9 @@ def _endings(c: _Context) -> dict:
     if not regions[0] and not regions[1]:
         flags = ("", "")
     must_capture = r.boolean("mustCapture", False)
-    if must_capture and c.royal:
-        raise r.error("mustCapture", "ferz supports mustCapture only without a royal piece")
     flag_move = r.boolean("flagMove", False)
-    if flag_move and (not c.royal or flags != (c.royal, c.royal)):
-        raise r.error("flagMove", "ferz supports flagMove only with the king as the flag piece")
+    if flag_move and (flags[0] != flags[1] or "*" in flags):
+        raise r.error("flagMove", "ferz supports flagMove only with one flag piece type for both")
     extinction_value = r.raw("extinctionValue") or ""
     counting = r.raw("countingRule") or "none"  # values checked against UNSUPPORTED
     counting_letters = ("", "", "")
@@ -814,6 +822,8 @@ def _endings(c: _Context) -> dict:
         "flag_letters": flags,
         "flag_regions": regions,
         "must_capture": must_capture,
+        "stalemate_piece_count": r.boolean("stalematePieceCount", False),
+        "makpong": r.boolean("makpongRule", False),
         "flag_move": flag_move,
         "check_counting": r.boolean("checkCounting", False),
         "counting_rule": counting,

@@ -26,13 +26,17 @@ def immediate_end(pos) -> int | None:
     return None if value == NO_END else value
 
 
-def no_moves_value(rules: Rules, in_check: bool, pawn_drop: bool = False) -> int:
+def no_moves_value(rules: Rules, in_check: bool, pawn_drop: bool = False, balance: int = 0) -> int:
     """Value for the side to move when it has no legal move: checkmate or stalemate.
 
     `pawn_drop`: the check came from a pawn drop under shogiPawnDropMateIllegal (the core's
-    `core.endrules.pawn_drop_check`); such a mate is illegal, so the mated side wins (as in FSF)."""
+    `core.endrules.pawn_drop_check`); such a mate is illegal, so the mated side wins (as in FSF).
+    `balance`: the side's pieces on the board minus the opponent's, which decides a stalemate
+    under stalematePieceCount (fewer: the stalemate value, more: its opposite, equal: draw)."""
     if in_check and pawn_drop and rules.pawn_drop_mate_illegal:
         return 1
+    if not in_check and rules.stalemate_piece_count:
+        return 0 if balance == 0 else VALUE[rules.stalemate_value] * (1 if balance < 0 else -1)
     return VALUE[rules.checkmate_value if in_check else rules.stalemate_value]
 
 

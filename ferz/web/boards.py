@@ -23,6 +23,15 @@ def variant_names() -> list[str]:
     return ["chess", *[n for n in variants.names() if n != "chess"]]
 
 
+def known_variant(name: str) -> str | None:
+    """The variant a name or Fairy-Stockfish alias (`normal`, `fischerandom`) stands for, or
+    None if the browser cannot play it."""
+    from .. import variants
+
+    name = variants.canonical(name) if isinstance(name, str) else ""
+    return name if name in variant_names() else None
+
+
 def pocket_letters(variant: str) -> list[str] | None:
     """The pieces a player can hold in hand (drop variants), in the variant's order; else None.
 
@@ -86,8 +95,9 @@ def variant_card(variant: str) -> dict[str, object]:
     description; ValueError for an unknown variant."""
     from .. import variants
 
-    if variant not in variant_names():
+    if known_variant(variant) is None:
         raise ValueError(f"unknown variant {variant!r}")
+    variant = variants.canonical(variant)
     rules = variants.get(variant)
     board = Board(variant=variant)
     return {
@@ -106,8 +116,8 @@ def variant_from_tag(tag: str) -> str:
     name = tag.strip().lower()
     if name in ("", "standard", "chess", "normal", "from position"):
         return "chess"
-    if name in variant_names():
-        return name
+    if known_variant(name):
+        return known_variant(name)
     raise ValueError(f"unknown variant {tag!r}")
 
 
@@ -140,8 +150,9 @@ def check_fen_fields(fen: str) -> None:
 
 def new_board(fen: str | None, variant: str = "chess") -> Board:
     """A board at `fen` (None: the variant's start); ValueError on a bad FEN or variant."""
-    if variant not in variant_names():
+    if known_variant(variant) is None:
         raise ValueError(f"unknown variant {variant[:40]!r}")
+    variant = known_variant(variant)
     if fen is not None:
         fen = fen.strip()
         if not fen:

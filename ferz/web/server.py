@@ -203,6 +203,7 @@ def create_app(
 
     def start_game(settings: Settings, variant: str, fen: str | None, creator: Any) -> Response:
         """Create, store and answer a new game (201); ferz moves first at once if White."""
+        variant = boards.known_variant(variant) or variant  # an alias: the variant's own name
         try:
             game = Game.create(settings, variant, fen, creator)
         except ValueError as error:
@@ -327,8 +328,9 @@ def create_app(
         text, variant = data["text"], data["variant"] or "chess"
         if not text.strip():
             raise ClientError("text must be a PGN or a FEN")
-        if variant not in boards.variant_names():
+        if boards.known_variant(variant) is None:
             raise ClientError(f"unknown variant {variant[:40]!r}")
+        variant = boards.known_variant(variant)
         text = text.strip()
         # A FEN is one line with the board's slashes; a pocket ("[RPb]") may follow the board,
         # but PGN tags start a line with "[" and movetext has move numbers.
@@ -441,6 +443,8 @@ def create_app(
         the result (the rules' when the line ends the game), `[%eval]` comments."""
         data = await read_json(request, EXPORT)
         variant = data["variant"] or "chess"
+        if isinstance(variant, str):
+            variant = boards.known_variant(variant) or variant  # an alias: the variant's name
         held = None
         if data["tree"] is not None:
             try:

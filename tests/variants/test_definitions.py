@@ -253,7 +253,7 @@ def test_refuses_inconsistent_start_fen() -> None:
 
 def test_refuses_unsupported_rules_but_accepts_defaults() -> None:
     variants.parse_text("[ok:chess]\nmustCapture = false\ncountingRule = none\n")
-    bad("[x:chess]\nmustCapture = true\n", 2, "only without a royal piece")
+    assert variants.parse_text("[x:chess]\nmustCapture = true\n")["x"].must_capture  # losers
     bad("[x:chess]\ngating = true\n", 2, "only for cambodianMoves")
     bad("[x:chess]\npass = true\n", 2, "not supported by ferz")
     bad("[x:chess]\nmustDrop = true\n", 2, "needs pieceDrops")
