@@ -111,17 +111,6 @@ cdef class Evaluator:
     cdef int evaluate(self, Position pos, Scratch s) noexcept nogil
     cdef int material(self, Position pos) noexcept nogil
     cdef int hand(self, Position pos, Scratch s, bint cached) noexcept nogil
-    # the steps of hand(), in order
-    cdef void clear(self, Position pos, Scratch s) noexcept nogil
-    cdef void census(self, Position pos, Scratch s) noexcept nogil
-    cdef void pawns(self, Position pos, Scratch s, bint cached) noexcept nogil
-    cdef void pieces(self, Position pos, Scratch s) noexcept nogil
-    cdef void threats(self, Position pos, Scratch s) noexcept nogil
-    cdef void passers(self, Position pos, Scratch s) noexcept nogil
-    cdef void king_safety(self, Position pos, Scratch s) noexcept nogil
-    cdef void pairs(self, Scratch s) noexcept nogil
-    cdef int total(self, Position pos, Scratch s) noexcept nogil
-    cdef int explosions(self, Position pos, int score) noexcept nogil
     # helpers
     cdef void term(self, Scratch s, int i, int n) noexcept nogil
     cdef void kd(self, Scratch s, int c, int j, int n) noexcept nogil

@@ -5,7 +5,7 @@ Nothing here asks which variant is played. A piece's value and its square prefer
 its movement (`Rules.pieces[*].atoms`), in tables that core/evaltables.py builds once per
 variant. Material and the piece-square tables are kept incrementally by the Position
 (`pos.mg`, `pos.eg`, `pos.phase`); `Evaluator.evaluate` adds the terms that depend on several
-pieces at once, in numbered steps (`hand`): one method per step, over one `Scratch` that holds
+pieces at once, in numbered steps (`hand`): one function per step, over one `Scratch` that holds
 what the steps share (attack maps, pawn files, counts).
 
 Every term is a count times a (middlegame, endgame) weight of `ferz.params.TERMS`, added through
@@ -272,18 +272,18 @@ class Evaluator:
     def hand(self, pos: Position, s: Scratch, cached: cython.bint) -> cython.int:
         """The hand-made evaluation in its steps, side to move's view (cached: use the pawn
         cache; the tuner's trace counts the pawn terms afresh)."""
-        self.clear(pos, s)  # 1
-        self.census(pos, s)  # 2
-        self.pawns(pos, s, cached)  # 3
-        self.pieces(pos, s)  # 4
-        self.threats(pos, s)  # 5
-        self.passers(pos, s)  # 6
-        self.king_safety(pos, s)  # 7
-        self.pairs(s)  # 8
-        score: cython.int = self.total(pos, s)  # 9
+        clear(self, pos, s)  # 1
+        census(self, pos, s)  # 2
+        pawns(self, pos, s, cached)  # 3
+        pieces(self, pos, s)  # 4
+        threats(self, pos, s)  # 5
+        passers(self, pos, s)  # 6
+        king_safety(self, pos, s)  # 7
+        pairs(self, s)  # 8
+        score: cython.int = total(self, pos, s)  # 9
         if s.dead:
             return 0
-        return self.explosions(pos, score)  # 10
+        return explosions(self, pos, score)  # 10
 
     @cython.cfunc
     @cython.inline
@@ -303,525 +303,6 @@ class Evaluator:
         """Add n times danger weight j to the danger of colour c's king, and count it."""
         s.dsum[c] += self.kdw[j] * n
         s.danger[c * MAX_DANGER + j] += n
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def clear(self, pos: Position, s: Scratch) -> cython.void:
-        """Step 1. Empty the scratch (the attack maps only as far as this board reaches)."""
-        i: cython.int
-        c: cython.int
-        for i in range(self.nsq):
-            s.att[i] = 0
-            s.att[MAP_SIZE + i] = 0
-            s.kzone[i] = 0
-            s.kzone[MAP_SIZE + i] = 0
-        for i in range(40):
-            s.pmask[i] = 0
-        for i in range(2 * NCLASSES):
-            s.natt[i] = 0
-            s.nzone[i] = 0
-        for c in range(2):
-            s.pcol[2 * c] = 0
-            s.pcol[2 * c + 1] = 0
-            s.npm[c] = 0
-            s.npawns[c] = 0
-            s.npieces[c] = 0
-            s.queens[c] = 0
-            s.nbound[c] = 0
-            s.bound_sq[c] = 0
-            s.bound_mask[c] = 0
-            s.attackers[c] = 0
-            s.dsum[c] = 0
-        s.pkey = 0
-        s.passed = 0
-        s.mg = 0
-        s.eg = 0
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def census(self, pos: Position, s: Scratch) -> cython.void:
-        """Step 2. Pawn files, pawn attacks and the pawn key; material counts; the royal
-        piece's zone (its square and the squares next to it, which it also attacks)."""
-        i: cython.int
-        c: cython.int
-        sq: cython.int
-        p: cython.int
-        t: cython.int
-        k: cython.int
-        f: cython.int
-        r: cython.int
-        to: cython.int
-        ksq: cython.int
-        nsq: cython.int = self.nsq
-        stride: cython.int = self.stride
-        x: cython.ulonglong
-        pkey: cython.ulonglong = 0
-        for c in range(2):
-            for i in range(pos.pcount[c]):
-                sq = pos.plist[c * MAXP + i]
-                p = pos.board[sq]
-                t = p >> 1
-                if self.kind[t] == K_PAWN:
-                    s.npawns[c] += 1
-                    s.pmask[c * 20 + self.sq_file[sq] + 1] |= 1 << self.sq_rank[sq]
-                    s.pcol[2 * c + ((self.sq_file[sq] + self.sq_rank[sq]) & 1)] += 1
-                    x = ((cython.cast(cython.ulonglong, p * nsq + sq) + MIX1) * MIX2) & MASK64
-                    pkey ^= x ^ (x >> 31)
-                    for k in range(self.cap_first[p], self.cap_last[p]):
-                        to = sq + self.cap_vec[k]
-                        if 0 <= to < nsq:
-                            s.att[c * MAP_SIZE + to] |= A_PAWN
-                elif self.kind[t] == K_PIECE:
-                    s.npm[c] += self.value[t]
-                    s.npieces[c] += 1
-                    if self.bucket[t] == A_QUEEN:
-                        s.queens[c] += 1
-                    if self.flags[t] & FL_COLORBOUND:
-                        s.nbound[c] += 1
-                        s.bound_sq[c] = (self.sq_file[sq] + self.sq_rank[sq]) & 1
-                        s.bound_mask[c] |= 1 << s.bound_sq[c]
-            ksq = pos.royal[c]
-            if ksq >= 0:
-                for f in range(-1, 2):
-                    for r in range(-1, 2):
-                        to = ksq + r * stride + f
-                        if 0 <= to < nsq and pos.board[to] != WALL:
-                            s.kzone[c * MAP_SIZE + to] = 1
-                            if to != ksq:
-                                s.att[c * MAP_SIZE + to] |= A_KING
-        s.pkey = pkey
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def pawns(self, pos: Position, s: Scratch, cached: cython.bint) -> cython.void:
-        """Step 3. Pawn structure, the first terms summed. The terms that depend on pawns only
-        come from the pawn cache (lockless like the TT: a torn entry fails its check) unless
-        `cached` is off. Passed pawns are kept as one file bit per colour (only the front pawn
-        of a file can be passed) and get the terms that depend on other pieces in step 6."""
-        pkey: cython.ulonglong = s.pkey
-        w0: cython.ulonglong
-        w1: cython.ulonglong
-        slot: cython.int
-        if pkey == 0:
-            return
-        slot = cython.cast(cython.int, pkey & (PAWN_CACHE_SIZE - 1))
-        w1 = self.pawn_cache[2 * slot + 1]
-        w0 = self.pawn_cache[2 * slot]
-        if (w0 ^ w1) == pkey and cached:
-            s.mg = cython.cast(cython.int, w1 & 0xFFFF) - 32768
-            s.eg = cython.cast(cython.int, (w1 >> 16) & 0xFFFF) - 32768
-            s.passed = cython.cast(cython.uint, w1 >> 32)
-            return
-        self._pawn_terms(pos, s)
-        w1 = (
-            cython.cast(cython.ulonglong, (s.mg + 32768) & 0xFFFF)
-            | (cython.cast(cython.ulonglong, (s.eg + 32768) & 0xFFFF) << 16)
-            | (cython.cast(cython.ulonglong, s.passed) << 32)
-        )
-        self.pawn_cache[2 * slot] = pkey ^ w1
-        self.pawn_cache[2 * slot + 1] = w1
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def pieces(self, pos: Position, s: Scratch) -> cython.void:
-        """Step 4. Pieces: mobility, attack maps (by value bucket and class), attacks on the
-        enemy king's zone."""
-        i: cython.int
-        c: cython.int
-        sq: cython.int
-        p: cython.int
-        t: cython.int
-        k: cython.int
-        v: cython.int
-        to: cython.int
-        q: cython.int
-        sign: cython.int
-        zone: cython.int
-        mob: cython.int
-        za: cython.int
-        steps: cython.int
-        bit: cython.int
-        for c in range(2):
-            sign = 1 if c == 0 else -1
-            zone = (c ^ 1) * MAP_SIZE
-            for i in range(pos.pcount[c]):
-                sq = pos.plist[c * MAXP + i]
-                p = pos.board[sq]
-                t = p >> 1
-                if self.kind[t] != K_PIECE:
-                    continue
-                mob = 0
-                za = 0
-                bit = self.bucket[t] | self.class_bit[t]
-                for k in range(self.mob_first[p], self.mob_last[p]):
-                    v = self.mob_vec[k]
-                    to = sq
-                    steps = self.mob_range[k]
-                    # Leaps are at most 3 squares and the board has 3 rows/columns of wall
-                    # around it, so every ray ends on a wall square inside the array.
-                    while steps > 0:
-                        to += v
-                        q = pos.board[to]
-                        if q == WALL:
-                            break
-                        s.att[c * MAP_SIZE + to] |= bit
-                        za += s.kzone[zone + to]
-                        if q == EMPTY:
-                            if not (s.att[zone + to] & A_PAWN):
-                                mob += 1
-                        else:
-                            if (q & 1) != c:
-                                mob += 1
-                            break
-                        steps -= 1
-                if self.mob_size[t]:
-                    self.term(
-                        s,
-                        self.mob_off[t] + (mob if mob < self.mob_size[t] else self.mob_size[t] - 1),
-                        sign,
-                    )
-                else:
-                    self.term(
-                        s,
-                        self.o_mobility_other,
-                        sign * tdiv((mob - self.mob_centre[t]) * self.mob_scale[t], 100),
-                    )
-                if za:
-                    s.attackers[c] += 1
-                    s.natt[c * NCLASSES + self.cls[t]] += 1
-                    if self.cls[t] == C_OTHER:
-                        za *= self.attack_unit[t]
-                    s.nzone[c * NCLASSES + self.cls[t]] += za
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def threats(self, pos: Position, s: Scratch) -> cython.void:
-        """Step 5. Threats and piece placement: pieces attacked by pawns or lesser pieces,
-        hanging pieces, rooks on open files and the seventh rank, outposts, bad bishops."""
-        i: cython.int
-        c: cython.int
-        sq: cython.int
-        t: cython.int
-        f: cython.int
-        r: cython.int
-        rr: cython.int
-        tr: cython.int
-        q: cython.int
-        ea: cython.int
-        ksq: cython.int
-        sign: cython.int
-        them: cython.int
-        fwd: cython.int
-        ahead: cython.int
-        ranks: cython.int = self.ranks
-        stride: cython.int = self.stride
-        full: cython.int = (1 << ranks) - 1
-        for c in range(2):
-            sign = 1 if c == 0 else -1
-            them = c ^ 1
-            fwd = stride if c == 0 else -stride
-            for i in range(pos.pcount[c]):
-                sq = pos.plist[c * MAXP + i]
-                t = pos.board[sq] >> 1
-                if self.kind[t] == K_ROYAL:
-                    continue
-                ea = s.att[them * MAP_SIZE + sq]
-                if self.kind[t] == K_PAWN:
-                    if ea and not s.att[c * MAP_SIZE + sq]:
-                        self.term(s, self.o_hanging_pawn, -sign)
-                    continue
-                if ea:
-                    if ea & A_PAWN:
-                        self.term(s, self.o_threat_by_pawn, -sign)
-                    elif self.bucket[t] == A_ROOK and ea & A_MINOR:
-                        self.term(s, self.o_threat_minor_on_rook, -sign)
-                    elif self.bucket[t] == A_QUEEN and ea & A_MINOR:
-                        self.term(s, self.o_threat_minor_on_queen, -sign)
-                    elif self.bucket[t] == A_QUEEN and ea & A_ROOK:
-                        self.term(s, self.o_threat_rook_on_queen, -sign)
-                    if not s.att[c * MAP_SIZE + sq]:
-                        self.term(s, self.o_hanging, -sign)
-                f = self.sq_file[sq]
-                r = self.sq_rank[sq]
-                rr = r if c == 0 else ranks - 1 - r
-                if self.flags[t] & FL_FILE_RIDER:
-                    if s.pmask[c * 20 + f + 1] == 0:
-                        if s.pmask[them * 20 + f + 1] == 0:
-                            self.term(s, self.o_rook_open, sign)
-                        else:
-                            self.term(s, self.o_rook_semiopen, sign)
-                    if rr == ranks - 2 and ranks >= 6:
-                        ksq = pos.royal[them]
-                        tr = ranks - 2 if c == 0 else 1  # the absolute rank of our "seventh"
-                        if (ksq >= 0 and self.sq_rank[ksq] == (ranks - 1 if c == 0 else 0)) or (
-                            self._any_rank(s, them, tr)
-                        ):
-                            self.term(s, self.o_rook_seventh, sign)
-                if self.flags[t] & (FL_LEAPER | FL_COLORBOUND):
-                    q = pos.board[sq + fwd]
-                    if q > WALL and (q & 1) == c and self.kind[q >> 1] == K_PAWN:
-                        self.term(s, self.o_minor_behind_pawn, sign)
-                    if rr >= ranks // 2 and s.att[c * MAP_SIZE + sq] & A_PAWN:
-                        # No enemy pawn on an adjacent file can ever attack this square.
-                        if c == 0:
-                            ahead = full & ~((2 << r) - 1)
-                        else:
-                            ahead = (1 << r) - 1
-                        if ((s.pmask[them * 20 + f] | s.pmask[them * 20 + f + 2]) & ahead) == 0:
-                            if self.flags[t] & FL_LEAPER:
-                                self.term(s, self.o_outpost_leaper, sign)
-                            else:
-                                self.term(s, self.o_outpost_bishop, sign)
-                if self.flags[t] & FL_COLORBOUND:
-                    self.term(s, self.o_bad_bishop, sign * s.pcol[2 * c + ((f + r) & 1)])
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def passers(self, pos: Position, s: Scratch) -> cython.void:
-        """Step 6. Passed pawns (found in step 3): a free stop square, the kings' distances
-        to it."""
-        c: cython.int
-        f: cython.int
-        r: cython.int
-        rr: cython.int
-        tr: cython.int
-        sq: cython.int
-        stop: cython.int
-        sign: cython.int
-        them: cython.int
-        ranks: cython.int = self.ranks
-        stride: cython.int = self.stride
-        nsq: cython.int = self.nsq
-        passed: cython.uint = s.passed
-        if passed == 0:
-            return
-        for c in range(2):
-            sign = 1 if c == 0 else -1
-            them = c ^ 1
-            for f in range(self.files):
-                if not (passed >> (16 * c + f)) & 1:
-                    continue
-                r = self._front_rank(s.pmask[c * 20 + f + 1], c)
-                sq = self.base + r * stride + f
-                if c == 0:
-                    rr = r
-                    stop = sq + stride
-                else:
-                    rr = ranks - 1 - r
-                    stop = sq - stride
-                tr = self._rank8(rr)
-                if 0 <= stop < nsq and pos.board[stop] == EMPTY:
-                    self.term(s, self.o_passed_free + tr, sign)
-                if pos.royal[0] >= 0 and pos.royal[1] >= 0 and 0 <= stop < nsq:
-                    self.term(s, self.o_passed_own_king, sign * self._dist(pos.royal[c], stop) * tr)
-                    self.term(
-                        s, self.o_passed_their_king, sign * self._dist(pos.royal[them], stop) * tr
-                    )
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def king_safety(self, pos: Position, s: Scratch) -> cython.void:
-        """Step 7. King safety: pawn shield and open file, then the danger from the attackers
-        (by class), their hits on the king's zone, their safe checks and the weak squares of
-        the zone; the danger is squared (middlegame) once two pieces attack."""
-        nchk = cython.declare(cython.int[5])  # NCLASSES
-        i: cython.int
-        c: cython.int
-        k: cython.int
-        d: cython.int
-        f: cython.int
-        r: cython.int
-        rr: cython.int
-        v: cython.int
-        q: cython.int
-        to: cython.int
-        own: cython.int
-        bit: cython.int
-        steps: cython.int
-        ksq: cython.int
-        sign: cython.int
-        them: cython.int
-        files: cython.int = self.files
-        ranks: cython.int = self.ranks
-        stride: cython.int = self.stride
-        nsq: cython.int = self.nsq
-        for c in range(2):
-            sign = 1 if c == 0 else -1
-            them = c ^ 1
-            ksq = pos.royal[c]
-            if ksq < 0:
-                continue
-            f = self.sq_file[ksq]
-            r = self.sq_rank[ksq]
-            rr = r if c == 0 else ranks - 1 - r
-            if rr <= 1:
-                k = 0
-                d = 0
-                for v in range(-1, 2):
-                    if 0 <= f + v < files:
-                        own = s.pmask[c * 20 + f + v + 1]
-                        if c == 0:
-                            k += (own >> (r + 1)) & 1
-                            d += (own >> (r + 2)) & 1
-                        else:
-                            if r >= 1:
-                                k += (own >> (r - 1)) & 1
-                            if r >= 2:
-                                d += (own >> (r - 2)) & 1
-                self.term(s, self.o_shield_near, sign * k)
-                self.term(s, self.o_shield_far, sign * d)
-                if s.pmask[c * 20 + f + 1] == 0:
-                    self.term(s, self.o_king_open_file, sign)
-            if s.attackers[them] < 2:
-                continue
-            for k in range(NCLASSES):
-                nchk[k] = 0  # (other pieces' checks are not counted)
-                self.kd(s, c, self.d_attacker + k, s.natt[them * NCLASSES + k])
-                self.kd(s, c, self.d_zone + k, s.nzone[them * NCLASSES + k])
-            # Safe checks: squares from which a piece of a class would check (the class's
-            # movement walked back from the king), reached by such a piece, not defended.
-            for k in range(1, NCLASSES):
-                bit = CB_KNIGHT << (k - 1)
-                for i in range(self.cv_first[k], self.cv_first[k + 1]):
-                    v = self.cv_vec[i]
-                    to = ksq + v
-                    steps = self.cv_range[i]
-                    while steps > 0:
-                        q = pos.board[to]
-                        if q == WALL or (q != EMPTY and (q & 1) == them):
-                            break
-                        if (s.att[them * MAP_SIZE + to] & bit) and not s.att[c * MAP_SIZE + to]:
-                            nchk[k] += 1
-                        if q != EMPTY:
-                            break
-                        to += v
-                        steps -= 1
-            for k in range(NCLASSES):
-                self.kd(s, c, self.d_check + k, nchk[k])
-            d = 0
-            for v in range(-1, 2):
-                for q in range(-1, 2):
-                    to = ksq + q * stride + v
-                    if (
-                        0 <= to < nsq
-                        and s.kzone[c * MAP_SIZE + to]
-                        and s.att[them * MAP_SIZE + to]
-                        and not (s.att[c * MAP_SIZE + to] & ~A_KING)
-                    ):
-                        d += 1
-            self.kd(s, c, self.d_weak, d)
-            if s.queens[them] == 0:
-                self.kd(s, c, self.d_no_queen, 1)
-            self.kd(s, c, self.d_bias, 1)
-            d = s.dsum[c]
-            if d > 0:
-                s.mg -= sign * (d * d // 4096)
-                s.eg -= sign * tdiv(d * self.danger_eg, 256)  # (C division, also uncompiled)
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def pairs(self, s: Scratch) -> cython.void:
-        """Step 8. Pairs of colour-bound pieces (on both square colours)."""
-        c: cython.int
-        for c in range(2):
-            if s.nbound[c] >= 2:
-                self.term(s, self.o_bishop_pair, 1 if c == 0 else -1)
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def total(self, pos: Position, s: Scratch) -> cython.int:
-        """Step 9. Taper, scale drawish endgames, add mop-up; side to move's view (0 for a
-        dead draw). Records the scale, the mop-up and the dead draw in the scratch."""
-        i: cython.int
-        c: cython.int
-        p: cython.int
-        nsq: cython.int = self.nsq
-        mg: cython.int = pos.mg + s.mg
-        eg: cython.int = pos.eg + s.eg
-        phase: cython.int = pos.phase
-        strong: cython.int
-        weak: cython.int
-        scale: cython.int = 64
-        mop: cython.int = 0
-        score: cython.int
-        if phase > self.max_phase:
-            phase = self.max_phase
-        strong = 0 if eg > 0 else 1
-        weak = strong ^ 1
-        if self.material_draws and s.npawns[strong] == 0:
-            if (
-                s.npieces[strong] == 0
-                or (s.npieces[strong] == 1 and s.npm[strong] < self.rook_value)
-                or (s.nbound[strong] == s.npieces[strong] and s.bound_mask[strong] != 3)
-            ):
-                scale = 0  # a lone minor piece, or pieces bound to one square colour, cannot mate
-            elif pos.pcount[weak] > 1 and s.npm[strong] - s.npm[weak] < self.rook_value:
-                scale = self.scale_no_pawns_small
-        if (
-            s.npieces[0] == 1
-            and s.npieces[1] == 1
-            and s.nbound[0] == 1
-            and s.nbound[1] == 1
-            and s.bound_sq[0] != s.bound_sq[1]
-        ):
-            scale = self.scale_opposite_bishops
-        s.scale = scale
-        s.mopup = 0
-        s.dead = 0
-        if scale == 0 and s.npawns[weak] == 0:
-            s.dead = 1
-            return 0  # neither side can win: a dead draw
-        if pos.pcount[weak] == 1 and (
-            s.npm[strong] >= self.rook_value
-            or (self.material_draws and scale > 0 and s.npawns[strong] == 0 and s.npm[strong] > 0)
-        ):
-            # Against a bare king only material and the mop-up count: the square tables and
-            # terms, fitted to positions with material on both sides, would pull the kings
-            # and pieces elsewhere (and a pawn promotes once the mop-up has done its work).
-            mop = 1
-            mg = 0
-            eg = 0
-            for c in range(2):
-                for i in range(pos.pcount[c]):
-                    p = pos.board[pos.plist[c * MAXP + i]]
-                    mg += self.pst_mg[p * nsq]
-                    eg += self.pst_eg[p * nsq]
-        score = tdiv(mg * phase + tdiv(eg * scale, 64) * (self.max_phase - phase), self.max_phase)
-        if mop:
-            mop = (1 if strong == 0 else -1) * self._mopup(
-                pos, strong, s.nbound[strong], s.bound_sq[strong]
-            )
-            score += mop
-            s.mopup = mop
-        return score if pos.side == 0 else -score
-
-    @cython.cfunc
-    @cython.nogil
-    @cython.exceptval(check=False)
-    def explosions(self, pos: Position, score: cython.int) -> cython.int:
-        """Step 10. Explosions (a capture next to a royal piece blows it up: the side to move
-        that can make one has won, one that faces one must parry it), the bounds, the tempo."""
-        k: cython.int
-        if self.blast:
-            k = self._blast_threats(pos, pos.side)
-            if self._blast_threats(pos, pos.side ^ 1):
-                score += self.blast_win
-            elif k:
-                score -= self.blast_threat * k + (self.blast_threats if k >= 2 else 0)
-        if score > SAFE_MAX:
-            score = SAFE_MAX
-        if score < -SAFE_MAX:
-            score = -SAFE_MAX
-        return score + self.tempo
 
     # ------------------------------------------------------------------ helpers
 
@@ -1023,3 +504,535 @@ class Evaluator:
             if a >= 0 and self.kind[pos.board[a] >> 1] != K_ROYAL:
                 n += 1
         return n
+
+
+# ------------------------------------------------------------------ the steps of Evaluator.hand
+# Module functions, not methods: each is called from hand() alone, so the C compiler inlines
+# them there (a method would also sit in the class's vtable and stay a call).
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def clear(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
+    """Step 1. Empty the scratch (the attack maps only as far as this board reaches)."""
+    i: cython.int
+    c: cython.int
+    for i in range(ev.nsq):
+        s.att[i] = 0
+        s.att[MAP_SIZE + i] = 0
+        s.kzone[i] = 0
+        s.kzone[MAP_SIZE + i] = 0
+    for i in range(40):
+        s.pmask[i] = 0
+    for i in range(2 * NCLASSES):
+        s.natt[i] = 0
+        s.nzone[i] = 0
+    for c in range(2):
+        s.pcol[2 * c] = 0
+        s.pcol[2 * c + 1] = 0
+        s.npm[c] = 0
+        s.npawns[c] = 0
+        s.npieces[c] = 0
+        s.queens[c] = 0
+        s.nbound[c] = 0
+        s.bound_sq[c] = 0
+        s.bound_mask[c] = 0
+        s.attackers[c] = 0
+        s.dsum[c] = 0
+    s.pkey = 0
+    s.passed = 0
+    s.mg = 0
+    s.eg = 0
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def census(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
+    """Step 2. Pawn files, pawn attacks and the pawn key; material counts; the royal
+    piece's zone (its square and the squares next to it, which it also attacks)."""
+    i: cython.int
+    c: cython.int
+    sq: cython.int
+    p: cython.int
+    t: cython.int
+    k: cython.int
+    f: cython.int
+    r: cython.int
+    to: cython.int
+    ksq: cython.int
+    nsq: cython.int = ev.nsq
+    stride: cython.int = ev.stride
+    x: cython.ulonglong
+    pkey: cython.ulonglong = 0
+    for c in range(2):
+        for i in range(pos.pcount[c]):
+            sq = pos.plist[c * MAXP + i]
+            p = pos.board[sq]
+            t = p >> 1
+            if ev.kind[t] == K_PAWN:
+                s.npawns[c] += 1
+                s.pmask[c * 20 + ev.sq_file[sq] + 1] |= 1 << ev.sq_rank[sq]
+                s.pcol[2 * c + ((ev.sq_file[sq] + ev.sq_rank[sq]) & 1)] += 1
+                x = ((cython.cast(cython.ulonglong, p * nsq + sq) + MIX1) * MIX2) & MASK64
+                pkey ^= x ^ (x >> 31)
+                for k in range(ev.cap_first[p], ev.cap_last[p]):
+                    to = sq + ev.cap_vec[k]
+                    if 0 <= to < nsq:
+                        s.att[c * MAP_SIZE + to] |= A_PAWN
+            elif ev.kind[t] == K_PIECE:
+                s.npm[c] += ev.value[t]
+                s.npieces[c] += 1
+                if ev.bucket[t] == A_QUEEN:
+                    s.queens[c] += 1
+                if ev.flags[t] & FL_COLORBOUND:
+                    s.nbound[c] += 1
+                    s.bound_sq[c] = (ev.sq_file[sq] + ev.sq_rank[sq]) & 1
+                    s.bound_mask[c] |= 1 << s.bound_sq[c]
+        ksq = pos.royal[c]
+        if ksq >= 0:
+            for f in range(-1, 2):
+                for r in range(-1, 2):
+                    to = ksq + r * stride + f
+                    if 0 <= to < nsq and pos.board[to] != WALL:
+                        s.kzone[c * MAP_SIZE + to] = 1
+                        if to != ksq:
+                            s.att[c * MAP_SIZE + to] |= A_KING
+    s.pkey = pkey
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def pawns(ev: Evaluator, pos: Position, s: Scratch, cached: cython.bint) -> cython.void:
+    """Step 3. Pawn structure, the first terms summed. The terms that depend on pawns only
+    come from the pawn cache (lockless like the TT: a torn entry fails its check) unless
+    `cached` is off. Passed pawns are kept as one file bit per colour (only the front pawn
+    of a file can be passed) and get the terms that depend on other pieces in step 6."""
+    pkey: cython.ulonglong = s.pkey
+    w0: cython.ulonglong
+    w1: cython.ulonglong
+    slot: cython.int
+    if pkey == 0:
+        return
+    slot = cython.cast(cython.int, pkey & (PAWN_CACHE_SIZE - 1))
+    w1 = ev.pawn_cache[2 * slot + 1]
+    w0 = ev.pawn_cache[2 * slot]
+    if (w0 ^ w1) == pkey and cached:
+        s.mg = cython.cast(cython.int, w1 & 0xFFFF) - 32768
+        s.eg = cython.cast(cython.int, (w1 >> 16) & 0xFFFF) - 32768
+        s.passed = cython.cast(cython.uint, w1 >> 32)
+        return
+    ev._pawn_terms(pos, s)
+    w1 = (
+        cython.cast(cython.ulonglong, (s.mg + 32768) & 0xFFFF)
+        | (cython.cast(cython.ulonglong, (s.eg + 32768) & 0xFFFF) << 16)
+        | (cython.cast(cython.ulonglong, s.passed) << 32)
+    )
+    ev.pawn_cache[2 * slot] = pkey ^ w1
+    ev.pawn_cache[2 * slot + 1] = w1
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def pieces(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
+    """Step 4. Pieces: mobility, attack maps (by value bucket and class), attacks on the
+    enemy king's zone."""
+    i: cython.int
+    c: cython.int
+    sq: cython.int
+    p: cython.int
+    t: cython.int
+    k: cython.int
+    v: cython.int
+    to: cython.int
+    q: cython.int
+    sign: cython.int
+    zone: cython.int
+    mob: cython.int
+    za: cython.int
+    steps: cython.int
+    bit: cython.int
+    for c in range(2):
+        sign = 1 if c == 0 else -1
+        zone = (c ^ 1) * MAP_SIZE
+        for i in range(pos.pcount[c]):
+            sq = pos.plist[c * MAXP + i]
+            p = pos.board[sq]
+            t = p >> 1
+            if ev.kind[t] != K_PIECE:
+                continue
+            mob = 0
+            za = 0
+            bit = ev.bucket[t] | ev.class_bit[t]
+            for k in range(ev.mob_first[p], ev.mob_last[p]):
+                v = ev.mob_vec[k]
+                to = sq
+                steps = ev.mob_range[k]
+                # Leaps are at most 3 squares and the board has 3 rows/columns of wall
+                # around it, so every ray ends on a wall square inside the array.
+                while steps > 0:
+                    to += v
+                    q = pos.board[to]
+                    if q == WALL:
+                        break
+                    s.att[c * MAP_SIZE + to] |= bit
+                    za += s.kzone[zone + to]
+                    if q == EMPTY:
+                        if not (s.att[zone + to] & A_PAWN):
+                            mob += 1
+                    else:
+                        if (q & 1) != c:
+                            mob += 1
+                        break
+                    steps -= 1
+            if ev.mob_size[t]:
+                ev.term(
+                    s,
+                    ev.mob_off[t] + (mob if mob < ev.mob_size[t] else ev.mob_size[t] - 1),
+                    sign,
+                )
+            else:
+                ev.term(
+                    s,
+                    ev.o_mobility_other,
+                    sign * tdiv((mob - ev.mob_centre[t]) * ev.mob_scale[t], 100),
+                )
+            if za:
+                s.attackers[c] += 1
+                s.natt[c * NCLASSES + ev.cls[t]] += 1
+                if ev.cls[t] == C_OTHER:
+                    za *= ev.attack_unit[t]
+                s.nzone[c * NCLASSES + ev.cls[t]] += za
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def threats(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
+    """Step 5. Threats and piece placement: pieces attacked by pawns or lesser pieces,
+    hanging pieces, rooks on open files and the seventh rank, outposts, bad bishops."""
+    i: cython.int
+    c: cython.int
+    sq: cython.int
+    t: cython.int
+    f: cython.int
+    r: cython.int
+    rr: cython.int
+    tr: cython.int
+    q: cython.int
+    ea: cython.int
+    ksq: cython.int
+    sign: cython.int
+    them: cython.int
+    fwd: cython.int
+    ahead: cython.int
+    ranks: cython.int = ev.ranks
+    stride: cython.int = ev.stride
+    full: cython.int = (1 << ranks) - 1
+    for c in range(2):
+        sign = 1 if c == 0 else -1
+        them = c ^ 1
+        fwd = stride if c == 0 else -stride
+        for i in range(pos.pcount[c]):
+            sq = pos.plist[c * MAXP + i]
+            t = pos.board[sq] >> 1
+            if ev.kind[t] == K_ROYAL:
+                continue
+            ea = s.att[them * MAP_SIZE + sq]
+            if ev.kind[t] == K_PAWN:
+                if ea and not s.att[c * MAP_SIZE + sq]:
+                    ev.term(s, ev.o_hanging_pawn, -sign)
+                continue
+            if ea:
+                if ea & A_PAWN:
+                    ev.term(s, ev.o_threat_by_pawn, -sign)
+                elif ev.bucket[t] == A_ROOK and ea & A_MINOR:
+                    ev.term(s, ev.o_threat_minor_on_rook, -sign)
+                elif ev.bucket[t] == A_QUEEN and ea & A_MINOR:
+                    ev.term(s, ev.o_threat_minor_on_queen, -sign)
+                elif ev.bucket[t] == A_QUEEN and ea & A_ROOK:
+                    ev.term(s, ev.o_threat_rook_on_queen, -sign)
+                if not s.att[c * MAP_SIZE + sq]:
+                    ev.term(s, ev.o_hanging, -sign)
+            f = ev.sq_file[sq]
+            r = ev.sq_rank[sq]
+            rr = r if c == 0 else ranks - 1 - r
+            if ev.flags[t] & FL_FILE_RIDER:
+                if s.pmask[c * 20 + f + 1] == 0:
+                    if s.pmask[them * 20 + f + 1] == 0:
+                        ev.term(s, ev.o_rook_open, sign)
+                    else:
+                        ev.term(s, ev.o_rook_semiopen, sign)
+                if rr == ranks - 2 and ranks >= 6:
+                    ksq = pos.royal[them]
+                    tr = ranks - 2 if c == 0 else 1  # the absolute rank of our "seventh"
+                    if (ksq >= 0 and ev.sq_rank[ksq] == (ranks - 1 if c == 0 else 0)) or (
+                        ev._any_rank(s, them, tr)
+                    ):
+                        ev.term(s, ev.o_rook_seventh, sign)
+            if ev.flags[t] & (FL_LEAPER | FL_COLORBOUND):
+                q = pos.board[sq + fwd]
+                if q > WALL and (q & 1) == c and ev.kind[q >> 1] == K_PAWN:
+                    ev.term(s, ev.o_minor_behind_pawn, sign)
+                if rr >= ranks // 2 and s.att[c * MAP_SIZE + sq] & A_PAWN:
+                    # No enemy pawn on an adjacent file can ever attack this square.
+                    if c == 0:
+                        ahead = full & ~((2 << r) - 1)
+                    else:
+                        ahead = (1 << r) - 1
+                    if ((s.pmask[them * 20 + f] | s.pmask[them * 20 + f + 2]) & ahead) == 0:
+                        if ev.flags[t] & FL_LEAPER:
+                            ev.term(s, ev.o_outpost_leaper, sign)
+                        else:
+                            ev.term(s, ev.o_outpost_bishop, sign)
+            if ev.flags[t] & FL_COLORBOUND:
+                ev.term(s, ev.o_bad_bishop, sign * s.pcol[2 * c + ((f + r) & 1)])
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def passers(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
+    """Step 6. Passed pawns (found in step 3): a free stop square, the kings' distances
+    to it."""
+    c: cython.int
+    f: cython.int
+    r: cython.int
+    rr: cython.int
+    tr: cython.int
+    sq: cython.int
+    stop: cython.int
+    sign: cython.int
+    them: cython.int
+    ranks: cython.int = ev.ranks
+    stride: cython.int = ev.stride
+    nsq: cython.int = ev.nsq
+    passed: cython.uint = s.passed
+    if passed == 0:
+        return
+    for c in range(2):
+        sign = 1 if c == 0 else -1
+        them = c ^ 1
+        for f in range(ev.files):
+            if not (passed >> (16 * c + f)) & 1:
+                continue
+            r = ev._front_rank(s.pmask[c * 20 + f + 1], c)
+            sq = ev.base + r * stride + f
+            if c == 0:
+                rr = r
+                stop = sq + stride
+            else:
+                rr = ranks - 1 - r
+                stop = sq - stride
+            tr = ev._rank8(rr)
+            if 0 <= stop < nsq and pos.board[stop] == EMPTY:
+                ev.term(s, ev.o_passed_free + tr, sign)
+            if pos.royal[0] >= 0 and pos.royal[1] >= 0 and 0 <= stop < nsq:
+                ev.term(s, ev.o_passed_own_king, sign * ev._dist(pos.royal[c], stop) * tr)
+                ev.term(s, ev.o_passed_their_king, sign * ev._dist(pos.royal[them], stop) * tr)
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def king_safety(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
+    """Step 7. King safety: pawn shield and open file, then the danger from the attackers
+    (by class), their hits on the king's zone, their safe checks and the weak squares of
+    the zone; the danger is squared (middlegame) once two pieces attack."""
+    nchk = cython.declare(cython.int[5])  # NCLASSES
+    i: cython.int
+    c: cython.int
+    k: cython.int
+    d: cython.int
+    f: cython.int
+    r: cython.int
+    rr: cython.int
+    v: cython.int
+    q: cython.int
+    to: cython.int
+    own: cython.int
+    bit: cython.int
+    steps: cython.int
+    ksq: cython.int
+    sign: cython.int
+    them: cython.int
+    files: cython.int = ev.files
+    ranks: cython.int = ev.ranks
+    stride: cython.int = ev.stride
+    nsq: cython.int = ev.nsq
+    for c in range(2):
+        sign = 1 if c == 0 else -1
+        them = c ^ 1
+        ksq = pos.royal[c]
+        if ksq < 0:
+            continue
+        f = ev.sq_file[ksq]
+        r = ev.sq_rank[ksq]
+        rr = r if c == 0 else ranks - 1 - r
+        if rr <= 1:
+            k = 0
+            d = 0
+            for v in range(-1, 2):
+                if 0 <= f + v < files:
+                    own = s.pmask[c * 20 + f + v + 1]
+                    if c == 0:
+                        k += (own >> (r + 1)) & 1
+                        d += (own >> (r + 2)) & 1
+                    else:
+                        if r >= 1:
+                            k += (own >> (r - 1)) & 1
+                        if r >= 2:
+                            d += (own >> (r - 2)) & 1
+            ev.term(s, ev.o_shield_near, sign * k)
+            ev.term(s, ev.o_shield_far, sign * d)
+            if s.pmask[c * 20 + f + 1] == 0:
+                ev.term(s, ev.o_king_open_file, sign)
+        if s.attackers[them] < 2:
+            continue
+        for k in range(NCLASSES):
+            nchk[k] = 0  # (other pieces' checks are not counted)
+            ev.kd(s, c, ev.d_attacker + k, s.natt[them * NCLASSES + k])
+            ev.kd(s, c, ev.d_zone + k, s.nzone[them * NCLASSES + k])
+        # Safe checks: squares from which a piece of a class would check (the class's
+        # movement walked back from the king), reached by such a piece, not defended.
+        for k in range(1, NCLASSES):
+            bit = CB_KNIGHT << (k - 1)
+            for i in range(ev.cv_first[k], ev.cv_first[k + 1]):
+                v = ev.cv_vec[i]
+                to = ksq + v
+                steps = ev.cv_range[i]
+                while steps > 0:
+                    q = pos.board[to]
+                    if q == WALL or (q != EMPTY and (q & 1) == them):
+                        break
+                    if (s.att[them * MAP_SIZE + to] & bit) and not s.att[c * MAP_SIZE + to]:
+                        nchk[k] += 1
+                    if q != EMPTY:
+                        break
+                    to += v
+                    steps -= 1
+        for k in range(NCLASSES):
+            ev.kd(s, c, ev.d_check + k, nchk[k])
+        d = 0
+        for v in range(-1, 2):
+            for q in range(-1, 2):
+                to = ksq + q * stride + v
+                if (
+                    0 <= to < nsq
+                    and s.kzone[c * MAP_SIZE + to]
+                    and s.att[them * MAP_SIZE + to]
+                    and not (s.att[c * MAP_SIZE + to] & ~A_KING)
+                ):
+                    d += 1
+        ev.kd(s, c, ev.d_weak, d)
+        if s.queens[them] == 0:
+            ev.kd(s, c, ev.d_no_queen, 1)
+        ev.kd(s, c, ev.d_bias, 1)
+        d = s.dsum[c]
+        if d > 0:
+            s.mg -= sign * (d * d // 4096)
+            s.eg -= sign * tdiv(d * ev.danger_eg, 256)  # (C division, also uncompiled)
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def pairs(ev: Evaluator, s: Scratch) -> cython.void:
+    """Step 8. Pairs of colour-bound pieces (on both square colours)."""
+    c: cython.int
+    for c in range(2):
+        if s.nbound[c] >= 2:
+            ev.term(s, ev.o_bishop_pair, 1 if c == 0 else -1)
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def total(ev: Evaluator, pos: Position, s: Scratch) -> cython.int:
+    """Step 9. Taper, scale drawish endgames, add mop-up; side to move's view (0 for a
+    dead draw). Records the scale, the mop-up and the dead draw in the scratch."""
+    i: cython.int
+    c: cython.int
+    p: cython.int
+    nsq: cython.int = ev.nsq
+    mg: cython.int = pos.mg + s.mg
+    eg: cython.int = pos.eg + s.eg
+    phase: cython.int = pos.phase
+    strong: cython.int
+    weak: cython.int
+    scale: cython.int = 64
+    mop: cython.int = 0
+    score: cython.int
+    if phase > ev.max_phase:
+        phase = ev.max_phase
+    strong = 0 if eg > 0 else 1
+    weak = strong ^ 1
+    if ev.material_draws and s.npawns[strong] == 0:
+        if (
+            s.npieces[strong] == 0
+            or (s.npieces[strong] == 1 and s.npm[strong] < ev.rook_value)
+            or (s.nbound[strong] == s.npieces[strong] and s.bound_mask[strong] != 3)
+        ):
+            scale = 0  # a lone minor piece, or pieces bound to one square colour, cannot mate
+        elif pos.pcount[weak] > 1 and s.npm[strong] - s.npm[weak] < ev.rook_value:
+            scale = ev.scale_no_pawns_small
+    if (
+        s.npieces[0] == 1
+        and s.npieces[1] == 1
+        and s.nbound[0] == 1
+        and s.nbound[1] == 1
+        and s.bound_sq[0] != s.bound_sq[1]
+    ):
+        scale = ev.scale_opposite_bishops
+    s.scale = scale
+    s.mopup = 0
+    s.dead = 0
+    if scale == 0 and s.npawns[weak] == 0:
+        s.dead = 1
+        return 0  # neither side can win: a dead draw
+    if pos.pcount[weak] == 1 and (
+        s.npm[strong] >= ev.rook_value
+        or (ev.material_draws and scale > 0 and s.npawns[strong] == 0 and s.npm[strong] > 0)
+    ):
+        # Against a bare king only material and the mop-up count: the square tables and
+        # terms, fitted to positions with material on both sides, would pull the kings
+        # and pieces elsewhere (and a pawn promotes once the mop-up has done its work).
+        mop = 1
+        mg = 0
+        eg = 0
+        for c in range(2):
+            for i in range(pos.pcount[c]):
+                p = pos.board[pos.plist[c * MAXP + i]]
+                mg += ev.pst_mg[p * nsq]
+                eg += ev.pst_eg[p * nsq]
+    score = tdiv(mg * phase + tdiv(eg * scale, 64) * (ev.max_phase - phase), ev.max_phase)
+    if mop:
+        mop = (1 if strong == 0 else -1) * ev._mopup(
+            pos, strong, s.nbound[strong], s.bound_sq[strong]
+        )
+        score += mop
+        s.mopup = mop
+    return score if pos.side == 0 else -score
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def explosions(ev: Evaluator, pos: Position, score: cython.int) -> cython.int:
+    """Step 10. Explosions (a capture next to a royal piece blows it up: the side to move
+    that can make one has won, one that faces one must parry it), the bounds, the tempo."""
+    k: cython.int
+    if ev.blast:
+        k = ev._blast_threats(pos, pos.side)
+        if ev._blast_threats(pos, pos.side ^ 1):
+            score += ev.blast_win
+        elif k:
+            score -= ev.blast_threat * k + (ev.blast_threats if k >= 2 else 0)
+    if score > SAFE_MAX:
+        score = SAFE_MAX
+    if score < -SAFE_MAX:
+        score = -SAFE_MAX
+    return score + ev.tempo
