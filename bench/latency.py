@@ -13,43 +13,39 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import time
 
+from ferz.match.engines import Process
 
-class Uci:
-    """A `python -m ferz uci` process read line by line."""
+ANSWER_SECONDS = 60.0  # the longest wait for one answer
+
+
+class Uci(Process):
+    """A `python -m ferz uci` process read line by line (ferz's engine driver, which stamps
+    every line with the time it arrived)."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.started = time.monotonic()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "ferz", "uci"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
+        self.spawn([sys.executable, "-m", "ferz", "uci"])
 
-    def send(self, line: str) -> float:
+    def send(self, text: str) -> float:
         """Send a line; the time it was sent."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
+        super().send(text)
         return time.monotonic()
 
     def wait(self, prefix: str) -> float:
         """Read until a line starting with prefix; the time it arrived."""
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if line.startswith(prefix):
-                return time.monotonic()
-        raise RuntimeError(f"ferz ended before {prefix!r}")
+        deadline = time.monotonic() + ANSWER_SECONDS
+        while (got := self.readline(deadline)) is not None:
+            if got[1].startswith(prefix):
+                return got[0]
+        raise RuntimeError(f"no {prefix!r} from ferz within {ANSWER_SECONDS:g} s")
 
     def close(self) -> None:
         """Quit and wait for the process."""
-        self.send("quit")
-        self.proc.wait(10)
+        self.quit(10.0)
 
 
 def one_run() -> dict[str, float]:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -40,9 +39,11 @@ from ferz.core.defs import MAXP  # noqa: E402
 from ferz.core.evaltables import danger_names, table_name, term_layout  # noqa: E402
 from ferz.core.evaluate import Evaluator  # noqa: E402
 from ferz.data import OPENINGS  # noqa: E402
+from ferz.match.engines import Process  # noqa: E402
 from ferz.variants import get  # noqa: E402
 
 TABLES = ("pawn", "knight", "bishop", "rook", "queen", "king")  # PST names, in feature order
+ANSWER_SECONDS = 60.0  # a reference engine's longest answer to one position (label)
 VALUED = ("pawn", "knight", "bishop", "rook", "queen")  # KNOWN_VALUES names, in feature order
 
 
@@ -169,13 +170,11 @@ def label(source: Path, engine: str, out: Path) -> int:
 
     Stockfish's `eval` prints `Final evaluation +0.35 (white side)`; the halfmove clock is set
     to 0 first, since Stockfish damps its evaluation as the fifty-move count grows."""
-    proc = subprocess.Popen(
-        [engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-    )
-    assert proc.stdin and proc.stdout
-    proc.stdin.write("uci\nisready\n")
-    while proc.stdout.readline().strip() != "readyok":
-        pass
+    proc = Process()
+    proc.spawn([engine])
+    proc.send("uci")
+    proc.send("isready")
+    proc.wait_for("readyok", ANSWER_SECONDS, "readyok")
     count = 0
     with source.open() as lines, out.open("w") as sink:
         for line in lines:
@@ -184,17 +183,18 @@ def label(source: Path, engine: str, out: Path) -> int:
                 continue
             fields = fen.split()
             fields[4:6] = ["0", "1"]
-            proc.stdin.write(f"position fen {' '.join(fields)}\neval\nisready\n")
+            proc.send(f"position fen {' '.join(fields)}")
+            proc.send("eval")
+            proc.send("isready")
             value = None
-            while (text := proc.stdout.readline().strip()) != "readyok":
+            for text in proc.wait_for("readyok", ANSWER_SECONDS, "readyok after eval"):
                 if text.startswith("Final evaluation"):
                     word = text.split()[2]
                     value = None if word == "none" else round(float(word) * 100)
             if value is not None:
                 sink.write(f"{fen};{result.split(';')[0]};{value}\n")
                 count += 1
-    proc.stdin.write("quit\n")
-    proc.wait()
+    proc.quit(10.0)
     return count
 
 

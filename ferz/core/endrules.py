@@ -196,7 +196,7 @@ def flag_in_reach(pos: Position, c: cython.int) -> cython.bint:
     saved: cython.int = pos.cap_end
     if k < 0 or attacks.in_check(pos):
         return False
-    pos.cap_end = 64  # the size of flag_buf
+    pos.cap_end = len(pos.flag_buf)  # gen_piece stops at its end
     n = movegen.gen_piece(pos, pos.flag_buf, 0, k, pos.board[k], GEN_ALL)
     pos.cap_end = saved
     for i in range(n):

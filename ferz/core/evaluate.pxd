@@ -1,4 +1,5 @@
-# C-level interface of the evaluation (implementation in evaluate.py).
+# C-level interface of the evaluation (implementation in evaluate.py; its tables are built by
+# evaltables.py, which holds the uncompiled copy of these constants).
 cimport cython
 from ferz.core.position cimport Position
 from ferz.core.nnue cimport Network
@@ -14,6 +15,8 @@ cdef enum:
     SAFE_MAX = 20000
     ROYAL_VALUE = 20000
     PAWN_CACHE_SIZE = 16384
+    MAX_TERMS = 160
+    MAX_DANGER = 24
     # evaluation classes of pieces (tables of TERMS and KING_DANGER are kept per class)
     C_OTHER = 0
     C_KNIGHT = 1
@@ -30,6 +33,39 @@ cdef enum:
     CB_KNIGHT = 32  # class bits: CB_KNIGHT << (class - 1) for knight, bishop, rook, queen
 
 cdef int tdiv(int a, int b) noexcept nogil
+
+
+@cython.final
+cdef class Scratch:
+    # What one evaluation's steps share (filled anew by every call; per colour c). One per
+    # search thread (Search.scratch): the Evaluator itself is shared by the threads.
+    # att[c * MAP_SIZE + sq]: A_* and class bits of c's pieces attacking sq; kzone: the squares
+    # of c's royal piece and next to it
+    cdef unsigned short att[2 * MAP_SIZE]
+    cdef unsigned char kzone[2 * MAP_SIZE]
+    cdef int pmask[40]  # pawn ranks per colour and file: c * 20 + file + 1 (0 and 19: no file)
+    cdef int pcol[4]  # pawns per colour and square colour
+    cdef int npm[2]  # non-pawn material
+    cdef int npawns[2]
+    cdef int npieces[2]
+    cdef int queens[2]  # pieces in the queen bucket
+    cdef int nbound[2]  # colour-bound pieces
+    cdef int bound_sq[2]  # square colour of the last colour-bound piece
+    cdef int bound_mask[2]  # square colours of the colour-bound pieces
+    cdef int attackers[2]  # pieces reaching the enemy king's zone
+    cdef int natt[2 * NCLASSES]  # ... per class: c * NCLASSES + class
+    cdef int nzone[2 * NCLASSES]  # zone squares hit, per colour and class
+    cdef int dsum[2]  # king danger of c's king
+    cdef unsigned long long pkey  # the pawn structure's hash
+    cdef unsigned int passed  # files of passed pawns: bit 16 * c + file
+    cdef int mg, eg  # the terms' sum (white minus black)
+    # what the tuner reads (Evaluator.trace_features): every term's count, white minus black,
+    # and every king-danger count per colour (c * MAX_DANGER + j); the endgame scale (64ths),
+    # the mop-up bonus and whether the position was a dead draw. The counts are only summed
+    # here; nothing of the search reads them.
+    cdef int terms[MAX_TERMS]
+    cdef int danger[2 * MAX_DANGER]
+    cdef int scale, mopup, dead
 
 
 @cython.final
@@ -54,7 +90,7 @@ cdef class Evaluator:
     # weights: TERMS (middlegame, endgame) and KING_DANGER, in params order
     cdef public int[::1] wmg, weg, kdw
     cdef public int danger_eg, tempo
-    # offsets of the terms in wmg / weg (set from the layout of ferz.params.TERMS)
+    # offsets of the terms in wmg / weg (from the layout of ferz.params.TERMS)
     cdef public int o_mobility_other, o_doubled, o_isolated, o_backward, o_connected, o_passed
     cdef public int o_passed_free, o_passed_own_king, o_passed_their_king, o_candidate
     cdef public int o_bishop_pair, o_rook_open, o_rook_semiopen, o_rook_seventh
@@ -66,26 +102,23 @@ cdef class Evaluator:
     cdef public int d_attacker, d_zone, d_check, d_weak, d_no_queen, d_bias, n_danger
     cdef public int scale_no_pawns_small, scale_opposite_bishops
     cdef public int mopup_edge, mopup_close, mopup_corner, mopup_base
-    # accumulators of one evaluation, and the tuner's trace (counts per term, per side danger)
-    cdef int acc_mg, acc_eg
-    cdef int[::1] dsum
-    cdef public int tracing, t_phase, t_scale, t_mopup, t_dead
-    cdef public int[::1] trace, kd_trace
     cdef public int blast_win, blast_threat, blast_threats
     cdef public int blast  # captures explode (blastOnCapture)
     # the neural evaluation (core/nnue.py), used where a position keeps its accumulators
     cdef public Network net
     cdef public int nn_on
 
-    cdef int evaluate(self, Position pos) noexcept nogil
+    cdef int evaluate(self, Position pos, Scratch s) noexcept nogil
     cdef int material(self, Position pos) noexcept nogil
-    cdef void term(self, int i, int n) noexcept nogil
-    cdef void kd(self, int c, int j, int n) noexcept nogil
+    cdef int hand(self, Position pos, Scratch s, bint cached) noexcept nogil
+    # helpers
+    cdef void term(self, Scratch s, int i, int n) noexcept nogil
+    cdef void kd(self, Scratch s, int c, int j, int n) noexcept nogil
     cdef int _count_bits(self, int x) noexcept nogil
     cdef int _front_rank(self, int mask, int c) noexcept nogil
     cdef int _rank8(self, int rr) noexcept nogil
-    cdef unsigned int _pawn_terms(self, Position pos, int* pmask, unsigned short* att) noexcept nogil
-    cdef int _any_rank(self, int* pmask, int c, int rank) noexcept nogil
+    cdef void _pawn_terms(self, Position pos, Scratch s) noexcept nogil
+    cdef int _any_rank(self, Scratch s, int c, int rank) noexcept nogil
     cdef int _dist(self, int a, int b) noexcept nogil
     cdef int _mopup(self, Position pos, int strong, int nbound, int bound_colour) noexcept nogil
     cdef int _blast_threats(self, Position pos, int c) noexcept nogil

@@ -36,6 +36,8 @@ from .tables import ints
 if not cython.compiled:  # the C loops of position.pxd (the uncompiled core runs its own)
     ferz_nn_add = ferz_nn_sub = ferz_nn_move = ferz_nn_add1 = ferz_nn_sub1 = None
 
+ROYAL_MOVES = 64  # room in flag_buf for the moves of one royal piece (endrules.flag_in_reach)
+
 
 @cython.final
 @cython.cclass
@@ -123,7 +125,7 @@ class Position:
         self.u_blast_sq, self.u_blast_pc = ints(9 * MAXPLY), ints(9 * MAXPLY)
         self.scratch = ints(MAXMOVES)
         self.file_count = ints(2 * MAX_FILES)
-        self.flag_buf = ints(64)
+        self.flag_buf = ints(ROYAL_MOVES)
         self.checks_left = ints(2)
         self.cap_end = self.overflow = 0
         self.side = self.halfmove = self.ep = self.castling = 0

@@ -1,6 +1,6 @@
 # C-level interface of the search (implementation in search.py).
 from ferz.core.position cimport Position
-from ferz.core.evaluate cimport Evaluator
+from ferz.core.evaluate cimport Evaluator, Scratch
 from ferz.core.tt cimport TT
 from ferz.core.history cimport History
 from ferz.core.movepick cimport MovePicker
@@ -17,6 +17,7 @@ cdef class Search:
     cdef readonly Position pos  # set_position changes it (the picker's and histories' too)
     cdef public TT tt
     cdef public Evaluator ev
+    cdef Scratch scratch  # the evaluation's scratch of this thread (the Evaluator is shared)
     cdef public int stop, stopped, seldepth, nroot, draw_moves, stalemate_score, stalemate_pieces, mate_score, null_verify_off
     cdef public long long nodes, node_limit
     # the root move being searched (read by the engine's watcher thread for currmove)

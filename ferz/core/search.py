@@ -28,7 +28,7 @@ from cython.cimports.ferz.core.defs import (
     PROMO,
     move_kind,
 )
-from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator, tdiv
+from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator, Scratch, tdiv
 from cython.cimports.ferz.core.history import History
 from cython.cimports.ferz.core.movepick import SC_TT, MovePicker, is_tactical
 from cython.cimports.ferz.core.position import Position
@@ -92,6 +92,7 @@ class Search:
         self.pos = pos
         self.tt = tt
         self.ev = ev
+        self.scratch = Scratch()
         self.nsq = self.pos.nsq
         # SEE's least-attacker test reads piece values per piece code from the position
         # (Evaluator.install sets them too, for positions swapped in later)
@@ -562,7 +563,7 @@ class Search:
         # Step 2. The ply limit and mate distance pruning.
         in_check = self.in_check_at(ply)
         if ply >= MAXDEPTH - 2:
-            return 0 if in_check else self.ev.evaluate(self.pos)
+            return 0 if in_check else self.ev.evaluate(self.pos, self.scratch)
         if alpha < -MATE + ply:
             alpha = -MATE + ply
         if beta > MATE - ply - 1:
@@ -603,7 +604,7 @@ class Search:
             if tthit and tt_eval(meta) != VALUE_NONE:
                 raw = tt_eval(meta)
             else:
-                raw = self.ev.evaluate(self.pos)
+                raw = self.ev.evaluate(self.pos, self.scratch)
             static = self.hist.corrected(raw)
         self.evals[ply] = static
         if not in_check and ply >= 2 and self.evals[ply - 2] != VALUE_NONE:
@@ -912,7 +913,7 @@ class Search:
                 return (MATE - ply) * value
         in_check = self.in_check_at(ply)
         if ply >= MAXDEPTH - 2:
-            return 0 if in_check else self.ev.evaluate(self.pos)
+            return 0 if in_check else self.ev.evaluate(self.pos, self.scratch)
 
         # Step 2. Transposition table: a usable bound ends non-PV nodes at once.
         slot = self.tt.probe(self.pos.key)
@@ -944,7 +945,7 @@ class Search:
                     static = self.ev.material(self.pos)
                     if static - self.lazy_margin >= beta:
                         return static
-                raw = self.ev.evaluate(self.pos)
+                raw = self.ev.evaluate(self.pos, self.scratch)
             static = self.hist.corrected(raw)
             best = static
             if best >= beta:

@@ -1,5 +1,5 @@
-"""Engines as child processes: how to start one, and the line-driven driver that `uci` and
-`xboard` build their protocols on.
+"""Engines as child processes: how to start one, and the line-driven driver (`Process`) that
+`uci` and `xboard` build their protocols on, and the tests and tools use.
 
 The driver reads the engine's output on a thread into a queue of (time, line), so that the
 referee can wait for a line with a deadline and know when each line arrived. Every way an
@@ -23,6 +23,7 @@ import sys
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 MATE_CP = 100000  # a mate score in centipawns: mate in n is MATE_CP - n
@@ -133,34 +134,35 @@ class Reply:
     pv: list[str] = field(default_factory=list)
 
 
-class Engine(ABC):
-    """A child process spoken to by lines; subclasses speak a protocol."""
+class Process:
+    """A child process spoken to by lines: the one driver of ferz's engines (`Engine`) and of
+    the tests and tools that talk to an engine (tests/protocol/proc.py, tests/variants/oracle.py,
+    tools/tune.py). Output lines are read on a thread into a queue of (time, line)."""
 
-    def __init__(self, spec: EngineSpec) -> None:
-        self.spec = spec
-        self.name = spec.name
+    def __init__(self) -> None:
         self.proc: subprocess.Popen[str] | None = None
         self.lines: queue.Queue[tuple[float, str | None]] = queue.Queue()
         self.log: list[str] = []  # the last lines exchanged, for failure reports
 
-    # ------------------------------------------------------------------ process
-
-    def start(self) -> None:
-        """Launch the process and its reader thread; EngineError('start') if it cannot run."""
-        env = dict(os.environ)
-        if self.spec.params:
-            env["FERZ_PARAMS"] = self.spec.params
-        command = self.spec.command or ferz_command(self.spec.protocol)
+    def spawn(
+        self,
+        command: list[str],
+        env: dict[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        stderr: int | None = None,
+    ) -> None:
+        """Launch the process and its reader thread (stderr: None to inherit ours, or
+        subprocess.DEVNULL / PIPE); EngineError('start') if it cannot run."""
         try:
             self.proc = subprocess.Popen(
                 command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=None if self.spec.stderr else subprocess.DEVNULL,
+                stderr=stderr,
                 text=True,
                 bufsize=1,
                 errors="replace",
-                cwd=self.spec.workdir,
+                cwd=cwd,
                 env=env,
             )
         except OSError as error:
@@ -190,6 +192,17 @@ class Engine(ABC):
             assert self.proc is not None and self.proc.stdin is not None
             self.proc.stdin.write(text + "\n")
             self.proc.stdin.flush()
+        except (OSError, ValueError):
+            raise self._gone("stopped reading its input") from None
+
+    def send_bytes(self, data: bytes) -> None:
+        """Write raw bytes (input that need not be text); a closed pipe as in `send`."""
+        self._note(f"< {data!r}")
+        try:
+            assert self.proc is not None and self.proc.stdin is not None
+            self.proc.stdin.flush()
+            self.proc.stdin.buffer.write(data)
+            self.proc.stdin.buffer.flush()
         except (OSError, ValueError):
             raise self._gone("stopped reading its input") from None
 
@@ -228,18 +241,38 @@ class Engine(ABC):
                 self.lines.put((stamp, None))
                 return
 
-    def wait_for(self, word: str, seconds: float, what: str) -> list[str]:
-        """Lines up to one that equals or starts with `word`; EngineError('stall') on timeout."""
+    def expect(
+        self, match: str | Callable[[str], bool], seconds: float, what: str = ""
+    ) -> list[str]:
+        """The lines read up to and including the first that starts with `match` (or
+        satisfies it); EngineError('stall') after `seconds`, its message listing the last."""
+        test = match if callable(match) else (lambda line: line.startswith(match))
         deadline = time.monotonic() + seconds
-        seen = []
+        seen: list[str] = []
         while True:
             got = self.readline(deadline)
             if got is None:
-                raise EngineError("stall", f"no {what} within {seconds:g} s")
-            line = got[1].strip()
-            if line == word or line.startswith(word + " "):
+                raise EngineError(
+                    "stall", f"no {what or repr(match)} within {seconds:g} s; got {seen[-15:]}"
+                )
+            seen.append(got[1])
+            if test(got[1]):
                 return seen
-            seen.append(line)
+
+    def wait_for(self, word: str, seconds: float, what: str) -> list[str]:
+        """Lines (stripped) before one that equals or starts with `word`; EngineError('stall')
+        on timeout."""
+
+        def found(line: str) -> bool:
+            line = line.strip()
+            return line == word or line.startswith(word + " ")
+
+        try:
+            return [line.strip() for line in self.expect(found, seconds, what)[:-1]]
+        except EngineError as error:
+            if error.kind == "stall":
+                raise EngineError("stall", f"no {what} within {seconds:g} s") from None
+            raise
 
     def alive(self) -> bool:
         """Whether the process still runs."""
@@ -255,13 +288,13 @@ class Engine(ABC):
                 pass
         self._close_pipes()
 
-    def quit(self) -> None:
-        """Ask the engine to quit; kill it if it does not within two seconds."""
+    def quit(self, seconds: float = 2.0) -> None:
+        """Ask the process to quit; kill it if it does not within `seconds`."""
         if self.alive():
             try:
                 self.send("quit")
                 assert self.proc is not None
-                self.proc.wait(timeout=2)
+                self.proc.wait(timeout=seconds)
             except (EngineError, subprocess.TimeoutExpired, AssertionError):
                 pass
         self.kill()
@@ -276,6 +309,25 @@ class Engine(ABC):
                     pipe.close()
             except OSError:
                 pass
+
+
+class Engine(Process, ABC):
+    """An engine of a match: a Process started from an EngineSpec; subclasses speak a
+    protocol."""
+
+    def __init__(self, spec: EngineSpec) -> None:
+        super().__init__()
+        self.spec = spec
+        self.name = spec.name
+
+    def start(self) -> None:
+        """Launch the engine; EngineError('start') if it cannot run."""
+        env = dict(os.environ)
+        if self.spec.params:
+            env["FERZ_PARAMS"] = self.spec.params
+        command = self.spec.command or ferz_command(self.spec.protocol)
+        stderr = None if self.spec.stderr else subprocess.DEVNULL
+        self.spawn(command, env=env, cwd=self.spec.workdir, stderr=stderr)
 
     # ------------------------------------------------------------------ protocol
 

@@ -553,7 +553,7 @@ def _atomic(c: _Context) -> bool:
     if r.raw("extinctionValue") != "loss":
         raise r.error("extinctionValue", "atomic: losing the royal piece must lose (loss)")
     for key in ("extinctionPieceCount", "extinctionOpponentPieceCount"):
-        if r.integer(key, 0, 0, 64) != 0:
+        if r.integer(key, 0, 0, MAXP) != 0:
             raise r.error(key, "atomic: only 0 is supported")
     if r.boolean("pieceDrops", False) or r.boolean("extinctionClaim", False):
         raise r.error("blastOnCapture", "ferz supports explosions without drops or claims only")
@@ -816,8 +816,8 @@ def _endings(c: _Context) -> dict:
         "checkmate_value": r.value("checkmateValue", "loss"),
         "extinction_value": extinction_value,
         "extinction_letters": extinction,
-        "extinction_count": r.integer("extinctionPieceCount", 0, 0, 64),
-        "extinction_opponent_count": r.integer("extinctionOpponentPieceCount", 0, 0, 64),
+        "extinction_count": r.integer("extinctionPieceCount", 0, 0, MAXP),
+        "extinction_opponent_count": r.integer("extinctionOpponentPieceCount", 0, 0, MAXP),
         "extinction_claim": r.boolean("extinctionClaim", False),
         "flag_letters": flags,
         "flag_regions": regions,

@@ -36,10 +36,11 @@ def pxd_constants(path: Path) -> dict[str, int]:
 
 
 def fallback_constants(path: Path) -> dict[str, int]:
-    """The constants a core module defines for the uncompiled run (defs.py: all of them)."""
+    """The constants a core module defines for the uncompiled run (defs.py and evaltables.py:
+    all of theirs; a `from ... import` in the block: the named module's)."""
     tree = ast.parse(path.read_text())
     body = tree.body
-    if path.name != "defs.py":
+    if path.name not in ("defs.py", "evaltables.py"):
         body = [
             node.body
             for node in tree.body
@@ -48,10 +49,18 @@ def fallback_constants(path: Path) -> dict[str, int]:
         body = [stmt for block in body for stmt in block]
     out: dict[str, int] = {}
     for node in body:
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ferz.core."):
+            source = CORE.parents[1].joinpath(*node.module.split(".")).with_suffix(".py")
+            kept = fallback_constants(source)
+            out.update({a.name: kept[a.name] for a in node.names if a.name in kept})
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             target = node.targets[0]
             if isinstance(target, ast.Name) and target.id.isupper():
-                out[target.id] = eval(compile(ast.Expression(node.value), path, "eval"), {}, out)
+                try:
+                    value = eval(compile(ast.Expression(node.value), path, "eval"), {}, out)
+                except NameError:  # built by a function (a table, not a constant)
+                    continue
+                out[target.id] = value
     return out
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ferz.match.engines import EngineError, Process
 from tests.programs import find, need, need_module
 
 PYFFISH_VERSION = (0, 0, 90)  # the oracle the tests were written against; others are skipped
@@ -95,52 +96,38 @@ def normal_fen(fen: str) -> tuple:
 
 
 class FairyStockfish:
-    """A running `fairy-stockfish` process speaking UCI, for perft counts."""
+    """A running `fairy-stockfish` process speaking UCI, for perft counts (through ferz's
+    engine-process driver, ferz.match.engines.Process)."""
+
+    TIMEOUT = 600.0  # seconds for one answer (a deep perft of a large variant is slow)
 
     def __init__(self, binary: str = FSF_BINARY) -> None:
-        self.proc = subprocess.Popen(
-            [binary],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
+        self.engine = Process()
+        self.engine.spawn([binary], stderr=subprocess.DEVNULL)
         self.lock = threading.Lock()
-        self._send("uci")
+        self.engine.send("uci")
         self._until("uciok")
-
-    def _send(self, line: str) -> None:
-        """Write one command."""
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
 
     def _until(self, prefix: str) -> list[str]:
         """Read lines up to and including the first starting with prefix."""
-        assert self.proc.stdout is not None
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("fairy-stockfish exited")
-            lines.append(line.rstrip("\n"))
-            if line.startswith(prefix):
-                return lines
+        try:
+            return self.engine.expect(prefix, self.TIMEOUT)
+        except EngineError as error:
+            raise RuntimeError(f"fairy-stockfish: {error}") from None
 
     def load(self, path: Path) -> None:
         """Load a variants.ini file (VariantPath)."""
-        self._send(f"setoption name VariantPath value {path}")
+        self.engine.send(f"setoption name VariantPath value {path}")
 
     def perft(self, variant: str, fen: str, moves: list[str], depth: int) -> int:
         """Leaf count of `go perft` (answered asynchronously: wait for Nodes searched)."""
         with self.lock:
-            self._send(f"setoption name UCI_Variant value {variant}")
-            self._send("isready")
+            self.engine.send(f"setoption name UCI_Variant value {variant}")
+            self.engine.send("isready")
             self._until("readyok")
             tail = f" moves {' '.join(moves)}" if moves else ""
-            self._send(f"position fen {fen}{tail}")
-            self._send(f"go perft {depth}")
+            self.engine.send(f"position fen {fen}{tail}")
+            self.engine.send(f"go perft {depth}")
             line = self._until("Nodes searched")[-1]
             match = re.search(r"Nodes searched:\s*(\d+)", line)
             assert match, line
@@ -148,11 +135,7 @@ class FairyStockfish:
 
     def close(self) -> None:
         """Stop the process."""
-        try:
-            self._send("quit")
-            self.proc.wait(timeout=5)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
+        self.engine.quit(5.0)
 
 
 def fairy_stockfish() -> FairyStockfish:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.programs import need
 from tests.search.helpers import random_game
 
 np = pytest.importorskip("numpy")
@@ -64,3 +65,18 @@ def test_symmetric_fit_keeps_tables_mirrored(traces: tune.Traces) -> None:
     mirror = tune.mirror_index()
     for name in ("pmg", "peg"):
         assert np.allclose(model.w[name], model.w[name][mirror])
+
+
+@pytest.mark.programs("stockfish")
+def test_label_adds_the_reference_engines_static_evaluation(tmp_path: Path) -> None:
+    """`tune.py label` asks Stockfish (through ferz's engine driver) for White's static score of
+    every position with a result; lines without one are left out."""
+    source = tmp_path / "games.txt"
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    no_rook = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w Qkq - 3 9"
+    source.write_text(f"{start};0.5\n{no_rook};0.0\n{start}\n")
+    out = tmp_path / "labelled.txt"
+    assert tune.label(source, need("stockfish"), out) == 2
+    rows = [line.split(";") for line in out.read_text().splitlines()]
+    assert [row[:2] for row in rows] == [[start, "0.5"], [no_rook, "0.0"]]
+    assert abs(int(rows[0][2])) < 100 and int(rows[1][2]) < -300
