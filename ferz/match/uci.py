@@ -18,30 +18,11 @@ class UciEngine(Engine):
         self.fen = "startpos"
         self.moves: list[str] = []
 
+    protocol = "uci"
+
     def handshake(self, variant: str) -> None:
         """uci / uciok, the options, UCI_Variant, isready."""
-        self.send("uci")
-        deadline = time.monotonic() + self.spec.start_timeout
-        while True:
-            got = self.readline(deadline)
-            if got is None:
-                raise EngineError("stall", f"no uciok within {self.spec.start_timeout:g} s")
-            line = got[1].strip()
-            if line == "uciok":
-                break
-            if line.startswith("info string error"):
-                # an engine that cannot start says so (ferz: a bad FERZ_PARAMS) and waits
-                raise EngineError("start", line[len("info string ") :])
-            if line.startswith("id name ") and not self.name:
-                self.name = line[8:].strip()
-            found = re.match(r"option name (.+?) type ", line)
-            if found:
-                self.option_names.add(found.group(1).lower())
-        self.name = self.name or self.spec.label()
-        for key, value in self.spec.options.items():
-            if key.lower() not in self.option_names:
-                raise EngineError("protocol", f"has no option {key!r}")
-            self.send(f"setoption name {key} value {value}")
+        self.hello()
         wanted = self.spec.variant_name or variant
         if variant == "chess960" and "uci_chess960" in self.option_names:
             self.send("setoption name UCI_Chess960 value true")
@@ -50,6 +31,38 @@ class UciEngine(Engine):
                 raise EngineError("protocol", f"cannot play {variant} (no UCI_Variant option)")
             self.send(f"setoption name UCI_Variant value {wanted}")
         self.isready(self.spec.start_timeout)
+
+    def hello(self) -> None:
+        """The greeting (uci, usi or ucci) up to its ok: the engine's name and options; then
+        the options of the spec, each one the engine must have."""
+        self.send(self.protocol)
+        deadline = time.monotonic() + self.spec.start_timeout
+        while True:
+            got = self.readline(deadline)
+            if got is None:
+                raise EngineError(
+                    "stall", f"no {self.protocol}ok within {self.spec.start_timeout:g} s"
+                )
+            line = got[1].strip()
+            if line == f"{self.protocol}ok":
+                break
+            if line.startswith("info string error"):
+                # an engine that cannot start says so (ferz: a bad FERZ_PARAMS) and waits
+                raise EngineError("start", line[len("info string ") :])
+            if line.startswith("id name ") and not self.name:
+                self.name = line[8:].strip()
+            found = re.match(r"option (?:name )?(.+?) type ", line)  # UCCI has no `name`
+            if found:
+                self.option_names.add(found.group(1).lower())
+        self.name = self.name or self.spec.label()
+        for key, value in self.spec.options.items():
+            if key.lower() not in self.option_names:
+                raise EngineError("protocol", f"has no option {key!r}")
+            self.send(self._setoption(key, value))
+
+    def _setoption(self, name: str, value: str) -> str:
+        """The protocol's setoption line."""
+        return f"setoption name {name} value {value}"
 
     def isready(self, seconds: float) -> None:
         """isready / readyok."""

@@ -4,7 +4,6 @@ to and from ferz's."""
 
 from __future__ import annotations
 
-import re
 import time
 
 from ..protocol import ucci, usi
@@ -31,35 +30,13 @@ class UsiEngine(UciEngine):
 
         start = Board(variant=variant)
         self.files, self.ranks, self.start_fen = start.files, start.ranks, start.fen()
-        self.send(self.protocol)
-        deadline = time.monotonic() + self.spec.start_timeout
-        while True:
-            got = self.readline(deadline)
-            if got is None:
-                raise EngineError("stall", f"no {self.protocol}ok within the start time")
-            line = got[1].strip()
-            if line == f"{self.protocol}ok":
-                break
-            if line.startswith("id name ") and not self.name:
-                self.name = line[8:].strip()
-            found = re.match(r"option (?:name )?(.+?) type ", line)
-            if found:
-                self.option_names.add(found.group(1).lower())
-        self.name = self.name or self.spec.label()
-        for key, value in self.spec.options.items():
-            if key.lower() not in self.option_names:
-                raise EngineError("protocol", f"has no option {key!r}")
-            self.send(self._setoption(key, value))
+        self.hello()
         wanted = self.spec.variant_name or variant
         if wanted != DEFAULT_VARIANT[self.protocol]:
             if "uci_variant" not in self.option_names:
                 raise EngineError("protocol", f"cannot play {variant} (no UCI_Variant option)")
             self.send(self._setoption("UCI_Variant", wanted))
         self.isready(self.spec.start_timeout)
-
-    def _setoption(self, name: str, value: str) -> str:
-        """The protocol's setoption line."""
-        return f"setoption name {name} value {value}"
 
     def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
         """usinewgame; the position goes with every go."""
