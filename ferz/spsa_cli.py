@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -81,8 +80,9 @@ def state_path(args: argparse.Namespace, state: spsa.State) -> Path:
     """--state, or the cache directory's file of the run's name."""
     if args.state:
         return Path(args.state)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ferz" / "spsa" / f"{args.name or state.key()}.json"
+    from .cache import cache_dir
+
+    return cache_dir("spsa", f"{args.name or state.key()}.json")
 
 
 def load_state(args: argparse.Namespace) -> tuple[spsa.State, Path]:

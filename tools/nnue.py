@@ -427,8 +427,9 @@ def batch_tensors(data: dict, layout: Layout, result_weight: float, bucket_div: 
 
 def cache_root() -> Path:
     """Where training checkpoints go: $XDG_CACHE_HOME/ferz/nnue (~/.cache when unset)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ferz" / "nnue"
+    from ferz.cache import cache_dir
+
+    return cache_dir("nnue")
 
 
 def train(

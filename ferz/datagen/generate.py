@@ -17,7 +17,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import random
 import re
 import shutil
@@ -127,8 +126,9 @@ class Progress:
 
 def cache_dir(name: str) -> Path:
     """The default output directory: $XDG_CACHE_HOME/ferz/datagen/NAME (~/.cache if unset)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ferz" / "datagen" / name
+    from ..cache import cache_dir as root
+
+    return root("datagen", name)
 
 
 # ------------------------------------------------------------------------------ openings

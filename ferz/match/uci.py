@@ -19,6 +19,7 @@ class UciEngine(Engine):
         self.moves: list[str] = []
 
     protocol = "uci"
+    newgame: str | None = "ucinewgame"  # the protocol's new-game command
 
     def handshake(self, variant: str) -> None:
         """uci / uciok, the options, UCI_Variant, isready."""
@@ -70,10 +71,11 @@ class UciEngine(Engine):
         self.wait_for("readyok", seconds, "readyok")
 
     def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
-        """ucinewgame; the position goes with every go."""
+        """ucinewgame (usinewgame; UCCI has none); the position goes with every go."""
         self.fen, self.moves = fen, list(moves)
         self.drain()
-        self.send("ucinewgame")
+        if self.newgame:
+            self.send(self.newgame)
         self.isready(self.spec.start_timeout)
 
     def tell(self, move: str) -> None:

@@ -18,6 +18,7 @@ class UsiEngine(UciEngine):
     """A USI engine (shogi and its kin)."""
 
     protocol = "usi"
+    newgame = "usinewgame"
 
     def __init__(self, spec: EngineSpec) -> None:
         super().__init__(spec)
@@ -36,13 +37,6 @@ class UsiEngine(UciEngine):
             if "uci_variant" not in self.option_names:
                 raise EngineError("protocol", f"cannot play {variant} (no UCI_Variant option)")
             self.send(self._setoption("UCI_Variant", wanted))
-        self.isready(self.spec.start_timeout)
-
-    def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
-        """usinewgame; the position goes with every go."""
-        self.fen, self.moves = fen, list(moves)
-        self.drain()
-        self.send("usinewgame")
         self.isready(self.spec.start_timeout)
 
     def _out(self, move: str) -> str:
@@ -117,16 +111,11 @@ class UcciEngine(UsiEngine):
     """A UCCI engine (xiangqi and its kin)."""
 
     protocol = "ucci"
+    newgame = None  # UCCI has no new-game command
 
     def _setoption(self, name: str, value: str) -> str:
         """UCCI's setoption line."""
         return f"setoption {name} {value}"
-
-    def new_game(self, fen: str, standard: bool, moves: list[str], ranks: int) -> None:
-        """UCCI has no new-game command: the position goes with every go."""
-        self.fen, self.moves = fen, list(moves)
-        self.drain()
-        self.isready(self.spec.start_timeout)
 
     def _out(self, move: str) -> str:
         """A ferz move in UCCI's notation."""
