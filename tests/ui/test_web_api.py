@@ -21,6 +21,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from ferz.web.messages import MAX_MESSAGE  # noqa: E402
 from ferz.web.server import MAX_BODY, create_app  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
+from tests.ui.webserver import error, state, until  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -40,25 +41,6 @@ def app_for(tmp_path: Path, stats: Stats | None = None, **kw: Any):
         limits_type=Limits,
         **kw,
     )
-
-
-def until(ws, pred, limit: int = 60) -> dict[str, Any]:
-    """Read messages until one satisfies `pred`."""
-    for _ in range(limit):
-        message = ws.receive_json()
-        if pred(message):
-            return message
-    raise AssertionError("expected message never came")
-
-
-def state(ws, cond=lambda g: True) -> dict[str, Any]:
-    """The next game state satisfying `cond`."""
-    return until(ws, lambda m: m["type"] == "state" and cond(m["game"]))["game"]
-
-
-def error(ws) -> str:
-    """The next error message's text."""
-    return until(ws, lambda m: m["type"] == "error")["message"]
 
 
 def settled(plies: int):

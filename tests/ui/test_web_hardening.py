@@ -5,6 +5,7 @@ exports and imports, the games list, the PV hidden in play, the game-over fields
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,10 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ferz.web.game import Game, Settings  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
+from tests.ui import webserver  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
+
+until = partial(webserver.until, limit=200)
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -43,15 +47,6 @@ def app_for(db: Path, stats: Stats | None = None, engine: dict[str, Any] | None 
         policy=TEST_POLICY,
         **kw,
     )
-
-
-def until(ws, pred, limit: int = 200) -> dict[str, Any]:
-    """Read messages until one satisfies `pred`."""
-    for _ in range(limit):
-        message = ws.receive_json()
-        if pred(message):
-            return message
-    raise AssertionError("expected message never came")
 
 
 def poll(client: TestClient, game_id: str, pred, seconds: float = 5) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from ferz.web.players import PLAYER_COOKIE, new_token, player_id  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
 from ferz.web.store import Store  # noqa: E402
+from tests.ui import webserver  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
@@ -66,23 +68,10 @@ class Person:
         return self.client.websocket_connect(path, headers=self.headers)
 
 
-def until(ws, pred, limit: int = 40) -> dict[str, Any]:
-    """Read messages until one satisfies `pred`."""
-    for _ in range(limit):
-        message = ws.receive_json()
-        if pred(message):
-            return message
-    raise AssertionError("expected message never came")
-
-
-def state(ws, cond=lambda g: True) -> dict[str, Any]:
-    """The next game state satisfying `cond`."""
-    return until(ws, lambda m: m["type"] == "state" and cond(m["game"]))["game"]
-
-
-def error(ws) -> str:
-    """The next error message's text."""
-    return until(ws, lambda m: m["type"] == "error")["message"]
+# games between people answer within 40 messages
+until = partial(webserver.until, limit=40)
+state = partial(webserver.state, limit=40)
+error = partial(webserver.error, limit=40)
 
 
 def plies(n: int):

@@ -7,8 +7,9 @@ import contextlib
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +98,22 @@ def chromium(executable: str) -> Iterator[object]:
         browser = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
+
+
+def until(ws: Any, pred: Callable[[dict[str, Any]], bool], limit: int = 60) -> dict[str, Any]:
+    """Read a test client's WebSocket messages until one satisfies `pred` (at most `limit`)."""
+    for _ in range(limit):
+        message = ws.receive_json()
+        if pred(message):
+            return message
+    raise AssertionError("expected message never came")
+
+
+def state(ws: Any, cond: Callable[[dict[str, Any]], bool] = lambda g: True, limit: int = 60):
+    """The next game state satisfying `cond`."""
+    return until(ws, lambda m: m["type"] == "state" and cond(m["game"]), limit)["game"]
+
+
+def error(ws: Any, limit: int = 60) -> str:
+    """The next error message's text."""
+    return until(ws, lambda m: m["type"] == "error", limit)["message"]
