@@ -353,8 +353,8 @@ class Board:
             self.position.unmake()
         return text
 
-    def _san_body(self, code: int) -> str:
-        """SAN without the check suffix."""
+    def _san_body(self, code: int, legal: list[int] | None = None) -> str:
+        """SAN without the check suffix (`legal`: the position's legal moves, if known)."""
         rules, pos = self.rules, self.position
         kind, fr, to = move_kind(code), move_from(code), move_to(code)
         if kind == CASTLE:
@@ -368,7 +368,8 @@ class Board:
             letter = rules.pieces[move_promo(code) - 1].letter
             return f"{start}{rules.square_name(to)}={letter}"
         capture = pos.board[to] >= 2 or kind == EP
-        legal = pos.legal_moves()
+        if legal is None and (not piece.pawn or piece.promoted):  # only these need the list
+            legal = pos.legal_moves()
         text = ""
         if piece.pawn:
             if capture:
@@ -478,7 +479,7 @@ class Board:
         near = [code for code, name in names if name in text and move_kind(code) != CASTLE]
         bodies = [text[:-1]] if text[-1:] in ("+", "#") else []
         for body in [*bodies, text]:
-            found = [code for code in near if self._san_body(code) == body]
+            found = [code for code in near if self._san_body(code, legal) == body]
             if len(found) == 1:
                 return found[0]
         return None
