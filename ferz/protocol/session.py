@@ -105,7 +105,7 @@ class Session:
         """While busy(), answer `always` commands and, until one is kept, `urgent` ones.
 
         Other commands are kept for later, in order: once one is kept, urgent ones after it
-        belong to a later search and wait too.
+        belong to a later search and wait too, and so does the `quit` that end of input means.
         """
         while busy() and not self._quit:
             try:
@@ -114,6 +114,11 @@ class Session:
                 continue
             line = self._receive(item)
             if line is None:
+                continue
+            if item is EOF and self._deferred:
+                # End of input is a `quit` after everything already read: the kept commands
+                # still run (as a GUI that closed its pipe after them meant), then it quits.
+                self._deferred.append(line)
                 continue
             tokens = line.split()
             if not tokens:

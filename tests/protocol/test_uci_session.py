@@ -186,3 +186,17 @@ def test_illegal_searchmoves_are_left_out(gui: Pipe) -> None:
     gui.send("go depth 1 searchmoves e7e5")  # none legal: search every move
     lines = gui.wait_for(lambda ls: len(bestmoves(ls)) == 2)
     assert bestmoves(lines)[-1].startswith("bestmove a2a3")
+
+
+def test_eof_runs_the_commands_kept_behind_a_search_then_quits() -> None:
+    # A script that pipes a search, then a new position and a second search, then closes its
+    # input: the commands read during the first search run before the quit that EOF means.
+    pipe = Pipe(Uci)
+    pipe.send("go infinite")
+    pipe.wait_for(lambda lines: any(x.startswith("info") for x in lines))
+    pipe.send("position startpos moves e2e4", "go depth 1", "d")
+    pipe.close()
+    pipe.thread.join(5)
+    assert not pipe.thread.is_alive()
+    assert len(bestmoves(pipe.lines)) == 2, pipe.lines
+    assert any("Fen: rnbqkbnr/pppppppp/8/8/4P3" in x for x in pipe.lines), pipe.lines
