@@ -951,7 +951,7 @@ class Board:
         setup = fenlib.parse(rules, self.fen())
         pieces = {moved(sq): code for sq, code in setup.pieces.items()}
         pieces.pop(None, None)
-        region = tables.of(rules).region  # FEN does not check where a confined piece stands
+        region = tables.of(rules).region  # checked before the FEN would, to name the transform
         for sq, code in pieces.items():
             if not region[code * rules.nsq + sq]:
                 raise InvalidFenError(

@@ -340,7 +340,7 @@ def _count_start_royals(rules: Rules) -> tuple[int, int]:
 
 
 def _validate_pieces(rules: Rules, setup: Setup) -> None:
-    """Royal counts and pawn ranks that no game can reach."""
+    """Royal counts, confined pieces and pawn ranks that no game can reach."""
     expected = _start_royals(rules)
     for color, name in ((0, "white"), (1, "black")):
         royals = [
@@ -362,6 +362,16 @@ def _validate_pieces(rules: Rules, setup: Setup) -> None:
             )
         if sum(1 for code in setup.pieces.values() if code & 1 == color) > 64:
             raise ValueError(f"piece placement: {name} has more than 64 pieces")
+    for sq, code in setup.pieces.items():
+        # A confined piece (xiangqi's general and advisors in the palace, its elephants on
+        # their side of the river) never stands outside its region in any game.
+        region = rules.pieces[(code >> 1) - 1].region
+        if region is not None and (rules.file_of(sq), rules.rank_of(sq)) not in region[code & 1]:
+            colour = "white" if code & 1 == 0 else "black"
+            raise ValueError(
+                f"piece placement: {colour} {rules.pieces[(code >> 1) - 1].name} on"
+                f" {rules.square_name(sq)} is outside the squares it is confined to"
+            )
     black_double = rules.double_step_ranks_black
     if black_double is None:
         black_double = rules.double_step_ranks

@@ -90,3 +90,32 @@ def test_a_side_without_king_only_where_the_start_position_has_none() -> None:
         Board("rnbqkbnr/pppppppp/8/8/8/8/8/K7 w kq - 0 1", rules=horde)
     with pytest.raises(InvalidFenError, match="white has 0 kings, expected 1"):
         Board("4k3/8/8/8/8/8/8/8 w - - 0 1")
+
+
+@pytest.mark.parametrize(
+    ("fen", "message"),
+    [
+        # the black general on e7, out of its palace
+        (
+            "rnba1abnr/9/1c5c1/p1p1k1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+            "black king on e7 is outside",
+        ),
+        # a white advisor (fers) on e5, out of the palace
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/4A4/P1P1P1P1P/1C5C1/9/RNB1KABNR w - - 0 1",
+            "white fers on e5 is outside",
+        ),
+        # a white elephant on c6, across the river
+        (
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/2B6/9/P1P1P1P1P/1C5C1/9/RN1AKABNR w - - 0 1",
+            "white elephant on c6 is outside",
+        ),
+    ],
+)
+def test_a_confined_piece_outside_its_region_is_refused(fen: str, message: str) -> None:
+    board = Board(variant="xiangqi")
+    with pytest.raises(InvalidFenError, match=message):
+        board.set_fen(fen)
+    assert board.fen() == Board(variant="xiangqi").fen()  # unchanged
+    # inside its region the same piece is fine: an elephant on c5, its own side of the river
+    Board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2B6/P1P1P1P1P/1C5C1/9/RN1AKABNR w - - 0 1", "xiangqi")
