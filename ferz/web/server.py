@@ -129,13 +129,13 @@ def create_app(
     analysis_slice_s: float = ANALYSIS_SLICE_S,
     idle_release_s: float = IDLE_RELEASE_S,
     abandon_s: float = ABANDON_S,
-    variants_file: str | None = None,
+    workers: WorkerSpec | None = None,
 ) -> Starlette:
     """The web app with its games in the SQLite file `db` (engine and limits: see SearchPool;
-    without `engine_factory` the engines are worker processes, which load `variants_file`,
-    the user's variants given to `ferz --variants`; who may connect: `policy`, by default
-    loopback only without a token; `abandon_s`: how long a player may be away from a game
-    against a person before it can be claimed)."""
+    without `engine_factory` the engines are worker processes started as `workers` says,
+    e.g. with the user's variants file given to `ferz --variants`; who may connect:
+    `policy`, by default loopback only without a token; `abandon_s`: how long a player may
+    be away from a game against a person before it can be claimed)."""
     pool = SearchPool(
         slots,
         max_think_ms,
@@ -143,7 +143,7 @@ def create_app(
         limits_type,
         analysis_slice_s=analysis_slice_s,
         idle_release_s=idle_release_s,
-        workers=WorkerSpec(variants_file=variants_file),
+        workers=workers,
     )
     store = Store(db)
     games = Games(store, pool, abandon_s)
@@ -665,8 +665,9 @@ def main(args: argparse.Namespace) -> int:
     policy, url, warning = access(args)
     if warning:
         print(warning, file=sys.stderr, flush=True)
-    variants_file = getattr(args, "variants", None)  # `ferz --variants FILE web`
-    app = create_app(path, policy=policy, abandon_s=args.abandon_after, variants_file=variants_file)
+    # the workers load the user's variants too (`ferz --variants FILE web`)
+    workers = WorkerSpec(variants_file=getattr(args, "variants", None))
+    app = create_app(path, policy=policy, abandon_s=args.abandon_after, workers=workers)
     # Engine searches run in worker processes; threads left here (PGN reading, tree JSON)
     # would hold the GIL for up to the default 5 ms switch interval each time the event loop
     # gives it up at a socket write.

@@ -206,6 +206,7 @@ class Worker:
             await self.switch(variant)
         except EngineError:
             self.kill()
+            await self.close()
             raise
 
     async def switch(self, variant: str) -> bool:
@@ -280,6 +281,11 @@ class Worker:
         for task in self._tasks:
             with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
                 await asyncio.wait_for(task, QUIT_S)
+        # asyncio's Process has no close(): its transport would be closed only when garbage
+        # collected, after the loop may have ended
+        transport = getattr(self.proc, "_transport", None)
+        if transport is not None:
+            transport.close()
 
     def rss_mb(self) -> float:
         """The process's resident memory in MB (Linux; 0 elsewhere or once it ended)."""
