@@ -34,7 +34,8 @@ ANALYSIS_SLICE_S = 2.0  # an analysis holding a slot yields it after this if ano
 IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tables freed)
 PLAY_RESERVE_S = 2.0  # while games have searched this recently, analyses leave them a slot
 ENGINES_PER_SLOT = 4  # in-process engines kept per slot (other variants' engines wait idle)
-WORKERS_PER_SLOT = 2  # worker processes kept per slot: one changes variant in 10-20 ms
+WORKERS_PER_SLOT = 1  # worker processes per slot: one changes variant in 5-20 ms, and each
+# costs 45-85 MB (more when it has played many variants), so no idle ones are kept for variants
 RETRIES = 1  # a search whose engine failed is tried again this many times on a new one
 
 
@@ -133,6 +134,7 @@ class SearchPool:
         self.preemptions = 0
         self.released = 0
         self.failures = 0  # engines dropped because they crashed, hung or answered wrongly
+        self._starting = 0  # engines being built or started (counted against the ceiling)
         self._closing: set[asyncio.Task[None]] = set()  # workers being told to quit
 
     @property
@@ -202,11 +204,15 @@ class SearchPool:
     async def _build(self, variant: str) -> Worker | InThread:
         """A new engine for `variant`: a worker process, or an in-process engine built in a
         thread (70-130 ms of tables and network: not on the event loop)."""
-        if self._factory is not None:
-            return InThread(await asyncio.to_thread(self._factory, variant), variant)
-        worker = Worker(self._spec)
-        await worker.start(variant)
-        return worker
+        self._starting += 1
+        try:
+            if self._factory is not None:
+                return InThread(await asyncio.to_thread(self._factory, variant), variant)
+            worker = Worker(self._spec)
+            await worker.start(variant)
+            return worker
+        finally:
+            self._starting -= 1
 
     async def _take(self, variant: str, owner: str) -> _Kept:
         """An idle engine for `variant` (the owner's own first, to keep its hash), or a new
@@ -218,7 +224,7 @@ class SearchPool:
             kept = next((k for k in same if k.owner == owner), same[-1])
             self._idle.remove(kept)
             return kept
-        if self.engines() >= self.max_engines and self._idle:
+        if self.engines() + self._starting >= self.max_engines and self._idle:
             kept = self._idle.pop(0)
             with contextlib.suppress(EngineError):  # a worker that fails here is replaced
                 if await kept.engine.switch(variant):
