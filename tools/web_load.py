@@ -478,6 +478,8 @@ def main(argv: list[str] | None = None) -> int:
             f" ms, max {max(report.stats_ms):.0f} ms"
         )
     print(f"  server waits of engine moves (ms): {stats['play_wait_ms']}")
+    if "play_search_ms" in stats:
+        print(f"  engine moves' time in a slot (ms): {stats['play_search_ms']}")
     print(
         f"  preemptions of analyses {stats['preemptions']}; engines {stats['engines']}; "
         f"engine workers failed {stats.get('engine_failures', 0)}"

@@ -131,6 +131,7 @@ class SearchPool:
         self._last_play = -1e9  # when a game's search last started (monotonic)
         self._redispatch: asyncio.TimerHandle | None = None
         self.play_waits_ms: deque[float] = deque(maxlen=2000)  # recent waits of game moves
+        self.play_holds_ms: deque[float] = deque(maxlen=2000)  # and how long they held a slot
         self.preemptions = 0
         self.released = 0
         self.failures = 0  # engines dropped because they crashed, hung or answered wrongly
@@ -157,11 +158,23 @@ class SearchPool:
 
     def stats(self) -> dict[str, Any]:
         """Counts and the waits of game moves (ms), for /api/stats and the load test."""
-        waits = sorted(self.play_waits_ms)
 
-        def pct(p: float) -> float | None:
-            """The p-quantile of the waits, None without any."""
-            return None if not waits else round(waits[min(len(waits) - 1, int(p * len(waits)))])
+        def figures(times: deque[float]) -> dict[str, Any]:
+            """Count, median, p95 and max (ms) of recent times."""
+            ordered = sorted(times)
+
+            def pct(p: float) -> float | None:
+                """The p-quantile, None without any."""
+                if not ordered:
+                    return None
+                return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))])
+
+            return {
+                "count": len(ordered),
+                "p50": pct(0.5),
+                "p95": pct(0.95),
+                "max": None if not ordered else round(ordered[-1]),
+            }
 
         return {
             "slots": self.slots,
@@ -177,12 +190,8 @@ class SearchPool:
                 for k in self._all()
                 if k.engine.pid is not None
             ],
-            "play_wait_ms": {
-                "count": len(waits),
-                "p50": pct(0.5),
-                "p95": pct(0.95),
-                "max": None if not waits else round(waits[-1]),
-            },
+            "play_wait_ms": figures(self.play_waits_ms),
+            "play_search_ms": figures(self.play_holds_ms),
         }
 
     async def warm(self, variant: str) -> None:
@@ -226,10 +235,14 @@ class SearchPool:
             return kept
         if self.engines() + self._starting >= self.max_engines and self._idle:
             kept = self._idle.pop(0)
-            with contextlib.suppress(EngineError):  # a worker that fails here is replaced
-                if await kept.engine.switch(variant):
-                    kept.variant, kept.owner = variant, None
-                    return kept
+            self._starting += 1  # still counted while it changes variant
+            try:
+                with contextlib.suppress(EngineError):  # a worker that fails here is replaced
+                    if await kept.engine.switch(variant):
+                        kept.variant, kept.owner = variant, None
+                        return kept
+            finally:
+                self._starting -= 1
             self._drop(kept)
             if self._factory is not None:
                 trim_memory()  # free the old engine's memory before the new one is built
@@ -282,8 +295,9 @@ class SearchPool:
         asked = time.monotonic()
         while True:
             slot = await self._acquire(priority, on_queue)
+            held = time.monotonic()
             if priority == PLAY:
-                self.play_waits_ms.append((time.monotonic() - asked) * 1000)
+                self.play_waits_ms.append((held - asked) * 1000)
             try:
                 for attempt in range(RETRIES + 1):
                     try:
@@ -303,6 +317,8 @@ class SearchPool:
                         log.warning("search for %s failed (%s); trying a new engine", owner, error)
             finally:
                 self._release(slot)
+                if priority == PLAY:
+                    self.play_holds_ms.append((time.monotonic() - held) * 1000)
             if not yielded:
                 return result
 

@@ -252,6 +252,31 @@ def test_at_the_ceiling_a_worker_changes_variant_instead_of_a_new_process():
     assert best[0] in legal("chess") and best[1] in legal("shogi") and best[2] in legal("chess")
 
 
+def test_mixed_variants_at_once_never_start_more_workers_than_the_ceiling():
+    engines = pool(workers=WorkerSpec(), slots=2)  # one worker per slot by default
+    pids: set[int] = set()
+
+    def note(info: Info) -> None:
+        pids.update(w["pid"] for w in engines.stats()["workers"])
+
+    async def one(n: int, variant: str) -> str | None:
+        result = await engines.search(
+            owner=f"g{n}", variant=variant, limits={"depth": 2}, on_info=note, **START
+        )
+        pids.update(w["pid"] for w in engines.stats()["workers"])
+        return result.best
+
+    async def scenario() -> list[str | None]:
+        mixed = ["chess", "shogi", "xiangqi", "chess", "capablanca", "shogi", "crazyhouse"]
+        best = await asyncio.gather(*(one(n, v) for n, v in enumerate(mixed)))
+        await engines.close()
+        return list(zip(mixed, best, strict=True))
+
+    for variant, best in run(scenario()):
+        assert best in legal(variant), variant
+    assert engines.max_engines == 2 and len(pids) == 2 and engines.failures == 0
+
+
 def test_the_users_variants_file_reaches_the_workers(tmp_path: Path):
     from ferz import variants
 
