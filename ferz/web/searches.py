@@ -236,14 +236,17 @@ class SearchPool:
         if self.engines() + self._starting >= self.max_engines and self._idle:
             kept = self._idle.pop(0)
             self._starting += 1  # still counted while it changes variant
+            switched = False
             try:
                 with contextlib.suppress(EngineError):  # a worker that fails here is replaced
-                    if await kept.engine.switch(variant):
-                        kept.variant, kept.owner = variant, None
-                        return kept
+                    switched = await kept.engine.switch(variant)
             finally:
                 self._starting -= 1
-            self._drop(kept)
+                if not switched:
+                    self._drop(kept)  # also when the search is cancelled meanwhile
+            if switched:
+                kept.variant, kept.owner = variant, None
+                return kept
             if self._factory is not None:
                 trim_memory()  # free the old engine's memory before the new one is built
         return _Kept(variant, await self._build(variant))

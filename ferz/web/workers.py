@@ -208,6 +208,9 @@ class Worker:
             self.kill()
             await self.close()
             raise
+        except asyncio.CancelledError:
+            self.kill()  # the search that wanted it was given up: no process is left behind
+            raise
 
     async def switch(self, variant: str) -> bool:
         """Make the engine play `variant` (its hash is cleared); True: a process changes
