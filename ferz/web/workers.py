@@ -42,7 +42,10 @@ class WorkerSpec:
 
     A worker runs `nice` steps below the server: when the CPU is contended the server's
     socket work goes first. An engine's move is bounded by wall-clock time (a fixed time or
-    the clock), so a niced search reaches fewer nodes but answers as soon."""
+    the clock), so a niced search reaches fewer nodes but answers as soon. A worker has its
+    own session, so where Linux groups processes by session for scheduling (autogroup) its
+    group's nice value is raised too: a process's own nice value only counts inside its
+    group."""
 
     variants_file: str | None = None
     nice: int = WORKER_NICE
@@ -62,6 +65,21 @@ class WorkerSpec:
         if self.nice and nice:
             argv = [nice, "-n", str(self.nice), *argv]
         return argv
+
+
+def nicer_group(pid: int, steps: int) -> None:
+    """Raise the nice value of the scheduling group (Linux autogroup) of `pid`'s session by
+    `steps`; nothing where there are no autogroups (or they are off)."""
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled", encoding="ascii") as enabled:
+            if enabled.read().strip() != "1":
+                return
+        with open(f"/proc/{pid}/autogroup", encoding="ascii") as group:
+            current = int(group.read().split("nice")[1])  # "/autogroup-42 nice 0"
+        with open(f"/proc/{pid}/autogroup", "w", encoding="ascii") as group:
+            group.write(str(min(19, current + steps)))
+    except (OSError, ValueError, IndexError):
+        pass  # not Linux, no autogroup, or not allowed: the process's own nice value stays
 
 
 def go_line(limits: Any) -> str:
@@ -199,6 +217,8 @@ class Worker:
             )
         except OSError as error:
             raise EngineError("start", f"cannot run {argv[0]!r}: {error.strerror}") from None
+        if self.spec.nice:
+            nicer_group(self.proc.pid, self.spec.nice)
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read()), loop.create_task(self._read_stderr())]
         try:

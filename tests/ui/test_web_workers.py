@@ -304,14 +304,20 @@ def test_the_users_variants_file_reaches_the_workers(tmp_path: Path):
 def test_workers_run_nicer_than_the_server():
     engines = pool(workers=WorkerSpec(nice=3))
 
-    async def scenario() -> int:
+    async def scenario() -> tuple[int, str | None]:
         await engines.warm("chess")
         pid = engines.stats()["workers"][0]["pid"]
         nice = os.getpriority(os.PRIO_PROCESS, pid)
+        group = None
+        enabled = Path("/proc/sys/kernel/sched_autogroup_enabled")
+        if enabled.exists() and enabled.read_text().strip() == "1":
+            group = Path(f"/proc/{pid}/autogroup").read_text()  # its session's group
         await engines.close()
-        return nice
+        return nice, group
 
-    assert run(scenario()) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 3)
+    nice, group = run(scenario())
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 3)
+    assert group is None or group.split()[-1] == "3"
 
 
 # ---------------------------------------------------------------- the server with workers
