@@ -35,7 +35,7 @@ IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tab
 PLAY_RESERVE_S = 2.0  # while games have searched this recently, analyses leave them a slot
 ENGINES_PER_SLOT = 4  # in-process engines kept per slot (other variants' engines wait idle)
 WORKERS_PER_SLOT = 1  # worker processes per slot: one changes variant in 5-20 ms, and each
-# costs 45-85 MB (more when it has played many variants), so no idle ones are kept for variants
+# costs 45-115 MB (more once it has played several variants): none is kept idle for a variant
 RETRIES = 1  # a search whose engine failed is tried again this many times on a new one
 
 
