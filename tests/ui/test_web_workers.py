@@ -157,7 +157,7 @@ def test_analysis_lines_stream_and_a_stopped_search_keeps_its_worker():
 
 
 def test_a_worker_killed_mid_search_is_replaced_and_the_search_still_answers():
-    engines = pool(workers=WorkerSpec())
+    engines = pool(workers=WorkerSpec(), max_think_ms=30_000)
     killed: list[int] = []
 
     def on_info(info: Info) -> None:
@@ -167,6 +167,7 @@ def test_a_worker_killed_mid_search_is_replaced_and_the_search_still_answers():
             killed.append(pid)
 
     async def scenario() -> tuple[str | None, float, list[dict[str, Any]]]:
+        await engines.warm("chess")
         asked = time.monotonic()
         result = await engines.search(
             owner="g", variant="chess", limits={"movetime": 1500}, on_info=on_info, **START
@@ -180,12 +181,12 @@ def test_a_worker_killed_mid_search_is_replaced_and_the_search_still_answers():
     assert killed and best in legal("chess")
     assert engines.failures == 1 and engines.stats()["engine_failures"] == 1
     assert len(workers) == 1 and workers[0]["pid"] != killed[0] and gone(killed[0])
-    assert took < 6
+    assert took < 15  # the end of its output is seen at once, not at the 30 s ceiling
 
 
 def test_a_hung_worker_is_killed_after_the_ceiling_and_the_search_answers(monkeypatch):
     monkeypatch.setattr(searches, "STOP_GRACE_S", 0.5)
-    engines = pool(workers=WorkerSpec(), max_think_ms=800)
+    engines = pool(workers=WorkerSpec(), max_think_ms=3000)
     hung: list[int] = []
 
     def on_info(info: Info) -> None:
@@ -195,6 +196,7 @@ def test_a_hung_worker_is_killed_after_the_ceiling_and_the_search_answers(monkey
             hung.append(pid)
 
     async def scenario() -> tuple[str | None, float]:
+        await engines.warm("chess")  # the ceiling counts from the slot, a start included
         asked = time.monotonic()
         result = await engines.search(
             owner="g", variant="chess", limits={"movetime": 20_000}, on_info=on_info, **START
@@ -205,7 +207,7 @@ def test_a_hung_worker_is_killed_after_the_ceiling_and_the_search_answers(monkey
 
     best, took = run(scenario())
     assert hung and best in legal("chess") and engines.failures == 1
-    assert took < 5  # the ceiling (0.8 s) + the grace (0.5 s) + a new worker's quick answer
+    assert took < 15  # the ceiling (3 s) + the grace (0.5 s) + a new worker's quick answer
     assert gone(hung[0])
 
 
