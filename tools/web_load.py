@@ -10,15 +10,16 @@ game, the other opens its link and is seated; they answer each other with random
 after a pause) while BOARDS analysis boards think about positions that change every few
 seconds. Bounded in count (--games, --people, --boards, --moves, --people-moves) and time
 (--timeout). Reports every engine reply's wait, how long a person's move takes to reach the
-other player (median, p99), errors, lost moves and the server's resident memory before,
-during (peak) and after the load, and again once idle engines have been released.
+other player (median, p99), errors, lost moves, engine workers that failed, the machine's
+load average, and the resident memory of the server and of its engine worker processes
+before, during (peak) and after the load, and again once idle workers have quit.
 
     python tools/web_load.py                  # 20 games at 100 ms + 10 boards
     python tools/web_load.py --people 200 --boards 0   # + 200 games between people (issue #23)
     python tools/web_load.py --games 5 --boards 2 --moves 5 --after 0   # a quick look
 
 Exit status 0 when every reply came within --max-reply, nothing failed or went missing and
-the peak RSS stayed below --ceiling-mb; 1 otherwise.
+the peak RSS of the server and its workers together stayed below --ceiling-mb; 1 otherwise.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from typing import Any
 
 VARIANTS = ["chess", "chess", "chess", "crazyhouse", "capablanca", "xiangqi", "shogi"]
 ANALYSIS_VARIANTS = ["chess", "chess", "xiangqi", "capablanca", "crazyhouse"]
-DEFAULT_CEILING_MB = 600  # docs/web.md: the documented ceiling with the default 2 slots
+DEFAULT_CEILING_MB = 600  # docs/web.md: server + workers, with the default 2 slots
 MAX_GAMES, MAX_BOARDS, MAX_MOVES, MAX_TIMEOUT = 100, 50, 60, 900  # bounds of one load
 MAX_PEOPLE = 500  # games between people in one load
 PEOPLE_VARIANTS = ["chess", "chess", "chess", "crazyhouse", "xiangqi", "shogi", "capablanca"]
@@ -61,7 +62,8 @@ class Report:
     games_done: int = 0
     moves_sent: int = 0
     infos: int = 0
-    rss: list[tuple[float, float]] = field(default_factory=list)  # (time, MB)
+    rss: list[tuple[float, float, float, int]] = field(default_factory=list)
+    # (time, server MB, workers' MB, workers)
     stats_ms: list[float] = field(default_factory=list)  # GET /api/stats answer times
     relay_ms: list[float] = field(default_factory=list)  # a person's move to the other side
     people_done: int = 0
@@ -84,11 +86,51 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def cpu_s(pid: int) -> float:
-    """CPU time (user + system, every thread) of process `pid` in seconds (Linux /proc)."""
+def stat_fields(pid: int) -> list[str]:
+    """The fields of /proc/PID/stat after the command name (state first)."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-        fields = stat.read().rpartition(")")[2].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return stat.read().rpartition(")")[2].split()
+
+
+def cpu_s(pid: int, children: bool = False) -> float:
+    """CPU time (user + system, every thread) of process `pid` in seconds, or of its ended
+    and reaped children (Linux /proc)."""
+    fields = stat_fields(pid)
+    first = 13 if children else 11
+    return (int(fields[first]) + int(fields[first + 1])) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_of(pid: int) -> list[int]:
+    """The running child processes of `pid` (the server's engine workers)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = stat_fields(int(entry))
+            except OSError:
+                continue  # ended meanwhile
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def workers_rss_mb(pid: int) -> tuple[float, int]:
+    """The summed RSS (MB) of the server's workers, and how many there are."""
+    total, count = 0.0, 0
+    for child in workers_of(pid):
+        with contextlib.suppress(OSError):
+            total += rss_mb(child)
+            count += 1
+    return total, count
+
+
+def workers_cpu_s(pid: int) -> float:
+    """CPU seconds of the server's workers: the running ones and those that have quit."""
+    total = cpu_s(pid, children=True)
+    for child in workers_of(pid):
+        with contextlib.suppress(OSError):
+            total += cpu_s(child)
+    return total
 
 
 def loopback_port(url: str) -> int:
@@ -278,7 +320,8 @@ async def sample_rss(port: int, pid: int, report: Report, stop: asyncio.Event) -
     loop shows there), twice a second until told to stop."""
     while not stop.is_set():
         if pid != os.getpid():
-            report.rss.append((time.monotonic(), rss_mb(pid)))
+            workers, count = workers_rss_mb(pid)
+            report.rss.append((time.monotonic(), rss_mb(pid), workers, count))
         asked = time.monotonic()
         await asyncio.to_thread(http, port, "/api/stats")
         report.stats_ms.append((time.monotonic() - asked) * 1000)
@@ -365,18 +408,25 @@ def main(argv: list[str] | None = None) -> int:
             print("ferz web did not start", file=sys.stderr)
             return 1
     pid = proc.pid if proc else os.getpid()
+    load_before = os.getloadavg()
     try:
         time.sleep(1)
         before = rss_mb(pid) if proc else 0.0
+        workers_before = workers_rss_mb(pid) if proc else (0.0, 0)
         cpu_before = cpu_s(pid) if proc else 0.0
+        workers_cpu_before = workers_cpu_s(pid) if proc else 0.0
         started = time.monotonic()
         asyncio.run(load(port, pid, args, report))
         elapsed = time.monotonic() - started
         cpu = cpu_s(pid) - cpu_before if proc else 0.0
+        workers_cpu = workers_cpu_s(pid) - workers_cpu_before if proc else 0.0
+        load_after = os.getloadavg()
         after_load = rss_mb(pid) if proc else 0.0
+        workers_after = workers_rss_mb(pid) if proc else (0.0, 0)
         stats = http(port, "/api/stats")
         time.sleep(args.after)
         after_idle = rss_mb(pid) if proc else 0.0
+        workers_idle = workers_rss_mb(pid) if proc else (0.0, 0)
         idle_stats = http(port, "/api/stats")
     finally:
         if proc is not None:
@@ -385,13 +435,22 @@ def main(argv: list[str] | None = None) -> int:
         tmp.cleanup()
 
     replies = sorted(report.replies_ms)
-    peak = max((mb for _, mb in report.rss), default=0.0)
-    during = [mb for _, mb in report.rss]
+    peak = max((mb + workers for _, mb, workers, _ in report.rss), default=0.0)
+    server_peak = max((mb for _, mb, _, _ in report.rss), default=0.0)
+    workers_peak = max((workers for _, _, workers, _ in report.rss), default=0.0)
+    count_peak = max((count for _, _, _, count in report.rss), default=0)
+    during = [mb + workers for _, mb, workers, _ in report.rss]
     print(
         f"load: {args.games} games ({args.movetime} ms a move) + {args.people} games between "
         f"people + {args.boards} analysis boards"
     )
     print(f"  time {elapsed:.1f} s; games finished {report.games_done}/{args.games}")
+    print(
+        "  machine load average (1/5/15 min): before "
+        + "/".join(f"{x:.2f}" for x in load_before)
+        + ", after "
+        + "/".join(f"{x:.2f}" for x in load_after)
+    )
     relay = sorted(report.relay_ms)
     relay_p99 = relay[min(len(relay) - 1, int(0.99 * len(relay)))] if relay else 0.0
     if args.people:
@@ -419,18 +478,30 @@ def main(argv: list[str] | None = None) -> int:
             f" ms, max {max(report.stats_ms):.0f} ms"
         )
     print(f"  server waits of engine moves (ms): {stats['play_wait_ms']}")
-    print(f"  preemptions of analyses {stats['preemptions']}; engines {stats['engines']}")
+    if "play_search_ms" in stats:
+        print(f"  engine moves' time in a slot (ms): {stats['play_search_ms']}")
+    print(
+        f"  preemptions of analyses {stats['preemptions']}; engines {stats['engines']}; "
+        f"engine workers failed {stats.get('engine_failures', 0)}"
+    )
     if proc:
         mean = statistics.mean(during) if during else 0.0
         print(
-            f"  RSS MB: before {before:.0f}, during mean {mean:.0f} / peak {peak:.0f}, "
-            f"after the load {after_load:.0f}, after {args.after:.0f} s idle {after_idle:.0f} "
-            f"(engines then {idle_stats['engines']}); ceiling {args.ceiling_mb:.0f}"
+            f"  RSS MB, server + workers: before {before + workers_before[0]:.0f} "
+            f"({workers_before[1]} workers), during mean {mean:.0f} / peak {peak:.0f}, "
+            f"after the load {after_load + workers_after[0]:.0f}, after {args.after:.0f} s "
+            f"idle {after_idle + workers_idle[0]:.0f} (engines then {idle_stats['engines']}); "
+            f"ceiling {args.ceiling_mb:.0f}"
+        )
+        print(
+            f"  RSS MB, server alone: before {before:.0f}, peak {server_peak:.0f}, after "
+            f"{after_load:.0f}, idle {after_idle:.0f}; workers: peak {workers_peak:.0f} MB "
+            f"({count_peak} at most)"
         )
     if proc:
         moves = report.people_moves + 2 * len(replies)
         print(
-            f"  server CPU {cpu:.1f} s in {elapsed:.1f} s (engine searches included); "
+            f"  CPU in {elapsed:.1f} s: server {cpu:.1f} s, engine workers {workers_cpu:.1f} s; "
             f"{moves} moves played"
         )
     print(f"  errors {len(report.errors)}; lost moves {len(report.lost)}")

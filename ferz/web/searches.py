@@ -3,8 +3,10 @@
 Fairness: a waiting game move takes the slot of a running analysis at once (the analysis is
 stopped and waits for its turn again); analyses share the slots they have, one slice at a
 time, when others wait; every waiter learns its place in line. Memory: engines are kept per
-variant, at most `max_engines` of them (four per slot by default; the least recently used
-idle one goes first), and an engine idle for IDLE_RELEASE_S is dropped.
+variant, at most `max_engines` of them (the least recently used idle one goes first), and an
+engine idle for IDLE_RELEASE_S is dropped. The engines are worker processes (ferz/web/workers.py)
+unless a factory of in-process engines is given (the tests' stand-ins); a worker that crashes,
+hangs or is killed is dropped and the search tried once more on a new one.
 """
 
 from __future__ import annotations
@@ -13,11 +15,17 @@ import asyncio
 import contextlib
 import gc
 import itertools
+import logging
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from ..match.engines import EngineError
+from .workers import InThread, Worker, WorkerSpec
+
+log = logging.getLogger("ferz.web")
 
 STOP_GRACE_S = 5.0  # how long a stopped search may take to report its move
 PLAY = 0  # priority of an engine move in a game (lower goes first)
@@ -25,7 +33,10 @@ ANALYSIS = 1  # priority of analysis and review searches
 ANALYSIS_SLICE_S = 2.0  # an analysis holding a slot yields it after this if another waits
 IDLE_RELEASE_S = 60.0  # an engine unused this long is dropped (its hash and tables freed)
 PLAY_RESERVE_S = 2.0  # while games have searched this recently, analyses leave them a slot
-ENGINES_PER_SLOT = 4  # engines kept per search slot (other variants' engines wait idle)
+ENGINES_PER_SLOT = 4  # in-process engines kept per slot (other variants' engines wait idle)
+WORKERS_PER_SLOT = 1  # worker processes per slot: one changes variant in 5-20 ms, and each
+# costs 45-115 MB (more once it has played several variants): none is kept idle for a variant
+RETRIES = 1  # a search whose engine failed is tried again this many times on a new one
 
 
 @dataclass
@@ -52,7 +63,7 @@ class _Kept:
     """An engine with its variant, the game or board it last searched for, and when."""
 
     variant: str
-    engine: Any
+    engine: Worker | InThread
     owner: str | None = None
     used: float = 0.0
 
@@ -88,36 +99,44 @@ class SearchPool:
         analysis_slice_s: float = ANALYSIS_SLICE_S,
         idle_release_s: float = IDLE_RELEASE_S,
         max_engines: int | None = None,
+        workers: WorkerSpec | None = None,
     ) -> None:
-        """`factory(variant)` makes an engine and `limits(**fields)` its search limits; both
-        default to ferz.engine's Engine and Limits (tests pass stand-ins)."""
+        """Without `factory` the engines are worker processes started as `workers` says
+        (ferz's UCI engine); `factory(variant)` makes in-process engines instead, searching
+        in threads (tests pass stand-ins). `limits(**fields)` makes search limits (default
+        ferz.engine.Limits)."""
         if slots < 1:
             raise ValueError("the search pool needs at least one slot")
         self.slots = slots
         self.max_think_ms = max_think_ms
         self.analysis_slice_s = analysis_slice_s
         self.idle_release_s = idle_release_s
-        if factory is None or limits is None:
-            from ..engine import Engine, Limits
+        if limits is None:
+            from ..engine import Limits
 
-            factory = factory or (lambda variant: Engine(variant=variant))
-            limits = limits or Limits
+            limits = Limits
         self._factory = factory
+        self._spec = workers or WorkerSpec()
         self._limits = limits
         self._free: list[int] = list(range(slots - 1, -1, -1))
         self._waiters: list[_Waiter] = []
         self._holders: dict[int, _Holder] = {}
         self._seq = itertools.count()
         # Engines by variant: searching (one per held slot) and idle, least recently used first.
-        self.max_engines = max(slots, max_engines or ENGINES_PER_SLOT * slots)
+        per_slot = ENGINES_PER_SLOT if factory is not None else WORKERS_PER_SLOT
+        self.max_engines = max(slots, max_engines or per_slot * slots)
         self._busy: dict[int, _Kept] = {}
         self._idle: list[_Kept] = []
         self._reaper: asyncio.TimerHandle | None = None
         self._last_play = -1e9  # when a game's search last started (monotonic)
         self._redispatch: asyncio.TimerHandle | None = None
         self.play_waits_ms: deque[float] = deque(maxlen=2000)  # recent waits of game moves
+        self.play_holds_ms: deque[float] = deque(maxlen=2000)  # and how long they held a slot
         self.preemptions = 0
         self.released = 0
+        self.failures = 0  # engines dropped because they crashed, hung or answered wrongly
+        self._starting = 0  # engines being built or started (counted against the ceiling)
+        self._closing: set[asyncio.Task[None]] = set()  # workers being told to quit
 
     @property
     def running(self) -> int:
@@ -133,13 +152,29 @@ class SearchPool:
         """Engines alive now."""
         return len(self._busy) + len(self._idle)
 
+    def _all(self) -> list[_Kept]:
+        """Every engine kept, searching or idle."""
+        return [*self._busy.values(), *self._idle]
+
     def stats(self) -> dict[str, Any]:
         """Counts and the waits of game moves (ms), for /api/stats and the load test."""
-        waits = sorted(self.play_waits_ms)
 
-        def pct(p: float) -> float | None:
-            """The p-quantile of the waits, None without any."""
-            return None if not waits else round(waits[min(len(waits) - 1, int(p * len(waits)))])
+        def figures(times: deque[float]) -> dict[str, Any]:
+            """Count, median, p95 and max (ms) of recent times."""
+            ordered = sorted(times)
+
+            def pct(p: float) -> float | None:
+                """The p-quantile, None without any."""
+                if not ordered:
+                    return None
+                return round(ordered[min(len(ordered) - 1, int(p * len(ordered)))])
+
+            return {
+                "count": len(ordered),
+                "p50": pct(0.5),
+                "p95": pct(0.95),
+                "max": None if not ordered else round(ordered[-1]),
+            }
 
         return {
             "slots": self.slots,
@@ -149,33 +184,96 @@ class SearchPool:
             "max_engines": self.max_engines,
             "preemptions": self.preemptions,
             "engines_released": self.released,
-            "play_wait_ms": {
-                "count": len(waits),
-                "p50": pct(0.5),
-                "p95": pct(0.95),
-                "max": None if not waits else round(waits[-1]),
-            },
+            "engine_failures": self.failures,
+            "workers": [
+                {"pid": k.engine.pid, "variant": k.variant, "rss_mb": round(k.engine.rss_mb(), 1)}
+                for k in self._all()
+                if k.engine.pid is not None
+            ],
+            "play_wait_ms": figures(self.play_waits_ms),
+            "play_search_ms": figures(self.play_holds_ms),
         }
 
-    def warm(self, variant: str) -> None:
-        """Make an engine per slot for `variant` now, so the first moves do not wait."""
+    async def warm(self, variant: str) -> None:
+        """Start an engine per slot for `variant` now, so the first moves do not wait."""
+        missing = self.slots - len(self._idle)
+        if missing <= 0:
+            return
+        built = await asyncio.gather(
+            *(self._build(variant) for _ in range(missing)), return_exceptions=True
+        )
         now = time.monotonic()
-        while len(self._idle) < self.slots:
-            self._idle.append(_Kept(variant, self._factory(variant), None, now))
+        for engine in built:
+            if isinstance(engine, BaseException):
+                log.warning("could not start an engine: %s", engine)
+            else:
+                self._idle.append(_Kept(variant, engine, None, now))
+        self._schedule_reaper()
+
+    async def _build(self, variant: str) -> Worker | InThread:
+        """A new engine for `variant`: a worker process, or an in-process engine built in a
+        thread (70-130 ms of tables and network: not on the event loop)."""
+        self._starting += 1
+        try:
+            if self._factory is not None:
+                return InThread(await asyncio.to_thread(self._factory, variant), variant)
+            worker = Worker(self._spec)
+            await worker.start(variant)
+            return worker
+        finally:
+            self._starting -= 1
 
     async def _take(self, variant: str, owner: str) -> _Kept:
         """An idle engine for `variant` (the owner's own first, to keep its hash), or a new
-        one, dropping the least recently used idle engine when the ceiling is reached."""
+        one; at the ceiling the least recently used idle engine goes (a worker process
+        changes to the new variant instead of being replaced)."""
+        self._idle = [k for k in self._idle if k.engine.alive or self._drop(k)]
         same = [k for k in self._idle if k.variant == variant]
         if same:
             kept = next((k for k in same if k.owner == owner), same[-1])
             self._idle.remove(kept)
             return kept
-        if self.engines() >= self.max_engines and self._idle:
-            del self._idle[0]  # free it before the new one is built
-            trim_memory()
-        # Building an engine takes 70-130 ms (tables, network): not on the event loop.
-        return _Kept(variant, await asyncio.to_thread(self._factory, variant))
+        if self.engines() + self._starting >= self.max_engines and self._idle:
+            kept = self._idle.pop(0)
+            self._starting += 1  # still counted while it changes variant
+            switched = False
+            try:
+                with contextlib.suppress(EngineError):  # a worker that fails here is replaced
+                    switched = await kept.engine.switch(variant)
+            finally:
+                self._starting -= 1
+                if not switched:
+                    self._drop(kept)  # also when the search is cancelled meanwhile
+            if switched:
+                kept.variant, kept.owner = variant, None
+                return kept
+            if self._factory is not None:
+                trim_memory()  # free the old engine's memory before the new one is built
+        return _Kept(variant, await self._build(variant))
+
+    def _drop(self, kept: _Kept) -> bool:
+        """Let an engine go: a worker is told to quit (killed if it failed). False, so that
+        a filter can drop while it filters."""
+        engine = kept.engine
+        if not engine.alive:
+            engine.kill()
+        task = asyncio.get_running_loop().create_task(engine.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+        return False
+
+    async def close(self) -> None:
+        """End every engine (the server stops); searches must have been cancelled."""
+        kept, self._idle = self._all(), []
+        self._busy.clear()
+        if self._reaper is not None:
+            self._reaper.cancel()
+            self._reaper = None
+        for k in kept:
+            k.engine.stop()
+            self._drop(k)
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
 
     async def search(
         self,
@@ -200,13 +298,30 @@ class SearchPool:
         asked = time.monotonic()
         while True:
             slot = await self._acquire(priority, on_queue)
+            held = time.monotonic()
             if priority == PLAY:
-                self.play_waits_ms.append((time.monotonic() - asked) * 1000)
+                self.play_waits_ms.append((held - asked) * 1000)
             try:
-                engine = await self._prepare(slot, owner, variant, fen, moves, options)
-                result, yielded = await self._go(slot, engine, limits, on_info)
+                for attempt in range(RETRIES + 1):
+                    try:
+                        engine = await self._prepare(slot, owner, variant, fen, moves, options)
+                        result, yielded = await self._go(slot, engine, limits, on_info)
+                        break
+                    except EngineError as error:
+                        # The engine crashed, hung or answered wrongly: drop it and search
+                        # again on a new one (a second failure is reported to the caller).
+                        self.failures += 1
+                        kept = self._busy.pop(slot, None)
+                        if kept is not None:
+                            kept.engine.kill()
+                            self._drop(kept)
+                        if attempt == RETRIES:
+                            raise EngineError(error.kind, f"{error} (tried twice)") from None
+                        log.warning("search for %s failed (%s); trying a new engine", owner, error)
             finally:
                 self._release(slot)
+                if priority == PLAY:
+                    self.play_holds_ms.append((time.monotonic() - held) * 1000)
             if not yielded:
                 return result
 
@@ -259,7 +374,9 @@ class SearchPool:
         """Give a slot back (its engine goes idle) and to whoever is next in line."""
         self._holders.pop(slot, None)
         kept = self._busy.pop(slot, None)
-        if kept is not None:
+        if kept is not None and not kept.engine.alive:
+            self._drop(kept)  # it failed while its search was being given up
+        elif kept is not None:
             kept.used = time.monotonic()
             self._idle.append(kept)
             self._schedule_reaper()
@@ -345,8 +462,12 @@ class SearchPool:
         keep = [k for k in self._idle if now - k.used < self.idle_release_s]
         if len(keep) < len(self._idle):
             self.released += len(self._idle) - len(keep)
+            for kept in self._idle:
+                if kept not in keep:
+                    self._drop(kept)  # a worker process quits: its memory goes with it
             self._idle = keep
-            trim_memory()
+            if self._factory is not None:
+                trim_memory()
         self._schedule_reaper()
 
     async def _prepare(
@@ -365,28 +486,31 @@ class SearchPool:
         engine = kept.engine
         if engine.searching:  # a search cancelled twice may still be winding down
             engine.stop()
-            await asyncio.to_thread(engine.wait)
+            try:
+                await asyncio.wait_for(engine.wait(), STOP_GRACE_S)
+            except asyncio.TimeoutError:
+                engine.kill()
+                raise EngineError("stall", "no move after stop") from None
         if kept.owner != owner:
             engine.new_game()
             kept.owner = owner
         for name, value in options.items():
             if name in engine.options:  # a stand-in engine may lack some (OwnBook)
                 engine.set_option(name, value)
-        engine.set_position(fen=fen, moves=list(moves))
+        engine.set_position(fen, moves)
         return engine
 
     async def _go(
         self,
         slot: int,
-        engine: Any,
+        engine: Worker | InThread,
         limits: dict[str, Any],
         on_info: Callable[[Any], None] | None,
     ) -> tuple[Result, bool]:
         """Run one search on a prepared engine, within the think-time ceiling; the bool says
-        it stopped early to yield its slot (an analysis that others waited for)."""
-        loop = asyncio.get_running_loop()
+        it stopped early to yield its slot (an analysis that others waited for). An engine
+        that gives no move STOP_GRACE_S after `stop` is killed (EngineError 'stall')."""
         result = Result(None)
-        done: asyncio.Future[str | None] = loop.create_future()
         holder = self._holders[slot]
         live = True
 
@@ -398,16 +522,7 @@ class SearchPool:
             if on_info is not None:
                 on_info(info)
 
-        def best_cb(best: str | None, ponder: str | None = None) -> None:
-            """Runs on the event loop when the engine reports its move."""
-            if not done.done():
-                done.set_result(best)
-
-        engine.go(
-            self._limits(**limits),
-            on_info=lambda info: loop.call_soon_threadsafe(info_cb, info),
-            on_bestmove=lambda best, ponder=None: loop.call_soon_threadsafe(best_cb, best),
-        )
+        done = engine.go(self._limits(**limits), info_cb)
         deadline = holder.started + self.max_think_ms / 1000
         yielded = False
         try:
@@ -426,12 +541,20 @@ class SearchPool:
                 engine.stop()  # the ceiling, or a yield: take the best move found so far
                 if yielded:
                     self.preemptions += 1
-            result.best = await asyncio.wait_for(asyncio.shield(done), STOP_GRACE_S)
+            try:
+                result.best = await asyncio.wait_for(asyncio.shield(done), STOP_GRACE_S)
+            except asyncio.TimeoutError:
+                engine.kill()
+                raise EngineError("stall", f"no move {STOP_GRACE_S:g} s after stop") from None
         except asyncio.CancelledError:
             live = False
             engine.stop()
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            try:
                 await asyncio.wait_for(asyncio.shield(done), STOP_GRACE_S)
+            except asyncio.TimeoutError:
+                engine.kill()  # hung: the slot's release drops it
+            except (asyncio.CancelledError, EngineError):
+                pass
             raise
         finally:
             live = False

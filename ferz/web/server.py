@@ -38,6 +38,7 @@ from .schema import EXPORT, IMPORT, NEW_GAME, TREE_EDIT, TREE_OP, Field, check, 
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
 from .security import Guard, Policy, is_loopback, new_token
 from .store import STATUSES, Record, Store, default_path
+from .workers import WorkerSpec
 
 log = logging.getLogger("ferz.web")
 
@@ -47,7 +48,7 @@ MAX_FRAME = 64 * 1024  # uvicorn closes the socket (1009) on frames above this
 DEFAULT_SLOTS = max(1, min(4, os.cpu_count() or 1))
 DEFAULT_MAX_THINK_MS = 30_000
 DEFAULT_REVIEW_MS = 300
-SWITCH_INTERVAL_S = 0.0005  # GIL hand-over between the event loop and engine threads
+SWITCH_INTERVAL_S = 0.0005  # GIL hand-over between the event loop and helper threads
 MAX_ANALYSIS_SOCKETS = 32  # open analysis boards; more are refused (close 1013, try later)
 PAGE_DEFAULT, PAGE_MAX = 50, 200  # games per page of the games list
 LIST_QUERY = {
@@ -128,10 +129,13 @@ def create_app(
     analysis_slice_s: float = ANALYSIS_SLICE_S,
     idle_release_s: float = IDLE_RELEASE_S,
     abandon_s: float = ABANDON_S,
+    workers: WorkerSpec | None = None,
 ) -> Starlette:
     """The web app with its games in the SQLite file `db` (engine and limits: see SearchPool;
-    who may connect: `policy`, by default loopback only without a token; `abandon_s`: how
-    long a player may be away from a game against a person before it can be claimed)."""
+    without `engine_factory` the engines are worker processes started as `workers` says,
+    e.g. with the user's variants file given to `ferz --variants`; who may connect:
+    `policy`, by default loopback only without a token; `abandon_s`: how long a player may
+    be away from a game against a person before it can be claimed)."""
     pool = SearchPool(
         slots,
         max_think_ms,
@@ -139,6 +143,7 @@ def create_app(
         limits_type,
         analysis_slice_s=analysis_slice_s,
         idle_release_s=idle_release_s,
+        workers=workers,
     )
     store = Store(db)
     games = Games(store, pool, abandon_s)
@@ -163,13 +168,18 @@ def create_app(
         )
 
     async def stats(request: Request) -> Response:
-        """Load figures: searches, waits of game moves, engines, rooms, boards, memory."""
+        """Load figures: searches, waits of game moves, engines (the worker processes with
+        their memory), rooms, boards, memory of the server and of server + workers."""
+        figures = pool.stats()
+        own = rss_mb()
+        workers = sum(w["rss_mb"] for w in figures["workers"])
         return JSONResponse(
             {
-                **pool.stats(),
+                **figures,
                 "rooms": len(games.rooms),
                 "analysis_boards": len(boards_open),
-                "rss_mb": rss_mb(),
+                "rss_mb": own,
+                "total_rss_mb": None if own is None else round(own + workers, 1),
             }
         )
 
@@ -537,7 +547,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         """Warm the engines and resume unfinished games; stop every search at the end."""
-        await asyncio.to_thread(pool.warm, "chess")
+        await pool.warm("chess")
         resumed = games.resume()
         if resumed:
             log.info("resumed %d unfinished games", resumed)
@@ -545,6 +555,7 @@ def create_app(
             yield
         finally:
             await games.close()
+            await pool.close()  # the worker processes quit
             store.close()
 
     routes = [
@@ -654,10 +665,12 @@ def main(args: argparse.Namespace) -> int:
     policy, url, warning = access(args)
     if warning:
         print(warning, file=sys.stderr, flush=True)
-    app = create_app(path, policy=policy, abandon_s=args.abandon_after)
-    # Engine searches run in threads of this process and hold the GIL while they compute; the
-    # event loop gives the GIL up at every socket write and waited up to the default 5 ms
-    # switch interval for it each time, which made moves between people wait behind searches.
+    # the workers load the user's variants too (`ferz --variants FILE web`)
+    workers = WorkerSpec(variants_file=getattr(args, "variants", None))
+    app = create_app(path, policy=policy, abandon_s=args.abandon_after, workers=workers)
+    # Engine searches run in worker processes; threads left here (PGN reading, tree JSON)
+    # would hold the GIL for up to the default 5 ms switch interval each time the event loop
+    # gives it up at a socket write.
     sys.setswitchinterval(SWITCH_INTERVAL_S)
     config = uvicorn.Config(
         app,

@@ -7,7 +7,7 @@ import contextlib
 import socket
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +22,11 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path) -> Iterator[int]:
-    """Run the server with a fresh database until the block ends; yields its port."""
+def running_server(db: Path, options: Sequence[str] = ()) -> Iterator[int]:
+    """Run the server with a fresh database until the block ends; yields its port.
+    `options` go before `web` (ferz's own, e.g. --variants FILE)."""
     port = free_port()
-    cmd = [sys.executable, "-m", "ferz", "web", "--no-browser", "--port", str(port)]
+    cmd = [sys.executable, "-m", "ferz", *options, "web", "--no-browser", "--port", str(port)]
     cmd += ["--db", str(db)]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
