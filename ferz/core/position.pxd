@@ -139,7 +139,7 @@ cdef class Position:
     cdef int[::1] nn_kmap, nn_cboard
     cdef short[::1] nn_cache
     # --- gating and two-board games (vargate)
-    cdef public int seir, must_drop_type
+    cdef public int seir, must_drop_type, gating
     cdef unsigned long long[::1] z_gate
     cdef int[::1] u_gated
 

@@ -89,6 +89,7 @@ class Position:
         self.camb_rook, self.gate_bit = t.camb_rook, t.gate_bit
         # gating and two-board games (vargate)
         self.seir, self.z_gate, self.must_drop_type = t.seir, t.z_gate, t.must_drop_type
+        self.gating = t.gating
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -414,9 +415,7 @@ class Position:
         if self.counting:
             self.u_count[2 * ply] = self.cnt_limit
             self.u_count[2 * ply + 1] = self.cnt_ply
-        if self.camb:
-            self.u_gates[ply] = self.gates
-        if self.seir:
+        if self.gating:  # cambodianMoves, seirawanGating
             self.u_gates[ply] = self.gates
             self.u_gated[ply] = 0
         if self.ep:
@@ -660,8 +659,10 @@ class Position:
         self.ply = ply
         self.game_ply -= 1
         self.side = us
-        if self.seir and self.u_gated[ply]:
-            self.gate_out(m, ply)
+        if self.gating:
+            if self.u_gated[ply]:
+                self.gate_out(m, ply)
+            self.gates = self.u_gates[ply]
         if self.check_count:
             self.checks_left[us] = self.u_checks[ply]
         if capt and self.blast:
@@ -701,8 +702,6 @@ class Position:
         if self.counting:
             self.cnt_limit = self.u_count[2 * ply]
             self.cnt_ply = self.u_count[2 * ply + 1]
-        if self.camb or self.seir:
-            self.gates = self.u_gates[ply]
         self.key = self.u_key[ply]
         self.mg = self.u_mg[ply]
         self.eg = self.u_eg[ply]

@@ -475,3 +475,4 @@ class Tables:
         # a stream of its own, so that every other key stays as it was
         self.z_gate = _keys(random.Random(ZOBRIST_SEED + 1), 32)
         self.must_drop_type = max(0, _index(rules, rules.must_drop_letter))
+        self.gating = 1 if self.camb or self.seir else 0  # make saves the gates per ply

@@ -235,3 +235,39 @@ def test_smoke_game(name: str) -> None:
             assert move in {m.text for m in board.legal_moves}, (name, board.fen(), move)
             board.push(board.parse_uci(move))
         assert len(board.move_stack) >= 2
+
+
+USER_GATING = """[tinyseirawan:seirawan]
+maxFile = 6
+knight = -
+promotionPieceTypes = heqrb
+startFen = rbqkbr/pppppp/6/6/6/6/PPPPPP/RBQKBR[EHeh] w KQBCbc - 0 1
+castlingKingFile = d
+castlingKingsideFile = e
+castlingQueensideFile = b
+"""
+
+
+def test_user_gating_variant_matches_fsf(tmp_path) -> None:
+    """A narrower board with gating, castling elsewhere and gates of one side missing, loaded
+    into both engines (VariantPath)."""
+    path = tmp_path / "tiny.ini"
+    path.write_text(USER_GATING)
+    rules = variants.parse_text(USER_GATING, str(path))["tinyseirawan"]
+    engine = fairy_stockfish()
+    try:
+        engine.load(path)
+        board = Board(rules.start_fen, rules=rules)
+        rng = random.Random(3)
+        for _ in range(12):
+            history = [m.text for m in board.move_stack]
+            for depth in (1, 2, 3):
+                assert perft(board.position, depth) == engine.perft(
+                    "tinyseirawan", rules.start_fen, history, depth
+                ), (history, depth)
+            moves = board.legal_moves
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+    finally:
+        engine.close()
