@@ -168,3 +168,4 @@ cdef class Position:
     cdef void gate_in(self, int m, int us, int ply) noexcept nogil
     cdef void gate_out(self, int m, int ply) noexcept nogil
     cdef unsigned long long gate_key(self, long long gates) noexcept nogil
+    cdef void strand(self, long long old, long long new) noexcept nogil

@@ -617,7 +617,20 @@ class Position:
                 self.gates &= ~(cython.cast(cython.longlong, 0xFFFF) << (16 * us))
         if self.gates != self.u_gates[ply]:
             key ^= self.gate_key(self.gates) ^ self.gate_key(self.u_gates[ply])
+            if not self.capt_to_hand:
+                self.strand(self.u_gates[ply], self.gates)
         self.key = key
+
+    def strand(self, old: cython.longlong, new: cython.longlong) -> cython.void:
+        """A side whose last gate closed can never bring its pieces in hand into play (without
+        captures to hand): they leave the evaluation's material (refresh agrees)."""
+        c: cython.int
+        t: cython.int
+        for c in range(2):
+            if (old >> (16 * c)) & 0xFFFF and not (new >> (16 * c)) & 0xFFFF:
+                for t in range(2 + c, self.npc, 2):
+                    self.mg -= self.hand[t] * self.pst_mg[t * self.nsq]
+                    self.eg -= self.hand[t] * self.pst_eg[t * self.nsq]
 
     def gate_out(self, m: cython.int, ply: cython.int) -> cython.void:
         """Undo gate_in's piece: back from its square to the hand (the caller restores the
@@ -897,6 +910,12 @@ class Position:
         for p in range(2, self.npc):
             if self.hand[p]:
                 key ^= self.z_hand[p * MAXHAND] ^ self.z_hand[p * MAXHAND + self.hand[p]]
+                if (
+                    self.seir
+                    and not self.capt_to_hand
+                    and not (self.gates >> (16 * (p & 1))) & 0xFFFF
+                ):
+                    continue  # no gate left: these can never enter (see strand)
                 mg += self.hand[p] * self.pst_mg[p * nsq]
                 eg += self.hand[p] * self.pst_eg[p * nsq]
         key ^= self.z_castle[self.castling]

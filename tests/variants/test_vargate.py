@@ -271,3 +271,35 @@ def test_user_gating_variant_matches_fsf(tmp_path) -> None:
             board.push(rng.choice(moves))
     finally:
         engine.close()
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_incremental_state_equals_a_fresh_one(name: str) -> None:
+    """After every legal move (gating, castling with gating, drops, closing the last gate) the
+    key and the evaluation's material equal those computed from scratch, and unmake restores
+    the position, its gates and its hands."""
+    from array import array
+
+    rng = random.Random(5)
+    for fen in [variants.get(name).start_fen] + [f for n, f in POSITIONS if n == name]:
+        board = Board(fen, variant=name)
+        pos = board.position
+        size = pos.npc * pos.nsq
+        pos.set_tables(
+            array("i", [rng.randint(-99, 99) for _ in range(size)]),
+            array("i", [rng.randint(-99, 99) for _ in range(size)]),
+            array("i", [rng.randint(0, 4) for _ in range(pos.npc)]),
+        )
+        for _ in range(30):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            before = (pos.fen(), pos.key, pos.mg, pos.eg, pos.gates, tuple(pos.hand))
+            for m in moves:
+                assert pos.make(m)
+                after = (pos.key, pos.mg, pos.eg)
+                pos.refresh()
+                assert (pos.key, pos.mg, pos.eg) == after, (fen, board.fen(), m)
+                pos.unmake()
+                assert (pos.fen(), pos.key, pos.mg, pos.eg, pos.gates, tuple(pos.hand)) == before
+            pos.make(rng.choice(moves))
