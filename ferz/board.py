@@ -21,6 +21,7 @@ from .core.defs import (
     DROP,
     EP,
     MAX_GAME_PLY,
+    NORMAL,
     PROMO,
     encode,
     move_from,
@@ -253,9 +254,19 @@ class Board:
         kind, fr, to = move_kind(code), move_from(code), move_to(code)
         if kind == DROP:
             return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+        gate = gated_type(code)
+        if gate and (code >> 27) & 1:
+            # castling that gates on the rook's square: rook's square, king's, letter (FSF)
+            return (
+                rules.square_name(to)
+                + rules.square_name(fr)
+                + rules.pieces[gate - 1].letter.lower()
+            )
         if kind == CASTLE and not self.chess960:
             to = self._castle_king_to(fr, to)
         text = rules.square_name(fr) + rules.square_name(to)
+        if gate:  # seirawanGating: the piece from hand that enters on the origin, `b1c3h`
+            text += rules.pieces[gate - 1].letter.lower()
         if kind == PROMO:
             promo = move_promo(code)
             moving = rules.pieces[(self.position.board[fr] >> 1) - 1]
@@ -289,13 +300,18 @@ class Board:
             move = self._move(code)
             if move.text == wanted or (move.text.lower() == lowered and "@" not in wanted):
                 return move
-            if move_kind(code) == CASTLE:
+            if move_kind(code) == CASTLE and not (code >> 27) & 1:
                 # accept both castling spellings: king-to-destination and king-takes-rook
                 rules = self.rules
                 fr, rook = move_from(code), move_to(code)
+                suffix = (
+                    rules.pieces[gated_type(code) - 1].letter.lower() if gated_type(code) else ""
+                )
                 alternatives = {
-                    rules.square_name(fr) + rules.square_name(rook),
-                    rules.square_name(fr) + rules.square_name(self._castle_king_to(fr, rook)),
+                    rules.square_name(fr) + rules.square_name(rook) + suffix,
+                    rules.square_name(fr)
+                    + rules.square_name(self._castle_king_to(fr, rook))
+                    + suffix,
                 }
                 if lowered in alternatives:
                     return move
@@ -358,7 +374,11 @@ class Board:
         rules, pos = self.rules, self.position
         kind, fr, to = move_kind(code), move_from(code), move_to(code)
         if kind == CASTLE:
-            return "O-O" if rules.file_of(to) > rules.file_of(fr) else "O-O-O"
+            text = "O-O" if rules.file_of(to) > rules.file_of(fr) else "O-O-O"
+            if gated_type(code):  # the piece gated and its square, `O-O/He1` (as pyffish)
+                gate = to if (code >> 27) & 1 else fr
+                text += f"/{rules.pieces[gated_type(code) - 1].letter}{rules.square_name(gate)}"
+            return text
         if kind == DROP:
             return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
         piece = rules.pieces[(pos.board[fr] >> 1) - 1]
@@ -408,6 +428,8 @@ class Board:
             move_kind(m) == PROMO and move_from(m) == fr and move_to(m) == to for m in legal
         ):
             text += "="  # a shogi promotion declined: Pxb5= (Pxb5+ promotes), never ambiguous
+        if gated_type(code):  # seirawanGating: `Nc3/H` (as pyffish writes it)
+            text += "/" + rules.pieces[gated_type(code) - 1].letter
         return text
 
     def _san_letter(self, p: int) -> str:
@@ -420,10 +442,15 @@ class Board:
             raise IllegalMoveError(f"invalid SAN {text!r}")
         san = text.strip().rstrip("!?").rstrip("+#")
         legal = self.position.legal_moves()
+        if "/" in san:  # a gating move (seirawanGating): `Nc3/H`, `O-O/He1`
+            for code in legal:
+                if gated_type(code) and self._san_body(code, legal) == san:
+                    return self._move(code)
+            raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
         if san in ("O-O", "0-0", "O-O-O", "0-0-0"):
             kingside = san in ("O-O", "0-0")
             for code in legal:
-                if move_kind(code) == CASTLE:
+                if move_kind(code) == CASTLE and not gated_type(code):
                     right = self.rules.file_of(move_to(code)) > self.rules.file_of(move_from(code))
                     if right == kingside:
                         return self._move(code)
@@ -446,7 +473,7 @@ class Board:
             raise IllegalMoveError(f"invalid SAN {text!r}: no square {dest}") from None
         candidates = []
         for code in legal:
-            if move_kind(code) in (CASTLE, DROP) or move_to(code) != to:
+            if move_kind(code) in (CASTLE, DROP) or move_to(code) != to or gated_type(code):
                 continue
             fr = move_from(code)
             piece = self.rules.pieces[(self.position.board[fr] >> 1) - 1]
@@ -1050,3 +1077,9 @@ __all__ = [
     "Outcome",
     "encode",
 ]
+
+
+def gated_type(code: int) -> int:
+    """The piece type a move gates in (seirawanGating: the promotion field of a normal move or
+    castling), 0 for none."""
+    return move_promo(code) if move_kind(code) in (NORMAL, CASTLE) else 0

@@ -242,6 +242,8 @@ def checks(pos: Position, m: cython.int) -> cython.bint:
         p = 2 * move_promo(m) + us
     else:
         p = pos.board[fr]
+        if move_promo(m):  # seirawanGating: a piece from hand enters on fr
+            return gives_check(pos, m)
     if pos.chk_slow[p]:
         return gives_check(pos, m)
     # 1. The moved (dropped, promoted) piece attacks the king from its new square.

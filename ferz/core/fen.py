@@ -120,7 +120,7 @@ def _parse_placement(rules: Rules, text: str, setup: Setup) -> None:
                 f"piece placement: rank {rank + 1} has {file} files, {rules.name} has {rules.files}"
             )
     if pocket is not None:
-        if not rules.drops:
+        if not (rules.drops or rules.seirawan_gating):
             raise ValueError(f"piece placement: {rules.name} has no pieces in hand")
         _parse_hand(rules, pocket, setup.hand)
 
@@ -156,6 +156,9 @@ def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
         return
     if rules.cambodian_moves:
         _parse_gates(rules, text, setup)
+        return
+    if rules.seirawan_gating:
+        _parse_seirawan(rules, text, setup)
         return
     if not rules.castling:
         raise ValueError(f"castling: {rules.name} has no castling, expected '-'")
@@ -407,14 +410,17 @@ def render(rules: Rules, setup: Setup) -> str:
             row += _letter(rules, code)
         rows.append(row + (str(empty) if empty else ""))
     placement = "/".join(rows)
-    if rules.drops:
+    if rules.drops or rules.seirawan_gating:
         pocket = "".join(
             _letter(rules, code) * count
             for code, count in sorted(setup.hand.items(), key=lambda kv: (kv[0] & 1, -kv[0]))
             if count
         )
         placement += f"[{pocket}]"
-    castling = (_format_castling(rules, setup) + _format_gates(setup)) or "-"
+    if rules.seirawan_gating:
+        castling = _format_seirawan(rules, setup) or "-"
+    else:
+        castling = (_format_castling(rules, setup) + _format_gates(setup)) or "-"
     ep = rules.square_name(setup.ep) if setup.ep else "-"
     halfmove = setup.halfmove
     if setup.count_limit:
@@ -460,3 +466,103 @@ def _format_gates(setup: Setup) -> str:
     return "".join(
         FILES[file].upper() if color == 0 else FILES[file] for color, file in sorted(setup.gates)
     )
+
+
+# --- gating and two-board games (vargate)
+
+
+def _parse_seirawan(rules: Rules, text: str, setup: Setup) -> None:
+    """seirawanGating's castling field, read as Fairy-Stockfish reads it: K and Q give a
+    castling right and open the gates of its rook and of the king; a file letter opens that
+    gate (and is a Shredder-FEN right only for a side with an empty hand in a game without
+    captures to hand); a king on an open gate whose side has no right then castles with each
+    rook on an open gate. Gates of a side that has nothing to gate (empty hand, no captures
+    to hand) are dropped, as Fairy-Stockfish drops them at that side's next move."""
+    rook_type = rules.piece_index(rules.castling_rook)
+    gates: set[tuple[int, int]] = set()
+    for char in text:
+        color = 0 if char.isupper() else 1
+        rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+        king = castling_king_square(rules, setup, color)
+        king_file = rules.file_of(king) if king is not None and rules.rank_of(king) == rank else -1
+        rook = 2 * rook_type + color
+        upper = char.upper()
+        if upper in ("K", "Q"):
+            if king_file < 0:
+                raise ValueError(f"castling: right {char!r} but no king on its castling rank")
+            files = range(rules.files - 1, king_file, -1) if upper == "K" else range(king_file)
+            found = [f for f in files if setup.pieces.get(rules.square(f, rank)) == rook]
+            if not found:
+                side = "king" if upper == "K" else "queen"
+                raise ValueError(f"castling: right {char!r} but no rook on the {side}side")
+            gates |= {(color, found[0]), (color, king_file)}
+            _add_right(rules, setup, rules.square(found[0], rank), king_file, char)
+        elif upper.lower() in FILES[: rules.files]:
+            file = FILES.index(upper.lower())
+            gates.add((color, file))
+            sq = rules.square(file, rank)
+            if (
+                not _holds(setup, color)
+                and not rules.captures_to_hand
+                and setup.pieces.get(sq) == rook
+                and 0 <= king_file != file
+            ):
+                _add_right(rules, setup, sq, king_file, char)
+        else:
+            raise ValueError(f"castling: unexpected character {char!r}")
+    for color in (0, 1):
+        rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+        king = castling_king_square(rules, setup, color)
+        if (
+            king is None
+            or rules.rank_of(king) != rank
+            or (color, rules.file_of(king)) not in gates
+            or any(rules.rank_of(r) == rank for r in setup.castling)
+            or not (_holds(setup, color) or rules.captures_to_hand)
+        ):
+            continue
+        for file in sorted(f for c, f in gates if c == color):
+            sq = rules.square(file, rank)
+            if setup.pieces.get(sq) == 2 * rook_type + color and file != rules.file_of(king):
+                kingside = file > rules.file_of(king)
+                if not any(
+                    rules.rank_of(r) == rank
+                    and (rules.file_of(r) > rules.file_of(king)) == kingside
+                    for r in setup.castling
+                ):
+                    setup.castling.append(sq)
+    setup.gates = sorted(g for g in gates if rules.captures_to_hand or _holds(setup, g[0]))
+
+
+def _holds(setup: Setup, color: int) -> bool:
+    """Whether the colour has a piece in hand."""
+    return any(n > 0 for code, n in setup.hand.items() if code & 1 == color)
+
+
+def _add_right(rules: Rules, setup: Setup, sq: int, king_file: int, char: str) -> None:
+    """Add the castling right of the rook on sq (one per side of the king)."""
+    if sq in setup.castling:
+        raise ValueError(f"castling: right {char!r} given twice")
+    kingside = rules.file_of(sq) > king_file
+    for r in setup.castling:
+        if rules.rank_of(r) == rules.rank_of(sq) and (rules.file_of(r) > king_file) == kingside:
+            raise ValueError(f"castling: two rights on the same side for {char!r}")
+    setup.castling.append(sq)
+
+
+def _format_seirawan(rules: Rules, setup: Setup) -> str:
+    """seirawanGating's castling field: each side's rights (KQ), then its open gates that
+    the rights do not imply (the rooks' and the king's files), as `KQBCDFGkqbcdfg`."""
+    rights = _format_castling(rules, setup)
+    out = ""
+    for color in (0, 1):
+        mine = "".join(c for c in rights if c.isupper() == (color == 0))
+        implied = {
+            rules.file_of(sq) for sq in setup.castling if (setup.pieces.get(sq, 0) & 1) == color
+        }
+        king = castling_king_square(rules, setup, color)
+        if implied and king is not None:
+            implied.add(rules.file_of(king))
+        gates = "".join(FILES[f] for c, f in setup.gates if c == color and f not in implied)
+        out += mine + (gates.upper() if color == 0 else gates)
+    return out

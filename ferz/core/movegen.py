@@ -232,8 +232,8 @@ def keep_drops(
     held: cython.bint = False
     legal: cython.bint = False
     for p in range(2 + us, pos.npc, 2):
-        if pos.hand[p] > 0:
-            held = True
+        if pos.hand[p] > 0 and (pos.must_drop_type == 0 or (p >> 1) == pos.must_drop_type):
+            held = True  # (mustDropType: only that piece in hand forces a drop)
     if not held:
         return n
     end = n
@@ -280,6 +280,7 @@ def gen_piece(
     fl: cython.int
     rng: cython.int
     k: cython.int
+    start: cython.int = n  # this piece's moves begin here (seirawanGating copies them)
     for a in range(pos.a_start[p], pos.a_end[p]):
         v = pos.a_vec[a]
         fl = pos.a_flags[a]
@@ -342,8 +343,58 @@ def gen_piece(
                 if pos.region[p * nsq + to]:
                     n = add(pos, out, n, fr, to, p, GEN_ALL)
             break
-    if pos.gates and mode != GEN_CAPTURES and pos.gates & pos.gate_bit[us * nsq + fr]:
-        n = gen_leaps(pos, out, n, fr, p)
+    if pos.gates and pos.gates & pos.gate_bit[us * nsq + fr]:
+        if pos.seir:
+            n = gen_gated(pos, out, n, start, fr, p)
+        elif mode != GEN_CAPTURES:
+            n = gen_leaps(pos, out, n, fr, p)
+    return n
+
+
+# --- gating and two-board games (vargate)
+
+
+def gen_gated(
+    pos: Position,
+    out: cython.int[::1],
+    n: cython.int,
+    start: cython.int,
+    fr: cython.int,
+    p: cython.int,
+) -> cython.int:
+    """seirawanGating: each normal move of piece p from its open gate fr (out[start:n]) once
+    more for every type in hand that may be dropped on fr, which enters there (the type in
+    the move's promotion field). Pawns do not gate (Fairy-Stockfish 11.1)."""
+    us: cython.int = p & 1
+    end: cython.int = n
+    i: cython.int
+    q: cython.int
+    if pos.is_pawn[p >> 1]:
+        return n
+    for q in range(2 + us, pos.npc, 2):
+        if pos.hand[q] <= 0 or not pos.drop_zone[q * pos.nsq + fr]:
+            continue
+        for i in range(start, end):
+            if move_kind(out[i]) == NORMAL:
+                n = emit(pos, out, n, out[i] | ((q >> 1) << 18))
+    return n
+
+
+def gen_gated_castle(
+    pos: Position, out: cython.int[::1], n: cython.int, kf: cython.int, rf: cython.int
+) -> cython.int:
+    """seirawanGating: castling with a piece from hand entering on the king's square or (bit
+    27 of the move) on the rook's, where that gate is open and the type may be dropped."""
+    us: cython.int = pos.side
+    nsq: cython.int = pos.nsq
+    q: cython.int
+    for q in range(2 + us, pos.npc, 2):
+        if pos.hand[q] <= 0:
+            continue
+        if pos.gates & pos.gate_bit[us * nsq + kf] and pos.drop_zone[q * nsq + kf]:
+            n = emit(pos, out, n, encode(kf, rf, q >> 1, CASTLE))
+        if pos.gates & pos.gate_bit[us * nsq + rf] and pos.drop_zone[q * nsq + rf]:
+            n = emit(pos, out, n, encode(kf, rf, q >> 1, CASTLE) | (1 << 27))
     return n
 
 
@@ -494,6 +545,8 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
             s += step
         if ok:
             n = emit(pos, out, n, encode(kf, rf, 0, CASTLE))
+            if pos.seir and pos.gates:
+                n = gen_gated_castle(pos, out, n, kf, rf)
     return n
 
 

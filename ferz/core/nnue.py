@@ -85,6 +85,10 @@ _SIGNED_IF_SET = {
     "makpong",
     "opposite_bishop_letter",
     "castling_dropped",
+    # gating and two-board games (vargate)
+    "seirawan_gating",
+    "two_boards",
+    "must_drop_letter",
 }
 
 

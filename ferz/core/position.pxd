@@ -138,6 +138,10 @@ cdef class Position:
     cdef public long long nn_refreshes  # cache refreshes (tests and measurements)
     cdef int[::1] nn_kmap, nn_cboard
     cdef short[::1] nn_cache
+    # --- gating and two-board games (vargate)
+    cdef public int seir, must_drop_type, gating
+    cdef unsigned long long[::1] z_gate
+    cdef int[::1] u_gated
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
@@ -159,3 +163,9 @@ cdef class Position:
     cdef unsigned long long explode(self, int to, int ply, unsigned long long key) noexcept nogil
     cdef void close_gates(self, int p, int fr, int to, int kind) noexcept nogil
     cdef int dropped_rights(self, int p, int to) noexcept nogil
+    # --- gating and two-board games (vargate): seirawanGating (gates in `gates`, hashed by
+    # z_gate; the piece gated at each ply, 0 for none), mustDropType
+    cdef void gate_in(self, int m, int us, int ply) noexcept nogil
+    cdef void gate_out(self, int m, int ply) noexcept nogil
+    cdef unsigned long long gate_key(self, long long gates) noexcept nogil
+    cdef void strand(self, long long old, long long new) noexcept nogil

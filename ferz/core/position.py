@@ -20,6 +20,7 @@ from cython.cimports.ferz.core.defs import (
     MAXMOVES,
     MAXP,
     MAXPLY,
+    NORMAL,
     PROMO,
     WALL,
     move_from,
@@ -86,6 +87,9 @@ class Position:
         self.sit_promo, self.sit_zone, self.sit_types = t.sit_promo, t.sit_zone, t.sit_types
         self.n_sit, self.camb, self.camb_fers = t.n_sit, t.camb, t.camb_fers
         self.camb_rook, self.gate_bit = t.camb_rook, t.gate_bit
+        # gating and two-board games (vargate)
+        self.seir, self.z_gate, self.must_drop_type = t.seir, t.z_gate, t.must_drop_type
+        self.gating = t.gating
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -121,6 +125,7 @@ class Position:
         self.u_count = ints(2 * MAXPLY)
         self.u_checks = ints(MAXPLY)
         self.u_gates = array("q", [0]) * MAXPLY
+        self.u_gated = ints(MAXPLY)
         self.u_blast_n = ints(MAXPLY)
         self.u_blast_sq, self.u_blast_pc = ints(9 * MAXPLY), ints(9 * MAXPLY)
         self.scratch = ints(MAXMOVES)
@@ -410,8 +415,9 @@ class Position:
         if self.counting:
             self.u_count[2 * ply] = self.cnt_limit
             self.u_count[2 * ply + 1] = self.cnt_ply
-        if self.camb:
+        if self.gating:  # cambodianMoves, seirawanGating
             self.u_gates[ply] = self.gates
+            self.u_gated[ply] = 0
         if self.ep:
             key ^= self.z_ep[self.ep]
             self.ep = 0
@@ -530,6 +536,9 @@ class Position:
             elif attacks.attacked(self, self.royal[us], them):
                 self.unmake()
                 return False
+        if self.seir:
+            # after the legality test: a gated piece never covers its own king (FSF 11.1)
+            self.gate_in(m, us, ply)
         if self.flying and attacks.kings_facing(self):
             self.unmake()
             return False
@@ -573,6 +582,73 @@ class Position:
                 gained |= 1 << r
         return gained
 
+    # --- gating and two-board games (vargate)
+
+    def gate_in(self, m: cython.int, us: cython.int, ply: cython.int) -> cython.void:
+        """seirawanGating, after a legal move m: the gated piece (the promotion field of a
+        normal move or castling) leaves the hand for the move's origin, or for the rook's
+        square (bit 27 of a castling move); a side whose hand is empty loses its gates (in a
+        game without captures to hand, as in FSF); the key follows the gates."""
+        kind: cython.int = move_kind(m)
+        g: cython.int = move_promo(m) if kind == NORMAL or kind == CASTLE else 0  # noqa: SIM109 - C ints
+        nsq: cython.int = self.nsq
+        key: cython.ulonglong = self.key
+        sq: cython.int
+        q: cython.int
+        t: cython.int
+        held: cython.bint = False
+        if g:
+            sq = move_to(m) if (m >> 27) & 1 else move_from(m)
+            q = 2 * g + us
+            key ^= self.z_hand[q * MAXHAND + self.hand[q]]
+            self.hand[q] -= 1
+            key ^= self.z_hand[q * MAXHAND + self.hand[q]]
+            self.put(q, sq)
+            key ^= self.z_piece[q * nsq + sq]
+            self.mg += self.pst_mg[q * nsq + sq] - self.pst_mg[q * nsq]
+            self.eg += self.pst_eg[q * nsq + sq] - self.pst_eg[q * nsq]
+            self.phase += self.phase_w[q]
+            self.u_gated[ply] = q
+        if not self.capt_to_hand and (self.gates >> (16 * us)) & 0xFFFF:
+            for t in range(2 + us, self.npc, 2):
+                if self.hand[t] > 0:
+                    held = True
+            if not held:
+                self.gates &= ~(cython.cast(cython.longlong, 0xFFFF) << (16 * us))
+        if self.gates != self.u_gates[ply]:
+            key ^= self.gate_key(self.gates) ^ self.gate_key(self.u_gates[ply])
+            if not self.capt_to_hand:
+                self.strand(self.u_gates[ply], self.gates)
+        self.key = key
+
+    def strand(self, old: cython.longlong, new: cython.longlong) -> cython.void:
+        """A side whose last gate closed can never bring its pieces in hand into play (without
+        captures to hand): they leave the evaluation's material (refresh agrees)."""
+        c: cython.int
+        t: cython.int
+        for c in range(2):
+            if (old >> (16 * c)) & 0xFFFF and not (new >> (16 * c)) & 0xFFFF:
+                for t in range(2 + c, self.npc, 2):
+                    self.mg -= self.hand[t] * self.pst_mg[t * self.nsq]
+                    self.eg -= self.hand[t] * self.pst_eg[t * self.nsq]
+
+    def gate_out(self, m: cython.int, ply: cython.int) -> cython.void:
+        """Undo gate_in's piece: back from its square to the hand (the caller restores the
+        gates and the key)."""
+        sq: cython.int = move_to(m) if (m >> 27) & 1 else move_from(m)
+        q: cython.int = self.u_gated[ply]
+        self.lift(sq)
+        self.hand[q] += 1
+
+    def gate_key(self, gates: cython.longlong) -> cython.ulonglong:
+        """The hash of a set of gates (seirawanGating)."""
+        key: cython.ulonglong = 0
+        i: cython.int
+        for i in range(32):
+            if (gates >> i) & 1:
+                key ^= self.z_gate[i]
+        return key
+
     def unmake(self) -> cython.void:
         """Undo the last move made with make (nothing when there is none: a Python caller's
         slip must not write before the undo stacks)."""
@@ -596,6 +672,10 @@ class Position:
         self.ply = ply
         self.game_ply -= 1
         self.side = us
+        if self.gating:
+            if self.u_gated[ply]:
+                self.gate_out(m, ply)
+            self.gates = self.u_gates[ply]
         if self.check_count:
             self.checks_left[us] = self.u_checks[ply]
         if capt and self.blast:
@@ -635,8 +715,6 @@ class Position:
         if self.counting:
             self.cnt_limit = self.u_count[2 * ply]
             self.cnt_ply = self.u_count[2 * ply + 1]
-        if self.camb:
-            self.gates = self.u_gates[ply]
         self.key = self.u_key[ply]
         self.mg = self.u_mg[ply]
         self.eg = self.u_eg[ply]
@@ -832,6 +910,12 @@ class Position:
         for p in range(2, self.npc):
             if self.hand[p]:
                 key ^= self.z_hand[p * MAXHAND] ^ self.z_hand[p * MAXHAND + self.hand[p]]
+                if (
+                    self.seir
+                    and not self.capt_to_hand
+                    and not (self.gates >> (16 * (p & 1))) & 0xFFFF
+                ):
+                    continue  # no gate left: these can never enter (see strand)
                 mg += self.hand[p] * self.pst_mg[p * nsq]
                 eg += self.hand[p] * self.pst_eg[p * nsq]
         key ^= self.z_castle[self.castling]
@@ -840,6 +924,8 @@ class Position:
         if self.check_count:
             key ^= self.z_checks[self.checks_left[0]]
             key ^= self.z_checks[MAX_CHECKS + self.checks_left[1]]
+        if self.seir:
+            key ^= self.gate_key(self.gates)
         self.key, self.mg, self.eg, self.phase = key, mg, eg, phase
         self.nn_refresh()
 

@@ -157,6 +157,16 @@ class Rules:
     drop_mate_letter: str = ""  # shogiPawnDropMateIllegal: may not mate by a drop (shogiPawn)
     counting_letters: tuple[str, str, str] = ("", "", "")  # countingRule: rook, khon, knight
     cambodian_letters: tuple[str, str] = ("", "")  # cambodianMoves: the leaping met, the rook
+    # --- gating and two-board games (vargate)
+    # seirawanGating (with gating): a piece in hand may enter on the square a piece leaves on
+    # its first move from a gate (the castling rank's files in the castling field, `KQBCDFG`;
+    # castling gates on the king's or the rook's square); gates are part of the hash. The
+    # gated piece's types: any type in hand that may be dropped there.
+    seirawan_gating: bool = False
+    # twoBoards: a game of two boards (bughouse); on one board its hands change only through
+    # the FEN (a GUI sets a new position when the partner's board sends a piece)
+    two_boards: bool = False
+    must_drop_letter: str = ""  # mustDropType: mustDrop only while this piece is in hand
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

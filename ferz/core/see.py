@@ -17,6 +17,7 @@ from cython.cimports.ferz.core.defs import (
     DROP,
     EMPTY,
     EP,
+    PROMO,
     WALL,
     move_from,
     move_kind,
@@ -51,7 +52,7 @@ def captured_value(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
         victim = pos.board[move_to(m)]
         if victim != EMPTY:
             gain = ev.value[victim >> 1]
-    if move_promo(m):
+    if kind == PROMO:  # (a gating move's promotion field is the piece it gates)
         gain += ev.value[move_promo(m)] - ev.value[pos.board[move_from(m)] >> 1]
     return gain
 
@@ -132,7 +133,7 @@ def _blast_threat(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
 @cython.exceptval(check=False)
 def _mover_value(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
     """Value of the piece standing on the target square after m."""
-    if move_promo(m):
+    if move_kind(m) == PROMO:
         return ev.value[move_promo(m)]
     return ev.value[pos.board[move_from(m)] >> 1]
 

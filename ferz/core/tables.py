@@ -83,6 +83,7 @@ class Tables:
         self._endings(rules)
         self._gates(rules)
         self._hash_keys()
+        self._vargate(rules)
         self._lines(rules)
         self._checks(rules)
 
@@ -457,3 +458,21 @@ class Tables:
         self.z_side = rng.getrandbits(64)
         # drawn after the chess keys, so that chess hashes (and the bench) do not change
         self.z_checks = _keys(rng, 2 * MAX_CHECKS)
+
+    # --- gating and two-board games (vargate)
+
+    def _vargate(self, rules: Rules) -> None:
+        """seirawanGating: the gate bit of each square of a colour's castling rank (bit
+        16 * colour + file, as for cambodianMoves) and a key per gate bit (gates are hashed);
+        mustDropType: the type whose presence in hand forces a drop (0: any piece)."""
+        nsq = self.nsq
+        self.seir = 1 if rules.seirawan_gating else 0
+        if self.seir:
+            for color in (0, 1):
+                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+                for file in range(rules.files):
+                    self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
+        # a stream of its own, so that every other key stays as it was
+        self.z_gate = _keys(random.Random(ZOBRIST_SEED + 1), 32)
+        self.must_drop_type = max(0, _index(rules, rules.must_drop_letter))
+        self.gating = 1 if self.camb or self.seir else 0  # make saves the gates per ply

@@ -32,6 +32,8 @@ XBOARD_KNOWS = frozenset(
         "xiangqi",
         "shogi",
         "crazyhouse",
+        "seirawan",
+        "bughouse",
     )
 )
 

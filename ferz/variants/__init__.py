@@ -202,6 +202,8 @@ def _summary(rules: Rules) -> str:
     """One-line description of a variant's board and pieces."""
     letters = "".join(p.letter for p in rules.pieces if not p.letter.startswith("+"))
     extras = " drops" if rules.drops else ""
+    extras += " gating" if rules.seirawan_gating else ""
+    extras += " two-board" if rules.two_boards else ""
     return f"{rules.files}x{rules.ranks}, pieces {letters}{extras}"
 
 

@@ -67,7 +67,6 @@ COSMETIC = {"variantTemplate", "pieceToCharTable", "pocketSize"}
 
 # FSF keys ferz does not implement: accepted only when set to the value that means "off".
 UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
-    "twoBoards": ("false",),
     "piecePromotionOnCapture": ("false",),
     "pieceDemotion": ("false",),
     "blastImmuneTypes": ("-",),
@@ -75,7 +74,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "petrifyOnCapture": ("false",),
     "tripleStepRegionWhite": ("-",),
     "tripleStepRegionBlack": ("-",),
-    "mustDropType": ("*", "-"),
     "dropOnTop": ("false",),
     "enclosingDrop": ("none",),
     "dropPromoted": ("false",),
@@ -83,7 +81,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "duckGating": ("false",),
     "staticGating": ("false",),
     "pastGating": ("false",),
-    "seirawanGating": ("false",),
     "diagonalLines": ("-",),
     "pass": ("false",),
     "passOnStalemate": ("false",),
@@ -191,6 +188,10 @@ RULE_KEYS = {
     "pieceValueMg",
     "pieceValueEg",
     "description",
+    # gating and two-board games (vargate)
+    "seirawanGating",
+    "twoBoards",
+    "mustDropType",
 }
 
 
@@ -568,8 +569,8 @@ def _cambodian(c: _Context) -> dict:
     r = c.r
     moves = r.boolean("cambodianMoves", False)
     gating = r.boolean("gating", False)
-    if gating and not moves:
-        raise r.error("gating", "ferz supports gating only for cambodianMoves")
+    if gating and not moves and not r.boolean("seirawanGating", False):
+        raise r.error("gating", "ferz supports gating only for cambodianMoves or seirawanGating")
     if not moves:
         return {"cambodian_moves": False}
     if not gating:
@@ -582,6 +583,33 @@ def _cambodian(c: _Context) -> dict:
         raise r.error("cambodianMoves", "cambodianMoves needs a king (its leap)")
     letters = (c.by_type.get("fers", ""), c.by_type.get("rook", ""))
     return {"cambodian_moves": True, "cambodian_letters": letters}
+
+
+def _gating(c: _Context) -> dict:
+    """seirawanGating (with gating, as in Fairy-Stockfish), twoBoards and mustDropType: the
+    rules of Fairy-Stockfish's gating and two-board games."""
+    r = c.r
+    seirawan = r.boolean("seirawanGating", False)
+    if seirawan:
+        if not r.boolean("gating", False):
+            raise r.error("seirawanGating", "seirawanGating needs gating = true (FSF's gates)")
+        if r.boolean("cambodianMoves", False):
+            raise r.error("seirawanGating", "not together with cambodianMoves")
+        if r.boolean("chess960", False):
+            raise r.error("seirawanGating", "ferz supports seirawanGating without chess960 only")
+    must_type = r.raw("mustDropType")
+    letter = ""
+    if must_type is not None and must_type not in ("*", "-"):
+        letter = c.letters("mustDropType") or ""
+        if len(letter) != 1:
+            raise r.error("mustDropType", "expected one piece letter or *")
+        if not r.boolean("mustDrop", False):
+            raise r.error("mustDropType", "mustDropType needs mustDrop = true")
+    return {
+        "seirawan_gating": seirawan,
+        "two_boards": r.boolean("twoBoards", False),
+        "must_drop_letter": letter,
+    }
 
 
 def _double_steps(c: _Context) -> tuple[frozenset[int], frozenset[int] | None]:
@@ -881,6 +909,7 @@ def build(
             **_endings(c),
             blast_on_capture=blast,
             **_cambodian(c),
+            **_gating(c),
         )
     except DefinitionError:
         raise

@@ -42,7 +42,7 @@ def pocket_letters(variant: str) -> list[str] | None:
     from .. import variants
 
     rules = variants.get(variant)
-    if not rules.drops:
+    if not (rules.drops or rules.seirawan_gating):  # (seirawan: the pieces waiting to gate)
         return None
     placement = rules.start_fen.split()[0]
     board, _, pocket = placement.partition("[")

@@ -76,7 +76,7 @@ def test_pgn_from_a_fen_with_black_to_move():
         ("1. e4 e5 2. Nf9", "illegal move 'Nf9' \\(move 2\\)"),
         ("1. e4 e5 2. Ke3", "illegal move 'Ke3' \\(move 2\\)"),
         ('[FEN "not a fen"]\n1. e4', "FEN"),
-        ('[Variant "Bughouse"]\n1. e4', "unknown variant"),
+        ('[Variant "Fourboard"]\n1. e4', "unknown variant"),
         ("1. e4 (1. d4", "not closed"),
         ("1. e4 )", "without '\\('"),
         ("", "no tags and no moves"),

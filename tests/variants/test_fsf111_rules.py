@@ -108,7 +108,7 @@ def test_aliases_name_the_variants_fsf_names() -> None:
     for alias in variants.ALIASES:
         assert alias in Engine().options["UCI_Variant"].choices
     with pytest.raises(ValueError, match="unknown variant"):
-        variants.get("bughouse")
+        variants.get("fourboardchess")
 
 
 def test_uci_variant_accepts_an_alias() -> None:
