@@ -7,7 +7,9 @@ move then gets `[%eval x,depth]` (White's view; `#n` a mate in n, `#-n` Black ma
 side to move is mated), and a move that loses winning chances gets a NAG: ?! (inaccuracy), ?
 (mistake) or ?? (blunder), with the engine's better line as a variation. The thresholds are
 lichess's: the drop in the mover's winning chances w = 2 / (1 + exp(-0.00368208 cp)) - 1 (cp
-clamped to +-1000, a mate counting as 1000) of at least 0.1, 0.2 or 0.3. Each side gets:
+clamped to +-1000, a mate counting as 1000) of at least 0.1, 0.2 or 0.3. A move whose drop
+first lies in the VERIFY band is searched again, after and before it, by a longer search
+(`verify`), whose scores replace the first ones. Each side gets:
 
 - average centipawn loss (ACPL): the mean over its moves of max(0, eval before - eval after),
   in its own view, evaluations clamped to +-1000 cp;
@@ -31,6 +33,9 @@ MATE_CP = 100000
 CLAMP = 1000
 #: drops of winning chances (on -1..1) that make an inaccuracy, a mistake, a blunder
 THRESHOLDS = ((0.3, pgn.NAG_BLUNDER), (0.2, pgn.NAG_MISTAKE), (0.1, pgn.NAG_DUBIOUS))
+#: drops searched again by the verifying search: a first judgement of ?!, ?, or ?? by less
+#: than 0.05, where a longer search most often changes the mark
+VERIFY = (0.1, 0.35)
 NAG_WORDS = {
     pgn.NAG_DUBIOUS: "inaccuracies",
     pgn.NAG_MISTAKE: "mistakes",
@@ -68,11 +73,16 @@ def move_accuracy(before: int, after: int) -> float:
     return max(0.0, min(100.0, 103.1668 * math.exp(-0.04354 * drop) - 3.1669))
 
 
+def drop(before: int, after: int) -> float:
+    """The fall of the mover's winning chances from its scores before and after a move."""
+    return winning_chances(clamp(before)) - winning_chances(clamp(after))
+
+
 def judge(before: int, after: int) -> int | None:
     """The NAG a move earns (?!, ?, ??) from the mover's scores before and after it (mates
     as +-MATE_CP), by the drop of its winning chances; None for a good enough move."""
-    drop = winning_chances(clamp(before)) - winning_chances(clamp(after))
-    return next((nag for limit, nag in THRESHOLDS if drop >= limit), None)
+    fall = drop(before, after)
+    return next((nag for limit, nag in THRESHOLDS if fall >= limit), None)
 
 
 def eval_text(score: int, white_to_move: bool, depth: int | None = None) -> str:
@@ -123,8 +133,13 @@ def annotate(
     analyse: Analyser,
     label: str = "ferz",
     on_move: Callable[[], None] | None = None,
+    verify: Analyser | None = None,
 ) -> dict[str, SideSummary]:
-    """Annotate the main line of `game` in place; returns the summaries of White and Black."""
+    """Annotate the main line of `game` in place; returns the summaries of White and Black.
+
+    With `verify` (a longer search), a move whose drop lies in the VERIFY band has the positions
+    after and before it searched again by it, and is judged (as is the move before it) from
+    those scores."""
     board = game.board()
     fen = board.fen()
     nodes = list(game.mainline())
@@ -134,15 +149,28 @@ def annotate(
         ends.append(_terminal(board))
         if ply < len(nodes):
             board.push_uci(moves[ply])
+
+    def search(ply: int, analyser: Analyser) -> list[Line]:
+        """The lines of the position before `ply` (a finished game's by the rules)."""
+        end = ends[ply]
+        return [end] if end is not None else analyser(fen, moves[:ply]) or [Line(0, 0, ())]
+
     # Backward: the last position first, so that what the search learned about later positions
     # (kept in its hash table) is known when it searches the earlier ones: the reply that
-    # punishes a blunder has been searched when the blunder's position is.
+    # punishes a blunder has been searched when the blunder's position is. A doubtful move is
+    # verified at once, while the hash table holds both of its positions; a verified search
+    # replaces the first one, so that each position has one score, the one its [%eval] shows,
+    # and both moves next to it are judged from that.
     lines: list[list[Line]] = [[] for _ in ends]
+    verified = [False] * len(ends)
     for ply in reversed(range(len(ends))):
-        end = ends[ply]
-        lines[ply] = [end] if end is not None else analyse(fen, moves[:ply]) or [Line(0, 0, ())]
+        lines[ply] = search(ply, analyse)
         if on_move is not None:
             on_move()
+        if verify is not None and ply < len(nodes) and _doubtful(lines[ply], lines[ply + 1]):
+            if not verified[ply + 1]:
+                lines[ply + 1], verified[ply + 1] = search(ply + 1, verify), True
+            lines[ply], verified[ply] = search(ply, verify), True
     summaries = {"White": SideSummary(), "Black": SideSummary()}
     board = game.board()
     parent = game.root
@@ -170,6 +198,12 @@ def annotate(
     note = f"{label}: White {summaries['White'].text()}; Black {summaries['Black'].text()}"
     game.root.comment = _join(note, game.root.comment)
     return summaries
+
+
+def _doubtful(before: list[Line], after: list[Line]) -> bool:
+    """Whether a move's drop (its position's best line, the reply's) lies in the VERIFY band."""
+    fall = drop(before[0].score, -after[0].score)
+    return VERIFY[0] <= fall < VERIFY[1]
 
 
 def _add_line(parent: pgn.Node, board: Board, line: Line, white: bool) -> None:

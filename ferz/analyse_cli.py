@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .match.engines import Limits
+
+#: how much longer the verifying search of a doubtful move is (time, nodes; depth + log2)
+VERIFY_FACTOR = 3
 
 EXAMPLES = """\
 examples:
@@ -28,6 +36,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     limit.add_argument("--depth", type=int, help="search depth per move")
     limit.add_argument("--nodes", type=int, help="nodes per move")
     parser.add_argument("--multipv", type=int, default=1, metavar="N", help="lines per position")
+    parser.add_argument(
+        "--verify",
+        type=int,
+        default=VERIFY_FACTOR,
+        metavar="N",
+        help=f"search a move near a mark's threshold again, N times longer (default "
+        f"{VERIFY_FACTOR}; 1: never)",
+    )
     parser.add_argument(
         "--engine", metavar="CMD", help="a UCI engine's command line (default: ferz itself)"
     )
@@ -56,6 +72,7 @@ class Settings:
     nodes: int | None
     multipv: int
     label: str
+    verify: int = VERIFY_FACTOR  # 1: no verifying search
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -68,6 +85,8 @@ def settings_from(args: argparse.Namespace) -> Settings:
             raise ValueError(f"--{name} must be positive")
     if args.multipv < 1:
         raise ValueError("--multipv must be at least 1")
+    if args.verify < 1:
+        raise ValueError("--verify must be at least 1")
     if args.jobs < 1:
         raise ValueError("--jobs must be at least 1")
     options = []
@@ -85,7 +104,27 @@ def settings_from(args: argparse.Namespace) -> Settings:
     limit = limit or f"{args.nodes} nodes"
     name = command[0].rsplit("/", 1)[-1] if command else "ferz"
     return Settings(
-        command, tuple(options), movetime, args.depth, args.nodes, args.multipv, f"{name} {limit}"
+        command,
+        tuple(options),
+        movetime,
+        args.depth,
+        args.nodes,
+        args.multipv,
+        f"{name} {limit}",
+        args.verify,
+    )
+
+
+def verify_limits(settings: Settings) -> Limits:
+    """The limits of the verifying search: `verify` times the time or nodes, or the depth plus
+    log2 of it (a ply roughly doubles a search)."""
+    from .match.engines import Limits
+
+    factor = settings.verify
+    return Limits(
+        movetime=settings.movetime * factor if settings.movetime else None,
+        depth=settings.depth + math.ceil(math.log2(factor)) if settings.depth else None,
+        nodes=settings.nodes * factor if settings.nodes else None,
     )
 
 
@@ -98,6 +137,7 @@ def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | N
     games = list(pgn.read_games(text))
     spec = EngineSpec(list(settings.command), options=dict(settings.options))
     limits = Limits(movetime=settings.movetime, depth=settings.depth, nodes=settings.nodes)
+    longer = verify_limits(settings)
     out = []
     engine = None
     variant = ""
@@ -111,12 +151,17 @@ def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | N
             board = game.board()
             engine.new_game(board.fen(), True, [], board.ranks)
 
-            def analyse(fen: str, moves: list[str], engine=engine) -> list[Line]:
+            def analyse(fen: str, moves: list[str], engine=engine, limits=limits) -> list[Line]:
                 """The engine's lines for a position."""
                 replies = engine.analyse(fen, moves, limits, settings.multipv)
                 return [Line(r.score or 0, r.depth or 0, tuple(r.pv)) for r in replies]
 
-            annotate(game, analyse, settings.label, on_move)
+            def verify(fen: str, moves: list[str]) -> list[Line]:
+                """The engine's lines from the longer search."""
+                return analyse(fen, moves, limits=longer)
+
+            checker = verify if settings.verify > 1 else None
+            annotate(game, analyse, settings.label, on_move, checker)
             out.append(pgn.write(game))
     except EngineError as error:
         raise ValueError(f"the engine failed: {error}") from None

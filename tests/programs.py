@@ -27,6 +27,7 @@ PACKAGES = {
     "Xvfb": "xvfb",
     "chromium": "chromium",
     "import": "imagemagick",
+    "tkscid": "scid",
 }
 
 # Debian installs game engines in /usr/games, which a root shell often has off its PATH.

@@ -58,6 +58,8 @@ def test_analyse_bad_input_is_a_clear_error(tmp_path, capsys) -> None:
     good.write_text("1. e4 *")
     assert cli.main(["analyse", str(good), "--engine", "/no/such/engine"]) == 2
     assert "cannot run" in capsys.readouterr().err
+    assert cli.main(["analyse", str(good), "--verify", "0"]) == 2
+    assert "--verify must be at least 1" in capsys.readouterr().err
 
 
 def test_eval_text_and_winning_chances() -> None:
@@ -109,3 +111,57 @@ def test_positions_are_searched_last_first() -> None:
 
     analyse.annotate(game, analyser, "test")
     assert asked == [3, 2, 1, 0]
+
+
+def test_a_doubtful_move_is_judged_again_by_the_longer_search() -> None:
+    """1...e5 first looks like an inaccuracy (-0.20 to -1.20 for Black, a drop of 0.18 in the
+    VERIFY band); the verifying search of the position after it, then before it, finds -3.80:
+    a blunder, judged (and its ACPL counted) from the verified pair; both positions' [%eval]
+    show the deeper search. The other moves (no drop) are not searched again."""
+    game = pgn.read_game("1. e4 e5 2. Nf3 *")
+    scores = {0: 20, 1: -20, 2: 120, 3: -120}
+    best = {0: "e2e4", 1: "d7d5", 2: "g1f3", 3: "b8c6"}
+    verified = {1: -20, 2: 380}
+    asked: list[int] = []
+
+    def analyser(fen: str, moves: list[str]) -> list[analyse.Line]:
+        """The first, short search."""
+        return [analyse.Line(scores[len(moves)], 5, (best[len(moves)],))]
+
+    def verifier(fen: str, moves: list[str]) -> list[analyse.Line]:
+        """The longer search; records the plies asked for."""
+        asked.append(len(moves))
+        return [analyse.Line(verified[len(moves)], 9, (best[len(moves)],))]
+
+    assert analyse.VERIFY[0] <= analyse.drop(-20, -120) < analyse.VERIFY[1]
+    summaries = analyse.annotate(game, analyser, "test", verify=verifier)
+    nodes = list(game.mainline())
+    assert asked == [2, 1]
+    assert [n.nags for n in nodes] == [[], [pgn.NAG_BLUNDER], []]
+    assert [n.comment for n in nodes] == ["[%eval 0.20,9]", "[%eval 3.80,9]", "[%eval 1.20,5]"]
+    assert summaries["Black"].losses == [360]
+    # without the verifying search the same move is an inaccuracy
+    game = pgn.read_game("1. e4 e5 2. Nf3 *")
+    analyse.annotate(game, analyser, "test")
+    assert [n.nags for n in game.mainline()] == [[], [pgn.NAG_DUBIOUS], []]
+
+
+def test_a_position_is_verified_once() -> None:
+    """2. Nf3 and 1...e5 are both doubtful (drops of 0.18): the position between them, verified
+    for 2. Nf3, is not searched again for 1...e5."""
+    game = pgn.read_game("1. e4 e5 2. Nf3 *")
+    scores = {0: 20, 1: -20, 2: 120, 3: -20}
+    asked: list[int] = []
+
+    def analyser(fen: str, moves: list[str]) -> list[analyse.Line]:
+        """The same scores from both searches; records what the verifying one is asked."""
+        return [analyse.Line(scores[len(moves)], 5, ("a2a3",))]
+
+    def verifier(fen: str, moves: list[str]) -> list[analyse.Line]:
+        """The verifying search: records the ply."""
+        asked.append(len(moves))
+        return analyser(fen, moves)
+
+    analyse.annotate(game, analyser, "test", verify=verifier)
+    assert asked == [3, 2, 1]
+    assert [n.nags for n in game.mainline()] == [[], [pgn.NAG_DUBIOUS], [pgn.NAG_DUBIOUS]]
