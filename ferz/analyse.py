@@ -1,4 +1,4 @@
-"""Annotate games with an engine's evaluations: `ferz analyse` and the web app's game review.
+"""Annotate games with an engine's evaluations: `ferz analyse` (and `judge` for the web's review).
 
 Every position of a game's main line is searched once (ferz by default, any UCI engine), from
 the last to the first, so that the hash table already knows the reply that punishes a blunder
