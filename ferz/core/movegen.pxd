@@ -16,3 +16,5 @@ cdef int gen_sittuyin(Position pos, int[::1] out, int n) noexcept nogil
 cdef bint hits_enemy(Position pos, int p, int sq, int empty_sq) noexcept nogil
 cdef int keep_drops(Position pos, int[::1] out, int first, int n, bint captures_only) noexcept nogil
 cdef int gen_leaps(Position pos, int[::1] out, int n, int fr, int p) noexcept nogil
+cdef int gen_diagonal(Position pos, int[::1] out, int n, int fr, int p, int a, int mode,
+                      bint quiets) noexcept nogil

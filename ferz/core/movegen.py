@@ -14,6 +14,7 @@ from cython.cimports.ferz.core.defs import (
     EMPTY,
     EP,
     F_CAPT,
+    F_DIAG,
     F_HOP,
     F_INITIAL,
     F_LEG,
@@ -107,6 +108,8 @@ def gen(
             n = gen_castling(pos, out, n)
         if pos.drops:
             n = gen_drops(pos, out, n)
+        if pos.king_pass and pos.royal[us] >= 0:  # janggi: the king passes (legal if no check)
+            n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
     if pos.gen_filter:  # one test for the rules that narrow the list (chess has none)
         if pos.must_capture and not captures_only:
             n = only_captures(pos, out, first, n)
@@ -136,6 +139,8 @@ def gen_quiets(pos: Position, out: cython.int[::1], n: cython.int, first: cython
         n = gen_castling(pos, out, n)
     if pos.drops:
         n = gen_drops(pos, out, n)
+    if pos.king_pass and pos.royal[us] >= 0:
+        n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
     return n
 
 
@@ -288,10 +293,15 @@ def gen_piece(
             continue
         if fl & F_RANK and pos.rel_rank[us * nsq + fr] < pos.a_minr[a]:
             continue
-        if fl & F_LEG and pos.board[fr + pos.a_leg[a]] != EMPTY:
+        if fl & F_LEG and (
+            pos.board[fr + pos.a_leg[a]] != EMPTY or pos.board[fr + pos.a_leg2[a]] != EMPTY
+        ):
             continue
         quiets = fl & F_MOVE and (mode != GEN_CAPTURES or pos.can_promote[p >> 1])
         if not quiets and not (captures and fl & F_CAPT):
+            continue
+        if fl & F_DIAG:
+            n = gen_diagonal(pos, out, n, fr, p, a, mode, quiets)
             continue
         to = fr + v
         k = 1
@@ -302,6 +312,8 @@ def gen_piece(
                 k += 1
             if pos.board[to] <= WALL:
                 continue
+            if pos.jcannon[p >> 1] and (pos.board[to] >> 1) == (p >> 1):
+                continue  # a janggi cannon does not hop over a cannon
             to += v
             k += 1
             while k <= rng:
@@ -313,7 +325,9 @@ def gen_piece(
                     k += 1
                     continue
                 if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
-                    if pos.region[p * nsq + to]:
+                    if pos.region[p * nsq + to] and not (
+                        pos.jcannon[p >> 1] and (q >> 1) == (p >> 1)
+                    ):
                         n = add(pos, out, n, fr, to, p, GEN_ALL)
                 break
             continue
@@ -344,6 +358,57 @@ def gen_piece(
             break
     if pos.gates and mode != GEN_CAPTURES and pos.gates & pos.gate_bit[us * nsq + fr]:
         n = gen_leaps(pos, out, n, fr, p)
+    return n
+
+
+def gen_diagonal(
+    pos: Position,
+    out: cython.int[::1],
+    n: cython.int,
+    fr: cython.int,
+    p: cython.int,
+    a: cython.int,
+    mode: cython.int,
+    quiets: cython.bint,
+) -> cython.int:
+    """The moves of atom a of piece p on fr along the palace diagonals (diagonalLines): from
+    a square of the lines, stepping, riding or (a janggi cannon) hopping over one screen, on
+    squares of the lines only."""
+    them: cython.int = (p & 1) ^ 1
+    nsq: cython.int = pos.nsq
+    v: cython.int = pos.a_vec[a]
+    fl: cython.int = pos.a_flags[a]
+    rng: cython.int = pos.a_range[a]
+    captures: cython.bint = mode != GEN_QUIETS and (fl & F_CAPT) != 0
+    to: cython.int = fr + v
+    k: cython.int = 1
+    q: cython.int
+    if not pos.diag_ok[fr]:
+        return n
+    if fl & F_HOP:
+        while pos.diag_ok[to] and pos.board[to] == EMPTY and k < rng:
+            to += v
+            k += 1
+        if not pos.diag_ok[to] or pos.board[to] <= WALL or k >= rng:
+            return n
+        if pos.jcannon[p >> 1] and (pos.board[to] >> 1) == (p >> 1):
+            return n
+        to += v
+        k += 1
+    while pos.diag_ok[to]:
+        q = pos.board[to]
+        if q == EMPTY:
+            if quiets and pos.region[p * nsq + to]:
+                n = add(pos, out, n, fr, to, p, mode)
+        else:
+            if (q & 1) == them and captures and pos.region[p * nsq + to]:
+                if not (fl & F_HOP and pos.jcannon[p >> 1] and (q >> 1) == (p >> 1)):
+                    n = add(pos, out, n, fr, to, p, GEN_ALL)
+            break
+        if k >= rng:
+            break
+        to += v
+        k += 1
     return n
 
 

@@ -85,7 +85,15 @@ _SIGNED_IF_SET = {
     "makpong",
     "opposite_bishop_letter",
     "castling_dropped",
+    # janggi (varmore)
+    "diagonal_lines",
+    "king_pass",
+    "bikjang",
+    "material_counting",
+    "material_letters",
 }
+# Atom and PieceType fields added after networks shipped: signed only when set, likewise
+_PIECE_FIELDS_IF_SET = {"leg2": None, "diagonal": False, "janggi_cannon": False}
 
 
 class NetworkError(ValueError):
@@ -164,6 +172,10 @@ def _canonical(value):
             f.name: _canonical(getattr(value, f.name))
             for f in dataclasses.fields(value)
             if f.name not in ("name", "value_mg", "value_eg")
+            and not (
+                f.name in _PIECE_FIELDS_IF_SET
+                and getattr(value, f.name) == _PIECE_FIELDS_IF_SET[f.name]
+            )
         }
     return value
 

@@ -138,6 +138,12 @@ cdef class Position:
     cdef public long long nn_refreshes  # cache refreshes (tests and measurements)
     cdef int[::1] nn_kmap, nn_cboard
     cdef short[::1] nn_cache
+    # janggi (varmore): the second leg of each atom and probe (= the first for one-legged
+    # leapers), the palace diagonals' squares, janggi cannons per type, passing (kingPass),
+    # bikjang per ply (whether the position at that ply has the kings facing), and the
+    # material count (materialCounting: 1 janggi's weights mat_w, 2 unweighted)
+    cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w, u_bik
+    cdef public int king_pass, bik_rule, mat_count, jang
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil

@@ -20,6 +20,7 @@ from cython.cimports.ferz.core.defs import (
     MAXMOVES,
     MAXP,
     MAXPLY,
+    NORMAL,
     PROMO,
     WALL,
     move_from,
@@ -86,6 +87,10 @@ class Position:
         self.sit_promo, self.sit_zone, self.sit_types = t.sit_promo, t.sit_zone, t.sit_types
         self.n_sit, self.camb, self.camb_fers = t.n_sit, t.camb, t.camb_fers
         self.camb_rook, self.gate_bit = t.camb_rook, t.gate_bit
+        # janggi
+        self.a_leg2, self.pr_leg2, self.diag_ok = t.a_leg2, t.pr_leg2, t.diag_ok
+        self.jcannon, self.mat_w, self.mat_count = t.jcannon, t.mat_w, t.mat_count
+        self.king_pass, self.bik_rule, self.jang = t.king_pass, t.bik_rule, t.jang
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -118,6 +123,7 @@ class Position:
         self.u_chk = ints(MAXPLY)
         self.u_chk_key = array("Q", [0]) * MAXPLY
         self.u_inchk = ints(MAXPLY + 1)
+        self.u_bik = ints(MAXPLY + 1)
         self.u_count = ints(2 * MAXPLY)
         self.u_checks = ints(MAXPLY)
         self.u_gates = array("q", [0]) * MAXPLY
@@ -514,6 +520,8 @@ class Position:
             if not attacks.blast_legal(self, us):
                 self.unmake()
                 return False
+        elif self.bik_rule and self.u_bik[ply] and fr == to and kind == NORMAL:
+            pass  # janggi: a pass while the kings face each other is legal even in check
         elif self.royal[us] >= 0:
             if (
                 self.fast_legal
@@ -551,6 +559,12 @@ class Position:
             self.note_check(check)
         if self.perp:
             self.u_inchk[ply + 1] = attacks.in_check(self)
+        if self.bik_rule:
+            # bikjang: the side facing the enemy king must part the kings (or pass)
+            if self.u_bik[ply] and not (fr == to and kind == NORMAL) and attacks.kings_see(self):
+                self.unmake()
+                return False
+            self.u_bik[ply + 1] = attacks.kings_see(self)
         return True
 
     def dropped_rights(self, p: cython.int, to: cython.int) -> cython.int:
@@ -655,6 +669,7 @@ class Position:
         self.key ^= self.z_side
         self.halfmove = 0  # a repetition may not reach back across a null move
         self.u_inchk[ply + 1] = 0
+        self.u_bik[ply + 1] = self.u_bik[ply]
         self.side ^= 1
         self.ply = ply + 1
 
@@ -778,6 +793,7 @@ class Position:
             self.gates |= 1 << (16 * color + file)
         self.refresh()
         self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
+        self.u_bik[0] = 1 if self.bik_rule and attacks.kings_see(self) else 0
 
     def _load_castling(self, setup: fenlib.Setup) -> None:
         """Castling tables for the rights of a setup (given as rook squares)."""

@@ -55,6 +55,8 @@ PREDEFINED: dict[str, str] = {
     "commoner": "K",
     "centaur": "KN",
     "king": "K",
+    "janggiCannon": "pR",
+    "janggiElephant": "mafsmafW",  # FSF's notation; the atoms come from JANGGI_ELEPHANT
 }
 CUSTOM = re.compile(r"customPiece([1-9]|1[0-9]|2[0-5])\Z")
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9]*)\Z")
@@ -84,14 +86,12 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "staticGating": ("false",),
     "pastGating": ("false",),
     "seirawanGating": ("false",),
-    "diagonalLines": ("-",),
-    "pass": ("false",),
     "passOnStalemate": ("false",),
+    "kingPassOnStalemate": ("false",),
     "flipEnclosedPieces": ("none",),
     "moveRepetitionIllegal": ("false",),
     "chasingRule": ("none", "axf"),
     "shatarMateRule": ("false",),
-    "bikjangRule": ("false",),
     "dupleCheck": ("false",),
     "flagPieceCount": ("1",),
     "flagPieceBlockedWin": ("false",),
@@ -99,7 +99,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "connectVertical": ("true",),
     "connectHorizontal": ("true",),
     "connectDiagonal": ("true",),
-    "materialCounting": ("none",),
     "countingRule": ("none", "makruk", "asean", "cambodian"),
 }
 
@@ -191,6 +190,11 @@ RULE_KEYS = {
     "pieceValueMg",
     "pieceValueEg",
     "description",
+    "diagonalLines",
+    "kingPass",
+    "pass",
+    "bikjangRule",
+    "materialCounting",
 }
 
 
@@ -351,7 +355,7 @@ def _pieces(r: _Reader) -> tuple[dict[str, tuple[str, tuple[Atom, ...], Entry]],
             raise entry.error("only custom pieces and the king take a Betza move (letter:Betza)")
         source = text if colon else PREDEFINED[key]
         try:
-            atoms = betza.parse(source)
+            atoms = janggi_elephant() if key == "janggiElephant" else betza.parse(source)
         except betza.BetzaError as error:
             raise entry.error(str(error)) from None
         upper = letter.upper()
@@ -684,6 +688,76 @@ def _piece_types(c: _Context, pawns: str, promo: str) -> list[PieceType]:
     return pieces
 
 
+def janggi_elephant() -> tuple[Atom, ...]:
+    """The janggi elephant: one step straight, then two diagonally outwards (a (2,3) leap),
+    both squares on the way empty (Fairy-Stockfish's path: the longer axis first)."""
+    atoms = []
+    for dx, dy in ((2, 3), (3, 2)):
+        for sx in (1, -1):
+            for sy in (1, -1):
+                x, y = dx * sx, dy * sy
+                first = (0, sy) if dy > dx else (sx, 0)
+                second = (first[0] + sx, first[1] + sy)
+                atoms.append(Atom(x, y, leg=first, leg2=second))
+    return tuple(atoms)
+
+
+# What each piece type may do on the palace diagonals (diagonalLines), as Fairy-Stockfish:
+# the wazir (and a king that steps like one) steps like a fers, the soldier steps diagonally
+# forwards, the rook rides like a bishop and the janggi cannon hops like one.
+_DIAGONAL_MOVES = {"wazir": "F", "king": "F", "soldier": "fF", "rook": "B", "janggiCannon": "pB"}
+# materialCounting = janggi: the points of each piece type (FSF's weights)
+_JANGGI_POINTS = {
+    "rook": 13,
+    "janggiCannon": 7,
+    "horse": 5,
+    "janggiElephant": 3,
+    "wazir": 3,
+    "soldier": 2,
+}
+
+
+def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
+    """diagonalLines (the pieces' diagonal moves are added to their atoms here), kingPass
+    (FSF 11.1's key; `pass` is the later name), bikjangRule and materialCounting."""
+    r = c.r
+    lines = c.region("diagonalLines") or frozenset()
+    for piece in pieces:
+        if piece.name == "janggiCannon":
+            piece.janggi_cannon = True
+        moves = _DIAGONAL_MOVES.get(piece.name) if lines else None
+        if piece.name == "king" and {(abs(a.dx), abs(a.dy), a.range) for a in piece.atoms} != {
+            (1, 0, 1),
+            (0, 1, 1),
+        }:
+            moves = None  # only a king that steps like a wazir (FSF's kingType)
+        if moves:
+            extra = tuple(
+                Atom(a.dx, a.dy, a.range, a.move, a.capture, a.hop, diagonal=True)
+                for a in betza.parse(moves)
+            )
+            piece.atoms = piece.atoms + extra
+    counting = r.raw("materialCounting") or "none"
+    if counting not in ("none", "janggi", "unweighted"):
+        raise r.error("materialCounting", f"expected none, janggi or unweighted, got {counting!r}")
+    points = tuple(
+        (letter, _JANGGI_POINTS[name])
+        for name, letter in c.by_type.items()
+        if name in _JANGGI_POINTS and counting == "janggi"
+    )
+    king_pass = r.boolean("kingPass", False) or r.boolean("pass", False)
+    bikjang = r.boolean("bikjangRule", False)
+    if (king_pass or bikjang) and not c.royal:
+        raise r.error("kingPass" if king_pass else "bikjangRule", "needs a royal king")
+    return {
+        "diagonal_lines": lines,
+        "king_pass": king_pass,
+        "bikjang": bikjang,
+        "material_counting": counting,
+        "material_letters": points,
+    }
+
+
 def _castling(c: _Context) -> dict:
     """Castling: where the king lands, the rank, the king and rook pieces."""
     r = c.r
@@ -866,6 +940,7 @@ def build(
     promotion = _promotion(c, pawns)
     choices = promotion["promotion_letters"] + (promotion["promotion_letters_black"] or "")
     pieces = _piece_types(c, pawns, "".join(dict.fromkeys(choices)))
+    janggi = _janggi(c, pieces)
     try:
         rules = Rules(
             name=name,
@@ -881,6 +956,7 @@ def build(
             **_endings(c),
             blast_on_capture=blast,
             **_cambodian(c),
+            **janggi,
         )
     except DefinitionError:
         raise
