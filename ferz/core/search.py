@@ -545,6 +545,8 @@ class Search:
                 value = self.chase_value()  # a lone chaser through the cycle loses (xiangqi)
                 if value != 0:
                     return (MATE - ply) * value
+            if self.pos.mat_count:
+                return (MATE - ply) * endrules.material_result(self.pos)  # janggi's count
             return 0
         if self.variant_end:
             value = endrules.end_value(self.pos)
