@@ -254,7 +254,8 @@ class Board:
         rules = self.rules
         kind, fr, to = move_kind(code), move_from(code), move_to(code)
         if kind == DROP:
-            return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+            turned = "+" if move_promo(code) else ""  # dropPromoted: +L@b1
+            return f"{turned}{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
         if kind == CASTLE and not self.chess960:
             to = self._castle_king_to(fr, to)
         text = rules.square_name(fr) + rules.square_name(to)
@@ -263,6 +264,8 @@ class Board:
             moving = rules.pieces[(self.position.board[fr] >> 1) - 1]
             if moving.promoted and rules.piece_index(moving.promoted) == promo:
                 text += "+"
+            elif moving.demoted and rules.piece_index(moving.demoted) == promo:
+                text += "-"  # pieceDemotion (kyoto shogi), as Fairy-Stockfish writes it
             else:
                 text += rules.pieces[promo - 1].letter.rstrip("~").lower()
         return text
@@ -362,7 +365,8 @@ class Board:
         if kind == CASTLE:
             return "O-O" if rules.file_of(to) > rules.file_of(fr) else "O-O-O"
         if kind == DROP:
-            return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+            turned = "+" if move_promo(code) else ""
+            return f"{turned}{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
         if fr == to and kind == NORMAL:
             return PASS_SAN  # janggi: the king passes
         piece = rules.pieces[(pos.board[fr] >> 1) - 1]

@@ -18,3 +18,4 @@ cdef int keep_drops(Position pos, int[::1] out, int first, int n, bint captures_
 cdef int gen_leaps(Position pos, int[::1] out, int n, int fr, int p) noexcept nogil
 cdef int gen_diagonal(Position pos, int[::1] out, int n, int fr, int p, int a, int mode,
                       bint quiets) noexcept nogil
+cdef int add_toggle(Position pos, int[::1] out, int n, int fr, int to, int p, int mode) noexcept nogil

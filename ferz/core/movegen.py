@@ -74,9 +74,42 @@ def add(
                 n = emit(pos, out, n, encode(fr, to, q, PROMO))
         if pos.mand_promo:
             return n
+    elif pos.toggle:
+        return add_toggle(pos, out, n, fr, to, p, mode)
     elif pos.promoted[t] and (pos.promo_zone[c * pos.nsq + to] or pos.promo_zone[c * pos.nsq + fr]):
         if mode != GEN_QUIETS:
             n = emit(pos, out, n, encode(fr, to, pos.promoted[t], PROMO))
+        if pos.mand_piece_promo:
+            return n
+    if mode == GEN_CAPTURES or (pos.immobile and pos.dead[p * pos.nsq + to]):
+        return n
+    return emit(pos, out, n, encode(fr, to, 0, NORMAL))
+
+
+def add_toggle(
+    pos: Position,
+    out: cython.int[::1],
+    n: cython.int,
+    fr: cython.int,
+    to: cython.int,
+    p: cython.int,
+    mode: cython.int,
+) -> cython.int:
+    """add() for kyoto and micro shogi (pieceDemotion, piecePromotionOnCapture): a piece
+    moving in its zone may turn over, a base piece into its promoted form, a promoted one
+    (with pieceDemotion) back into its base; with piecePromotionOnCapture only by capturing;
+    compulsory with mandatoryPiecePromotion. A turn on an empty square is a quiet move."""
+    t: cython.int = p >> 1
+    c: cython.int = p & 1
+    q: cython.int = pos.promoted[t]
+    if q == 0 and pos.demote and pos.demoted[t] != t:
+        q = pos.demoted[t]
+    if (
+        q
+        and (pos.promo_zone[c * pos.nsq + to] or pos.promo_zone[c * pos.nsq + fr])
+        and (not pos.promo_capt or pos.board[to] != EMPTY)
+    ):
+        n = emit(pos, out, n, encode(fr, to, q, PROMO))
         if pos.mand_piece_promo:
             return n
     if mode == GEN_CAPTURES or (pos.immobile and pos.dead[p * pos.nsq + to]):
@@ -627,6 +660,8 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
                             fl -= 1
                     if (not have_dark and fd > 0) + (not have_light and fl > 0) < pos.hand[bishop]:
                         continue
+            if pos.drop_promo and pos.promoted[p >> 1]:
+                n = emit(pos, out, n, encode(p >> 1, sq, pos.promoted[p >> 1], DROP))
             n = emit(pos, out, n, encode(p >> 1, sq, 0, DROP))
     return n
 

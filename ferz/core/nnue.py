@@ -91,6 +91,9 @@ _SIGNED_IF_SET = {
     "bikjang",
     "material_counting",
     "material_letters",
+    "piece_demotion",
+    "promotion_on_capture",
+    "drop_promoted",
 }
 # Atom and PieceType fields added after networks shipped: signed only when set, likewise
 _PIECE_FIELDS_IF_SET = {"leg2": None, "diagonal": False, "janggi_cannon": False}

@@ -144,6 +144,8 @@ cdef class Position:
     # material count (materialCounting: 1 janggi's weights mat_w, 2 unweighted)
     cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w, u_bik
     cdef public int king_pass, bik_rule, mat_count, jang
+    # kyoto and micro shogi: pieceDemotion / piecePromotionOnCapture (toggle), dropPromoted
+    cdef public int toggle, demote, promo_capt, drop_promo
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil

@@ -91,6 +91,8 @@ class Position:
         self.a_leg2, self.pr_leg2, self.diag_ok = t.a_leg2, t.pr_leg2, t.diag_ok
         self.jcannon, self.mat_w, self.mat_count = t.jcannon, t.mat_w, t.mat_count
         self.king_pass, self.bik_rule, self.jang = t.king_pass, t.bik_rule, t.jang
+        self.toggle, self.demote, self.promo_capt = t.toggle, t.demote, t.promo_capt
+        self.drop_promo = t.drop_promo
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -443,10 +445,11 @@ class Position:
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
             self.hand[p] -= 1
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
-            self.put(p, to)
-            key ^= self.z_piece[p * nsq + to]
-            self.mg += self.pst_mg[p * nsq + to] - self.pst_mg[p * nsq]
-            self.eg += self.pst_eg[p * nsq + to] - self.pst_eg[p * nsq]
+            q = p if move_promo(m) == 0 else 2 * move_promo(m) + us  # dropPromoted: +L@b1
+            self.put(q, to)
+            key ^= self.z_piece[q * nsq + to]
+            self.mg += self.pst_mg[q * nsq + to] - self.pst_mg[p * nsq]
+            self.eg += self.pst_eg[q * nsq + to] - self.pst_eg[p * nsq]
             if self.castle_drop:
                 rights = self.castling | self.dropped_rights(p, to)
                 if rights != self.castling:

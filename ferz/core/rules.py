@@ -176,6 +176,14 @@ class Rules:
     bikjang: bool = False
     material_counting: str = "none"
     material_letters: tuple[tuple[str, int], ...] = ()
+    # kyoto and micro shogi (varmore): pieceDemotion, a promoted piece moving in the zone
+    # turns back into its base piece (shogi-style, like a promotion: optional or, with
+    # mandatoryPiecePromotion, compulsory); piecePromotionOnCapture, promotions and
+    # demotions only by capturing; dropPromoted, a piece in hand may also be dropped as its
+    # promoted form (UCI `+L@b1`)
+    piece_demotion: bool = False
+    promotion_on_capture: bool = False
+    drop_promoted: bool = False
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

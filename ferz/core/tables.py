@@ -476,6 +476,17 @@ class Tables:
         for letter, weight in rules.material_letters:
             self.mat_w[rules.piece_index(letter)] = weight
         self.jang = 1 if self.king_pass or self.bik_rule else 0
+        # kyoto and micro shogi: pieces that turn over (promote or demote) as they move
+        self.toggle = 1 if rules.piece_demotion or rules.promotion_on_capture else 0
+        self.demote = 1 if rules.piece_demotion else 0
+        self.promo_capt = 1 if rules.promotion_on_capture else 0
+        self.drop_promo = 1 if rules.drop_promoted else 0
+        if self.toggle:
+            # a quiet move that turns a piece over is a quiet move (staged generation and
+            # quiescence leave it to the quiet stage): no captures-only look at empty squares
+            for t in range(1, len(rules.pieces) + 1):
+                if not rules.pieces[t - 1].pawn:
+                    self.can_promote[t] = 0
 
     def _hash_keys(self) -> None:
         """Zobrist keys, drawn in a fixed order from a fixed seed."""

@@ -70,8 +70,6 @@ COSMETIC = {"variantTemplate", "pieceToCharTable", "pocketSize"}
 # FSF keys ferz does not implement: accepted only when set to the value that means "off".
 UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "twoBoards": ("false",),
-    "piecePromotionOnCapture": ("false",),
-    "pieceDemotion": ("false",),
     "blastImmuneTypes": ("-",),
     "mutuallyImmuneTypes": ("-",),
     "petrifyOnCapture": ("false",),
@@ -80,7 +78,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "mustDropType": ("*", "-"),
     "dropOnTop": ("false",),
     "enclosingDrop": ("none",),
-    "dropPromoted": ("false",),
     "arrowGating": ("false",),
     "duckGating": ("false",),
     "staticGating": ("false",),
@@ -195,6 +192,9 @@ RULE_KEYS = {
     "pass",
     "bikjangRule",
     "materialCounting",
+    "pieceDemotion",
+    "piecePromotionOnCapture",
+    "dropPromoted",
 }
 
 
@@ -745,6 +745,15 @@ def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
         for name, letter in c.by_type.items()
         if name in _JANGGI_POINTS and counting == "janggi"
     )
+    toggles = {
+        "piece_demotion": r.boolean("pieceDemotion", False),
+        "promotion_on_capture": r.boolean("piecePromotionOnCapture", False),
+        "drop_promoted": r.boolean("dropPromoted", False),
+    }
+    if any(toggles.values()) and not r.raw("promotedPieceType"):
+        key = next(k for k, on in zip(("pieceDemotion", "piecePromotionOnCapture",
+                                       "dropPromoted"), toggles.values(), strict=True) if on)
+        raise r.error(key, "needs promotedPieceType (the pieces that turn over)")
     king_pass = r.boolean("kingPass", False) or r.boolean("pass", False)
     bikjang = r.boolean("bikjangRule", False)
     if (king_pass or bikjang) and not c.royal:
@@ -755,6 +764,7 @@ def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
         "bikjang": bikjang,
         "material_counting": counting,
         "material_letters": points,
+        **toggles,
     }
 
 
