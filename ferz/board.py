@@ -625,6 +625,8 @@ class Board:
             check = in_check(pos)
             balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
             value = ending.no_moves_value(rules, check, endrules.pawn_drop_check(pos), balance)
+            if check and rules.shatar_mate:
+                value = endrules.shatar_value(pos)  # a knights' mate loses, no shak draws
             return self._scored("checkmate" if check else "stalemate", value)
         if endrules.counting_over(pos):
             return Outcome("counting_rule", None)

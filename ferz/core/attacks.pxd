@@ -17,3 +17,4 @@ cdef bint stands(Position pos, int sq, int color, int cond) noexcept nogil
 cdef bint kin(int q, int screen, int target) noexcept nogil
 cdef int diag_attacker(Position pos, int sq, int i, int by) noexcept nogil
 cpdef bint kings_see(Position pos) noexcept nogil
+cpdef int shak(Position pos) noexcept nogil

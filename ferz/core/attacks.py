@@ -214,6 +214,45 @@ def kings_see(pos: Position) -> cython.bint:
     return True
 
 
+def shak(pos: Position) -> cython.int:
+    """Shatar: the checks on the side to move's king as bits, 1 in check, 2 by a shak piece
+    (knight, rook, bers), 4 by a piece other than a knight; through the direct-check table
+    (the build allows the rule only where every piece is plain: chk_all)."""
+    k: cython.int = pos.royal[pos.side]
+    by: cython.int = pos.side ^ 1
+    i: cython.int
+    s: cython.int
+    p: cython.int
+    j: cython.int
+    t: cython.int
+    u: cython.int
+    kind: cython.int
+    flags: cython.int = 0
+    if k < 0:
+        return 0
+    for i in range(pos.pcount[by]):
+        s = pos.plist[by * MAXP + i]
+        p = pos.board[s]
+        j = p * LINE_SPAN * LINE_SPAN + (pos.sq_file[k] - pos.sq_file[s] + LINE_REACH) * LINE_SPAN
+        j += pos.sq_rank[k] - pos.sq_rank[s] + LINE_REACH
+        kind = pos.chk_kind[j]
+        if kind == 0:
+            continue
+        if kind == 2:
+            u = pos.chk_vec[j]
+            t = s + u
+            while t != k and pos.board[t] == EMPTY:
+                t += u
+            if t != k:
+                continue
+        flags |= 1
+        if pos.shak_type[p >> 1]:
+            flags |= 2
+        if (p >> 1) != pos.mate_knight:
+            flags |= 4
+    return flags
+
+
 def stands(pos: Position, sq: cython.int, color: cython.int, cond: cython.int) -> cython.bint:
     """A probe's condition on the attacker's square: -1 = in its double-step region
     (initial moves), n > 0 = on relative rank n or beyond (xiangqi soldier)."""

@@ -14,3 +14,4 @@ cpdef bint promotions_only(Position pos) noexcept nogil
 cdef bint is_pass(int m) noexcept nogil
 cdef int janggi_end(Position pos) noexcept nogil
 cpdef int material_result(Position pos) noexcept nogil
+cpdef int shatar_value(Position pos) noexcept nogil

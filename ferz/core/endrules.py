@@ -256,3 +256,20 @@ def pawn_drop_check(pos: Position) -> cython.bint:
         return False
     m = pos.u_move[pos.ply - 1]
     return m != 0 and move_kind(m) == DROP and move_from(m) == pos.dropmate_type
+
+
+def shatar_value(pos: Position) -> cython.int:
+    """shatarMateRule, for the side to move when it is mated: a mate by knights alone wins for
+    it (1); else the mate loses (-1) if a check of the unbroken series of checks that led to
+    it was a shak, and is a draw (0) if none was (FSF's reading: the series ends at the set-up
+    position or a null move)."""
+    j: cython.int = pos.ply
+    if not pos.u_shak[j] & 4:
+        return 1
+    while pos.u_shak[j] & 1:
+        if pos.u_shak[j] & 2:
+            return -1
+        if j < 2 or pos.u_move[j - 1] == 0 or pos.u_move[j - 2] == 0:
+            break
+        j -= 2
+    return 0

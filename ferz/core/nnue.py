@@ -94,6 +94,9 @@ _SIGNED_IF_SET = {
     "piece_demotion",
     "promotion_on_capture",
     "drop_promoted",
+    "shatar_mate",
+    "shak_letters",
+    "mate_knight_letter",
 }
 # Atom and PieceType fields added after networks shipped: signed only when set, likewise
 _PIECE_FIELDS_IF_SET = {"leg2": None, "diagonal": False, "janggi_cannon": False}

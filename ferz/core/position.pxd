@@ -146,6 +146,10 @@ cdef class Position:
     cdef public int king_pass, bik_rule, mat_count, jang
     # kyoto and micro shogi: pieceDemotion / piecePromotionOnCapture (toggle), dropPromoted
     cdef public int toggle, demote, promo_capt, drop_promo
+    # shatar's mate rule: per ply, whether the side to move is in check (1), by a shak (2),
+    # by something other than a knight (4); the shak types and the knight type
+    cdef public int shatar, mate_knight
+    cdef int[::1] shak_type, u_shak
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil

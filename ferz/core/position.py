@@ -93,6 +93,7 @@ class Position:
         self.king_pass, self.bik_rule, self.jang = t.king_pass, t.bik_rule, t.jang
         self.toggle, self.demote, self.promo_capt = t.toggle, t.demote, t.promo_capt
         self.drop_promo = t.drop_promo
+        self.shatar, self.shak_type, self.mate_knight = t.shatar, t.shak_type, t.mate_knight
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -126,6 +127,7 @@ class Position:
         self.u_chk_key = array("Q", [0]) * MAXPLY
         self.u_inchk = ints(MAXPLY + 1)
         self.u_bik = ints(MAXPLY + 1)
+        self.u_shak = ints(MAXPLY + 1)
         self.u_count = ints(2 * MAXPLY)
         self.u_checks = ints(MAXPLY)
         self.u_gates = array("q", [0]) * MAXPLY
@@ -568,6 +570,8 @@ class Position:
                 self.unmake()
                 return False
             self.u_bik[ply + 1] = attacks.kings_see(self)
+        if self.shatar:
+            self.u_shak[ply + 1] = attacks.shak(self)
         return True
 
     def dropped_rights(self, p: cython.int, to: cython.int) -> cython.int:
@@ -673,6 +677,7 @@ class Position:
         self.halfmove = 0  # a repetition may not reach back across a null move
         self.u_inchk[ply + 1] = 0
         self.u_bik[ply + 1] = self.u_bik[ply]
+        self.u_shak[ply + 1] = 0
         self.side ^= 1
         self.ply = ply + 1
 
@@ -797,6 +802,7 @@ class Position:
         self.refresh()
         self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
         self.u_bik[0] = 1 if self.bik_rule and attacks.kings_see(self) else 0
+        self.u_shak[0] = attacks.shak(self) if self.shatar else 0
 
     def _load_castling(self, setup: fenlib.Setup) -> None:
         """Castling tables for the rights of a setup (given as rook squares)."""

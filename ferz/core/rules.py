@@ -184,6 +184,13 @@ class Rules:
     piece_demotion: bool = False
     promotion_on_capture: bool = False
     drop_promoted: bool = False
+    # shatar (varmore): shatarMateRule, a mate given by knights alone loses for the mating
+    # side, and a mate ends as a draw unless a check of the unbroken series of checks that
+    # led to it was a shak (a check by a piece of `shak_letters`: knight, rook, bers);
+    # `mate_knight_letter` is the knight
+    shatar_mate: bool = False
+    shak_letters: str = ""
+    mate_knight_letter: str = ""
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

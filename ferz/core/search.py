@@ -834,6 +834,8 @@ class Search:
             if in_check:
                 if endrules.pawn_drop_check(self.pos):
                     return MATE - ply  # mated by a pawn drop where that is illegal: a win
+                if self.pos.shatar:
+                    return (MATE - ply) * endrules.shatar_value(self.pos)
                 return (MATE - ply) * self.mate_score
             if self.stalemate_pieces:
                 # suicide: the side with fewer pieces wins the stalemate, equal ones draw
@@ -1009,6 +1011,8 @@ class Search:
         if in_check and legal == 0:
             if endrules.pawn_drop_check(self.pos):
                 return MATE - ply  # mated by a pawn drop where that is illegal: a win
+            if self.pos.shatar:
+                return (MATE - ply) * endrules.shatar_value(self.pos)
             return (MATE - ply) * self.mate_score
         if best >= beta:
             bound = BOUND_LOWER

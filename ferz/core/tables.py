@@ -481,6 +481,14 @@ class Tables:
         self.demote = 1 if rules.piece_demotion else 0
         self.promo_capt = 1 if rules.promotion_on_capture else 0
         self.drop_promo = 1 if rules.drop_promoted else 0
+        # shatar: the types whose checks are a shak, the knight (a mate by knights alone)
+        self.shatar = 1 if rules.shatar_mate else 0
+        self.shak_type = ints(len(rules.pieces) + 1)
+        for letter in rules.shak_letters:
+            self.shak_type[rules.piece_index(letter)] = 1
+        self.mate_knight = _index(rules, rules.mate_knight_letter)
+        if self.shatar and not self.chk_all:
+            raise ValueError("shatarMateRule needs plain leapers and riders only")
         if self.toggle:
             # a quiet move that turns a piece over is a quiet move (staged generation and
             # quiescence leave it to the quiet stage): no captures-only look at empty squares

@@ -88,7 +88,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "flipEnclosedPieces": ("none",),
     "moveRepetitionIllegal": ("false",),
     "chasingRule": ("none", "axf"),
-    "shatarMateRule": ("false",),
     "dupleCheck": ("false",),
     "flagPieceCount": ("1",),
     "flagPieceBlockedWin": ("false",),
@@ -195,6 +194,7 @@ RULE_KEYS = {
     "pieceDemotion",
     "piecePromotionOnCapture",
     "dropPromoted",
+    "shatarMateRule",
 }
 
 
@@ -765,6 +765,21 @@ def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
         "material_counting": counting,
         "material_letters": points,
         **toggles,
+        **_shatar(c),
+    }
+
+
+def _shatar(c: _Context) -> dict:
+    """shatarMateRule: the shak pieces (knight, rook, bers) and the knight, by type name."""
+    if not c.r.boolean("shatarMateRule", False):
+        return {}
+    if not c.royal:
+        raise c.r.error("shatarMateRule", "needs a royal king")
+    names = ("knight", "rook", "bers")
+    return {
+        "shatar_mate": True,
+        "shak_letters": "".join(c.by_type[n] for n in names if n in c.by_type),
+        "mate_knight_letter": c.by_type.get("knight", ""),
     }
 
 
