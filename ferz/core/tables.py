@@ -271,7 +271,13 @@ class Tables:
             for atom in piece.atoms:
                 if not atom.capture:
                     continue
-                if atom.hop or atom.leg is not None or atom.initial or atom.min_rank or atom.diagonal:
+                if (
+                    atom.hop
+                    or atom.leg is not None
+                    or atom.initial
+                    or atom.min_rank
+                    or atom.diagonal
+                ):
                     self.chk_slow[p] = 1
                     continue
                 if atom.range not in (0, 1):

@@ -751,8 +751,15 @@ def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
         "drop_promoted": r.boolean("dropPromoted", False),
     }
     if any(toggles.values()) and not r.raw("promotedPieceType"):
-        key = next(k for k, on in zip(("pieceDemotion", "piecePromotionOnCapture",
-                                       "dropPromoted"), toggles.values(), strict=True) if on)
+        key = next(
+            k
+            for k, on in zip(
+                ("pieceDemotion", "piecePromotionOnCapture", "dropPromoted"),
+                toggles.values(),
+                strict=True,
+            )
+            if on
+        )
         raise r.error(key, "needs promotedPieceType (the pieces that turn over)")
     king_pass = r.boolean("kingPass", False) or r.boolean("pass", False)
     bikjang = r.boolean("bikjangRule", False)
