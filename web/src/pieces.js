@@ -71,6 +71,8 @@ const XQ_BLACK = '#1d1d1d';
 const XIANGQI = {
   king: ['帥', '將'], fers: ['仕', '士'], elephant: ['相', '象'], horse: ['傌', '馬'],
   rook: ['俥', '車'], cannon: ['炮', '砲'], soldier: ['兵', '卒'], banner: ['旗', '旗'],
+  // janggi's pieces (its king and soldier draw as xiangqi's)
+  wazir: ['士', '士'], janggiElephant: ['象', '象'], janggiCannon: ['包', '包'],
 };
 
 /** A xiangqi piece: a wooden disc, a ring and the character (or the FEN letter). */
