@@ -93,21 +93,22 @@ def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.
         kind = pos.pr_kind[i]
         rng = pos.pr_range[i]
         t = sq - v
-        if kind == PROBE_LEG:
-            q = pos.board[t]
-            if not (
-                q > WALL
-                and (q & 1) == by
-                and pos.pr_near[i] & (one << (q >> 1))
-                and pos.board[t + pos.pr_leg[i]] == EMPTY
-                and pos.board[t + pos.pr_leg2[i]] == EMPTY
-            ):
-                continue
-        elif kind == PROBE_DIAG:
-            t = diag_attacker(pos, sq, i, by)
-            if t < 0:
-                continue
-            q = pos.board[t]
+        if kind >= PROBE_LEG:  # (one test for the rare kinds: lame leapers, palace diagonals)
+            if kind == PROBE_DIAG:
+                t = diag_attacker(pos, sq, i, by)
+                if t < 0:
+                    continue
+                q = pos.board[t]
+            else:
+                q = pos.board[t]
+                if not (
+                    q > WALL
+                    and (q & 1) == by
+                    and pos.pr_near[i] & (one << (q >> 1))
+                    and pos.board[t + pos.pr_leg[i]] == EMPTY
+                    and pos.board[t + pos.pr_leg2[i]] == EMPTY
+                ):
+                    continue
         else:
             k = 1
             while pos.board[t] == EMPTY and k < rng:
@@ -122,13 +123,13 @@ def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.
                 while pos.board[t] == EMPTY and k < rng:
                     t -= v
                     k += 1
+                if pos.jcannon[pos.board[t] >> 1] and kin(pos.board[t], screen, pos.board[sq]):
+                    continue  # a janggi cannon hops over no cannon and takes none
             q = pos.board[t]
             if q <= WALL or (q & 1) != by:
                 continue
             mask = pos.pr_near[i] if k == 1 else pos.pr_far[i]
             if not mask & (one << (q >> 1)):
-                continue
-            if kind == PROBE_HOP and pos.jcannon[q >> 1] and kin(q, screen, pos.board[sq]):
                 continue
         if not pos.region[q * pos.nsq + sq]:
             continue

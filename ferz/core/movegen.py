@@ -333,12 +333,12 @@ def gen_piece(
         quiets = fl & F_MOVE and (mode != GEN_CAPTURES or pos.can_promote[p >> 1])
         if not quiets and not (captures and fl & F_CAPT):
             continue
-        if fl & F_DIAG:
-            n = gen_diagonal(pos, out, n, fr, p, a, mode, quiets)
-            continue
         to = fr + v
         k = 1
-        if fl & F_HOP:
+        if fl & (F_HOP | F_DIAG):
+            if fl & F_DIAG:  # (one test for the rare kinds: hoppers and palace diagonals)
+                n = gen_diagonal(pos, out, n, fr, p, a, mode, quiets)
+                continue
             # cannon: slide to a screen, then move on (quietly if allowed) to a capture
             while pos.board[to] == EMPTY and k < rng:
                 to += v
@@ -611,6 +611,7 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     dark: cython.bint
     fd: cython.int
     fl: cython.int
+    turned: cython.int
     if pos.opp_bishop and pos.hand[2 * pos.opp_bishop + us] > 0:
         # dropOppositeColoredBishop: the bishops still in hand need free squares of a
         # colour each that no own bishop holds
@@ -640,6 +641,7 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     for p in range(2 + us, pos.npc, 2):
         if pos.hand[p] <= 0:
             continue
+        turned = pos.promoted[p >> 1] if pos.drop_promo else 0  # dropPromoted: +L@b1 too
         for i in range(pos.nplay):
             sq = pos.sq_list[i]
             if pos.board[sq] != EMPTY or not pos.drop_zone[p * pos.nsq + sq]:
@@ -660,8 +662,8 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
                             fl -= 1
                     if (not have_dark and fd > 0) + (not have_light and fl > 0) < pos.hand[bishop]:
                         continue
-            if pos.drop_promo and pos.promoted[p >> 1]:
-                n = emit(pos, out, n, encode(p >> 1, sq, pos.promoted[p >> 1], DROP))
+            if turned:
+                n = emit(pos, out, n, encode(p >> 1, sq, turned, DROP))
             n = emit(pos, out, n, encode(p >> 1, sq, 0, DROP))
     return n
 

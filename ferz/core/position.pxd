@@ -148,7 +148,7 @@ cdef class Position:
     cdef public int toggle, demote, promo_capt, drop_promo
     # shatar's mate rule: per ply, whether the side to move is in check (1), by a shak (2),
     # by something other than a knight (4); the shak types and the knight type
-    cdef public int shatar, mate_knight
+    cdef public int shatar, mate_knight, ply_rules
     cdef int[::1] shak_type, u_shak
 
     cdef void put(self, int p, int sq) noexcept nogil

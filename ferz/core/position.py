@@ -94,6 +94,7 @@ class Position:
         self.toggle, self.demote, self.promo_capt = t.toggle, t.demote, t.promo_capt
         self.drop_promo = t.drop_promo
         self.shatar, self.shak_type, self.mate_knight = t.shatar, t.shak_type, t.mate_knight
+        self.ply_rules = 1 if t.bik_rule or t.shatar else 0
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -525,8 +526,6 @@ class Position:
             if not attacks.blast_legal(self, us):
                 self.unmake()
                 return False
-        elif self.bik_rule and self.u_bik[ply] and fr == to and kind == NORMAL:
-            pass  # janggi: a pass while the kings face each other is legal even in check
         elif self.royal[us] >= 0:
             if (
                 self.fast_legal
@@ -540,7 +539,9 @@ class Position:
                 if kind != DROP and attacks.discovered(self, self.royal[us], fr, them):
                     self.unmake()
                     return False
-            elif attacks.attacked(self, self.royal[us], them):
+            elif attacks.attacked(self, self.royal[us], them) and not (
+                self.bik_rule and self.u_bik[ply] and fr == to and kind == NORMAL
+            ):  # (janggi: a pass while the kings face each other is legal even in check)
                 self.unmake()
                 return False
         if self.flying and attacks.kings_facing(self):
@@ -564,14 +565,19 @@ class Position:
             self.note_check(check)
         if self.perp:
             self.u_inchk[ply + 1] = attacks.in_check(self)
-        if self.bik_rule:
-            # bikjang: the side facing the enemy king must part the kings (or pass)
-            if self.u_bik[ply] and not (fr == to and kind == NORMAL) and attacks.kings_see(self):
-                self.unmake()
-                return False
-            self.u_bik[ply + 1] = attacks.kings_see(self)
-        if self.shatar:
-            self.u_shak[ply + 1] = attacks.shak(self)
+        if self.ply_rules:  # (one test for janggi's bikjang and shatar's checks)
+            if self.bik_rule:
+                # bikjang: the side facing the enemy king must part the kings (or pass)
+                if (
+                    self.u_bik[ply]
+                    and not (fr == to and kind == NORMAL)
+                    and attacks.kings_see(self)
+                ):
+                    self.unmake()
+                    return False
+                self.u_bik[ply + 1] = attacks.kings_see(self)
+            if self.shatar:
+                self.u_shak[ply + 1] = attacks.shak(self)
         return True
 
     def dropped_rights(self, p: cython.int, to: cython.int) -> cython.int:
