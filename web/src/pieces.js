@@ -253,7 +253,7 @@ const FAIRY = {
   archbishop: ['bishop', 'knight'], chancellor: ['rook', 'knight'], amazon: ['queen', 'knight'],
   centaur: ['king', 'knight'], aiwok: ['rook', 'knight', 'fers'], commoner: ['man'],
   wazir: ['wazir'], fers: ['fers'], alfil: ['elephant'], fersAlfil: ['elephant', 'fers'],
-  cannon: ['cannon'], clobber: ['stone'],
+  cannon: ['cannon'], clobber: ['stone'], bers: ['rook', 'fers'],
 };
 // Pieces that players of those games see as a chess piece: shown with the chess set's image,
 // unless the variant has that chess piece too (courier has bishops and alfils).
