@@ -56,7 +56,7 @@ PREDEFINED: dict[str, str] = {
     "centaur": "KN",
     "king": "K",
     "janggiCannon": "pR",
-    "janggiElephant": "mafsmafW",  # FSF's notation; the atoms come from JANGGI_ELEPHANT
+    "janggiElephant": "mafsmafW",  # FSF's notation; the atoms come from janggi_elephant()
 }
 CUSTOM = re.compile(r"customPiece([1-9]|1[0-9]|2[0-5])\Z")
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9]*)\Z")
@@ -718,8 +718,8 @@ _JANGGI_POINTS = {
 
 
 def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
-    """diagonalLines (the pieces' diagonal moves are added to their atoms here), kingPass
-    (FSF 11.1's key; `pass` is the later name), bikjangRule and materialCounting."""
+    """Janggi's keys: diagonalLines (the pieces' diagonal moves are added to their atoms
+    here), kingPass (FSF 11.1's key; `pass` is the later name), bikjangRule, materialCounting."""
     r = c.r
     lines = c.region("diagonalLines") or frozenset()
     for piece in pieces:
@@ -745,6 +745,23 @@ def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
         for name, letter in c.by_type.items()
         if name in _JANGGI_POINTS and counting == "janggi"
     )
+    king_pass = r.boolean("kingPass", False) or r.boolean("pass", False)
+    bikjang = r.boolean("bikjangRule", False)
+    if (king_pass or bikjang) and not c.royal:
+        raise r.error("kingPass" if king_pass else "bikjangRule", "needs a royal king")
+    return {
+        "diagonal_lines": lines,
+        "king_pass": king_pass,
+        "bikjang": bikjang,
+        "material_counting": counting,
+        "material_letters": points,
+    }
+
+
+def _turning(c: _Context) -> dict:
+    """pieceDemotion, piecePromotionOnCapture and dropPromoted (kyoto and micro shogi), which
+    need shogi-style promoted pieces (promotedPieceType)."""
+    r = c.r
     toggles = {
         "piece_demotion": r.boolean("pieceDemotion", False),
         "promotion_on_capture": r.boolean("piecePromotionOnCapture", False),
@@ -761,19 +778,7 @@ def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
             if on
         )
         raise r.error(key, "needs promotedPieceType (the pieces that turn over)")
-    king_pass = r.boolean("kingPass", False) or r.boolean("pass", False)
-    bikjang = r.boolean("bikjangRule", False)
-    if (king_pass or bikjang) and not c.royal:
-        raise r.error("kingPass" if king_pass else "bikjangRule", "needs a royal king")
-    return {
-        "diagonal_lines": lines,
-        "king_pass": king_pass,
-        "bikjang": bikjang,
-        "material_counting": counting,
-        "material_letters": points,
-        **toggles,
-        **_shatar(c),
-    }
+    return toggles
 
 
 def _shatar(c: _Context) -> dict:
@@ -989,6 +994,8 @@ def build(
             blast_on_capture=blast,
             **_cambodian(c),
             **janggi,
+            **_turning(c),
+            **_shatar(c),
         )
     except DefinitionError:
         raise

@@ -16,6 +16,7 @@ from ferz.board import Board
 from ferz.core.perft import perft
 from ferz.core.position import Position
 from ferz.engine import Engine, Limits
+from ferz.variants.ini import DefinitionError
 from tests.variants.oracle import fairy_stockfish
 
 pytestmark = pytest.mark.variant
@@ -211,3 +212,27 @@ def test_engine_plays_legal_moves(name: str) -> None:
             break
         assert best in {m.text for m in engine.board.legal_moves}
         engine.set_position(moves=[m.text for m in engine.board.move_stack] + [best])
+
+
+@pytest.mark.parametrize(
+    ("text", "match"),
+    [
+        ("[x:chess]\nmaterialCounting = points\n", "expected none, janggi or unweighted"),
+        ("[x:chess]\npieceDemotion = true\n", "needs promotedPieceType"),
+        ("[x:chess]\ndropPromoted = true\n", "needs promotedPieceType"),
+        ("[x:xiangqi]\nshatarMateRule = true\n", "plain leapers and riders"),
+        ("[x:chess]\nking = -\ncommoner = k\nkingPass = true\n", "needs a royal king"),
+    ],
+)
+def test_new_keys_refuse_what_they_cannot_mean(text: str, match: str) -> None:
+    with pytest.raises(DefinitionError, match=match):
+        variants.parse_text(text)
+
+
+def test_user_janggi_variant_loads_from_the_keys() -> None:
+    """The built-in definition's keys work in a user file: janggi on a board without the
+    material count is janggicasual's perft."""
+    rules = variants.parse_text("[myjanggi:janggi]\nbikjangRule = false\nmaterialCounting = none\n")
+    pos = Position(rules["myjanggi"])
+    pos.set_fen(rules["myjanggi"].start_fen)
+    assert perft(pos, 3) == 33316
