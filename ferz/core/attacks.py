@@ -360,7 +360,7 @@ def checks(pos: Position, m: cython.int) -> cython.bint:
     if k < 0:
         return False
     if kind == DROP:
-        p = 2 * fr + us
+        p = 2 * (move_promo(m) or fr) + us  # (dropPromoted: the promoted side up)
     elif kind == PROMO:
         p = 2 * move_promo(m) + us
     else:
