@@ -47,6 +47,7 @@ TRANSFORMS: dict[str, Callable[[int, int, int, int], tuple[int, int] | None]] = 
 DIAGONAL = ("flip_diagonal", "flip_anti_diagonal")
 SAME_RANKS = ("flip_horizontal", "shift_left", "shift_right")  # pawns keep their direction
 
+PASS_SAN = "pass"  # SAN of a pass (janggi's kingPass); "--" and "@@@@" are read too
 SAN_RE = re.compile(r"^(\+?[A-Z]?)([a-p]?)(\d{0,2})(x?)([a-p]\d{1,2})(?:=?([A-Za-z+]))?$")
 
 
@@ -253,7 +254,8 @@ class Board:
         rules = self.rules
         kind, fr, to = move_kind(code), move_from(code), move_to(code)
         if kind == DROP:
-            return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+            turned = "+" if move_promo(code) else ""  # dropPromoted: +L@b1
+            return f"{turned}{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
         gate = gated_type(code)
         if gate and (code >> 27) & 1:
             # castling that gates on the rook's square: rook's square, king's, letter (FSF)
@@ -272,6 +274,8 @@ class Board:
             moving = rules.pieces[(self.position.board[fr] >> 1) - 1]
             if moving.promoted and rules.piece_index(moving.promoted) == promo:
                 text += "+"
+            elif moving.demoted and rules.piece_index(moving.demoted) == promo:
+                text += "-"  # pieceDemotion (kyoto shogi), as Fairy-Stockfish writes it
             else:
                 text += rules.pieces[promo - 1].letter.rstrip("~").lower()
         return text
@@ -380,7 +384,10 @@ class Board:
                 text += f"/{rules.pieces[gated_type(code) - 1].letter}{rules.square_name(gate)}"
             return text
         if kind == DROP:
-            return f"{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+            turned = "+" if move_promo(code) else ""
+            return f"{turned}{rules.pieces[fr - 1].letter}@{rules.square_name(to)}"
+        if fr == to and kind == NORMAL:
+            return PASS_SAN  # janggi: the king passes
         piece = rules.pieces[(pos.board[fr] >> 1) - 1]
         if kind == PROMO and piece.pawn and rules.sittuyin_promotion:
             # Fairy-Stockfish's form: c6=F where the pawn stands, c6b7=F for a step
@@ -447,6 +454,11 @@ class Board:
                 if gated_type(code) and self._san_body(code, legal) == san:
                     return self._move(code)
             raise IllegalMoveError(f"illegal move {text!r} in {self.fen()}")
+        if san in (PASS_SAN, "--", "@@@@"):  # a pass (janggi); "--" as PGN null moves
+            for code in legal:
+                if move_from(code) == move_to(code) and move_kind(code) == NORMAL:
+                    return self._move(code)
+            raise IllegalMoveError(f"no pass is legal in {self.fen()}")
         if san in ("O-O", "0-0", "O-O-O", "0-0-0"):
             kingside = san in ("O-O", "0-0")
             for code in legal:
@@ -610,6 +622,8 @@ class Board:
             return False
         if rules.extinction_value or any(rules.flag_letters) or rules.must_capture:
             return False  # bare kings can still win or lose by these rules
+        if rules.material_counting != "none" or rules.bikjang:
+            return False  # janggi: the count (or bikjang) still decides between bare kings
         if rules.check_counting:  # any piece but a king can still give the checks that win
             pos = self.position
             return all(
@@ -637,6 +651,8 @@ class Board:
             check = in_check(pos)
             balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
             value = ending.no_moves_value(rules, check, endrules.pawn_drop_check(pos), balance)
+            if check and rules.shatar_mate:
+                value = endrules.shatar_value(pos)  # a knights' mate loses, no shak draws
             return self._scored("checkmate" if check else "stalemate", value)
         if endrules.counting_over(pos):
             return Outcome("counting_rule", None)
@@ -645,11 +661,11 @@ class Board:
         if self.is_insufficient_material():
             return Outcome("insufficient_material", None)
         if self.is_seventyfive_moves():
-            return Outcome("seventyfive_moves", None)
+            return self._counted("seventyfive_moves")
         count = self.repetitions()
         if count >= 5:
             value = ending.repetition_value(rules, pos.side, *self._perpetual_sides())
-            return self._scored("fivefold_repetition", value)
+            return self._counted("fivefold_repetition", value)
         if claim_draw:
             # a repetition the next move would make is a plain draw only where every
             # repetition is (not under perpetual-check or chasing rules)
@@ -657,14 +673,21 @@ class Board:
                 rules.perpetual_check_illegal or rules.chasing_rule
             )
             if self.can_claim_fifty_moves():
-                return Outcome("fifty_moves", None)
+                return self._counted("fifty_moves")
             if count >= rules.n_fold_rule:
                 value = ending.repetition_value(rules, pos.side, *self._perpetual_sides())
                 name = "threefold_repetition" if rules.n_fold_rule == 3 else "repetition"
-                return self._scored(name, value)
+                return self._counted(name, value)
             if rules.n_fold_rule == 3 and plain and self.can_claim_threefold_repetition():
                 return Outcome("threefold_repetition", None)
         return None
+
+    def _counted(self, termination: str, value: int = 0) -> Outcome:
+        """An outcome that would be a draw decided instead by the material count where the
+        variant has one (janggi's materialCounting, as Fairy-Stockfish)."""
+        if value == 0 and self.rules.material_counting != "none":
+            value = endrules.material_result(self.position)
+        return self._scored(termination, value)
 
     def _scored(self, termination: str, value: int) -> Outcome:
         """An outcome from a value for the side to move (1 win, 0 draw, -1 loss)."""

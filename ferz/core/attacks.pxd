@@ -14,3 +14,7 @@ cdef bint touching(Position pos, int a, int b) noexcept nogil
 cdef bint blast_legal(Position pos, int us) noexcept nogil
 cdef bint castle_attacked(Position pos, int sq, int by, int king) noexcept nogil
 cdef bint stands(Position pos, int sq, int color, int cond) noexcept nogil
+cdef bint kin(int q, int screen, int target) noexcept nogil
+cdef int diag_attacker(Position pos, int sq, int i, int by) noexcept nogil
+cpdef bint kings_see(Position pos) noexcept nogil
+cpdef int shak(Position pos) noexcept nogil

@@ -14,6 +14,7 @@ from cython.cimports.ferz.core.defs import (
     LINE_REACH,
     LINE_SPAN,
     MAXP,
+    PROBE_DIAG,
     PROBE_HOP,
     PROBE_LEG,
     PROMO,
@@ -82,6 +83,7 @@ def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.
     q: cython.int
     rng: cython.int
     kind: cython.int
+    screen: cython.int = 0
     mask: cython.ulonglong
     one: cython.ulonglong = 1
     best: cython.int = -1
@@ -91,15 +93,22 @@ def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.
         kind = pos.pr_kind[i]
         rng = pos.pr_range[i]
         t = sq - v
-        if kind == PROBE_LEG:
-            q = pos.board[t]
-            if not (
-                q > WALL
-                and (q & 1) == by
-                and pos.pr_near[i] & (one << (q >> 1))
-                and pos.board[t + pos.pr_leg[i]] == EMPTY
-            ):
-                continue
+        if kind >= PROBE_LEG:  # (one test for the rare kinds: lame leapers, palace diagonals)
+            if kind == PROBE_DIAG:
+                t = diag_attacker(pos, sq, i, by)
+                if t < 0:
+                    continue
+                q = pos.board[t]
+            else:
+                q = pos.board[t]
+                if not (
+                    q > WALL
+                    and (q & 1) == by
+                    and pos.pr_near[i] & (one << (q >> 1))
+                    and pos.board[t + pos.pr_leg[i]] == EMPTY
+                    and pos.board[t + pos.pr_leg2[i]] == EMPTY
+                ):
+                    continue
         else:
             k = 1
             while pos.board[t] == EMPTY and k < rng:
@@ -108,11 +117,14 @@ def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.
             if kind == PROBE_HOP:
                 if pos.board[t] <= WALL or k >= rng:
                     continue
+                screen = pos.board[t]
                 t -= v
                 k += 1
                 while pos.board[t] == EMPTY and k < rng:
                     t -= v
                     k += 1
+                if pos.jcannon[pos.board[t] >> 1] and kin(pos.board[t], screen, pos.board[sq]):
+                    continue  # a janggi cannon hops over no cannon and takes none
             q = pos.board[t]
             if q <= WALL or (q & 1) != by:
                 continue
@@ -129,6 +141,117 @@ def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.
             best_value = pos.lvalue[q]
             best = t
     return best
+
+
+def kin(q: cython.int, screen: cython.int, target: cython.int) -> cython.bint:
+    """Janggi cannon q: whether its screen or its target is a piece of its own type (it may
+    neither hop over nor capture a cannon)."""
+    return (screen >> 1) == (q >> 1) or (target > WALL and (target >> 1) == (q >> 1))
+
+
+def diag_attacker(pos: Position, sq: cython.int, i: cython.int, by: cython.int) -> cython.int:
+    """The square of a piece of `by` attacking sq through probe i, a palace-diagonal atom
+    (a step, a ride or, with the probe's leg set, a hop), or -1: sq, the squares passed and
+    the attacker's square must all lie on the diagonal lines."""
+    v: cython.int = pos.pr_vec[i]
+    rng: cython.int = pos.pr_range[i]
+    hop: cython.bint = pos.pr_leg[i] != 0
+    t: cython.int = sq - v
+    k: cython.int = 1
+    q: cython.int
+    screen: cython.int = 0
+    mask: cython.ulonglong
+    one: cython.ulonglong = 1
+    if not pos.diag_ok[sq] or not pos.diag_ok[t]:
+        return -1
+    while pos.board[t] == EMPTY and k < rng:
+        t -= v
+        k += 1
+        if not pos.diag_ok[t]:
+            return -1
+    if hop:
+        if pos.board[t] <= WALL or k >= rng:
+            return -1
+        screen = pos.board[t]
+        t -= v
+        k += 1
+        if not pos.diag_ok[t]:
+            return -1
+        while pos.board[t] == EMPTY and k < rng:
+            t -= v
+            k += 1
+            if not pos.diag_ok[t]:
+                return -1
+    q = pos.board[t]
+    if q <= WALL or (q & 1) != by:
+        return -1
+    mask = pos.pr_near[i] if k == 1 else pos.pr_far[i]
+    if not mask & (one << (q >> 1)):
+        return -1
+    if hop and pos.jcannon[q >> 1] and kin(q, screen, pos.board[sq]):
+        return -1
+    return t
+
+
+def kings_see(pos: Position) -> cython.bint:
+    """Bikjang: the two royals on one file or rank with nothing between them."""
+    a: cython.int = pos.royal[0]
+    b: cython.int = pos.royal[1]
+    step: cython.int
+    s: cython.int
+    if a < 0 or b < 0:
+        return False
+    if pos.sq_file[a] == pos.sq_file[b]:
+        step = pos.stride
+    elif pos.sq_rank[a] == pos.sq_rank[b]:
+        step = 1
+    else:
+        return False
+    s = min(a, b) + step
+    while s < max(a, b):
+        if pos.board[s] != EMPTY:
+            return False
+        s += step
+    return True
+
+
+def shak(pos: Position) -> cython.int:
+    """Shatar: the checks on the side to move's king as bits, 1 in check, 2 by a shak piece
+    (knight, rook, bers), 4 by a piece other than a knight; through the direct-check table
+    (the build allows the rule only where every piece is plain: chk_all)."""
+    k: cython.int = pos.royal[pos.side]
+    by: cython.int = pos.side ^ 1
+    i: cython.int
+    s: cython.int
+    p: cython.int
+    j: cython.int
+    t: cython.int
+    u: cython.int
+    kind: cython.int
+    flags: cython.int = 0
+    if k < 0:
+        return 0
+    for i in range(pos.pcount[by]):
+        s = pos.plist[by * MAXP + i]
+        p = pos.board[s]
+        j = p * LINE_SPAN * LINE_SPAN + (pos.sq_file[k] - pos.sq_file[s] + LINE_REACH) * LINE_SPAN
+        j += pos.sq_rank[k] - pos.sq_rank[s] + LINE_REACH
+        kind = pos.chk_kind[j]
+        if kind == 0:
+            continue
+        if kind == 2:
+            u = pos.chk_vec[j]
+            t = s + u
+            while t != k and pos.board[t] == EMPTY:
+                t += u
+            if t != k:
+                continue
+        flags |= 1
+        if pos.shak_type[p >> 1]:
+            flags |= 2
+        if (p >> 1) != pos.mate_knight:
+            flags |= 4
+    return flags
 
 
 def stands(pos: Position, sq: cython.int, color: cython.int, cond: cython.int) -> cython.bint:
@@ -237,7 +360,7 @@ def checks(pos: Position, m: cython.int) -> cython.bint:
     if k < 0:
         return False
     if kind == DROP:
-        p = 2 * fr + us
+        p = 2 * (move_promo(m) or fr) + us  # (dropPromoted: the promoted side up)
     elif kind == PROMO:
         p = 2 * move_promo(m) + us
     else:

@@ -24,9 +24,11 @@ cdef enum:
     F_LEG = 8
     F_INITIAL = 16
     F_RANK = 32
+    F_DIAG = 64
     PROBE_RAY = 0
     PROBE_HOP = 1
     PROBE_LEG = 2
+    PROBE_DIAG = 3
     GEN_ALL = 0
     GEN_CAPTURES = 1
     GEN_QUIETS = 2

@@ -11,3 +11,7 @@ cdef int count_limit(Position pos, int c) noexcept nogil
 cdef void update_count(Position pos, int mover, int capt, int kind) noexcept nogil
 cdef bint pawns_left(Position pos) noexcept nogil
 cpdef bint promotions_only(Position pos) noexcept nogil
+cdef bint is_pass(int m) noexcept nogil
+cdef int janggi_end(Position pos) noexcept nogil
+cpdef int material_result(Position pos) noexcept nogil
+cpdef int shatar_value(Position pos) noexcept nogil

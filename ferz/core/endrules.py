@@ -13,6 +13,7 @@ from cython.cimports.ferz.core.defs import (
     GEN_ALL,
     MAXP,
     NO_END,
+    NORMAL,
     PROMO,
     WALL,
     move_from,
@@ -149,7 +150,47 @@ def end_value(pos: Position) -> cython.int:
                 return 1
     if pos.check_count and pos.checks_left[us ^ 1] == 0:
         return -1  # the side that just moved has given its last check
+    if pos.jang:
+        return janggi_end(pos)
     return NO_END
+
+
+def is_pass(m: cython.int) -> cython.bint:
+    """Whether m is a pass (kingPass: the king 'moves' to its own square)."""
+    return m != 0 and move_kind(m) == NORMAL and move_from(m) == move_to(m)
+
+
+def janggi_end(pos: Position) -> cython.int:
+    """Janggi: the kings facing each other in two positions in a row (bikjang) or two passes
+    in a row end the game, by the material count where the rules have one, else drawn (as
+    Fairy-Stockfish, never right after setting up the position or a null move)."""
+    ply: cython.int = pos.ply
+    if ply < 1 or pos.u_move[ply - 1] == 0:
+        return NO_END
+    if pos.bik_rule and pos.u_bik[ply] and pos.u_bik[ply - 1]:
+        return material_result(pos)
+    if ply >= 2 and is_pass(pos.u_move[ply - 1]) and is_pass(pos.u_move[ply - 2]):
+        return material_result(pos)
+    return NO_END
+
+
+def material_result(pos: Position) -> cython.int:
+    """materialCounting's verdict for the side to move (1, 0, -1): janggi's weighted count
+    with one point to Black, the second player (no draws), or the plain number of pieces; 0
+    without a material count."""
+    t: cython.int
+    total: cython.int = 0
+    white: cython.int
+    if pos.mat_count == 0:
+        return 0
+    if pos.mat_count == 2:
+        total = pos.pcount[0] - pos.pcount[1]
+        white = 1 if total > 0 else (-1 if total < 0 else 0)
+    else:
+        for t in range(1, pos.npc >> 1):
+            total += pos.mat_w[t] * (pos.count[2 * t] - pos.count[2 * t + 1])
+        white = 1 if total - 1 > 0 else -1  # Black, the second player, gets one point
+    return white if pos.side == 0 else -white
 
 
 def extinct(pos: Position, c: cython.int, extra: cython.int) -> cython.bint:
@@ -215,3 +256,20 @@ def pawn_drop_check(pos: Position) -> cython.bint:
         return False
     m = pos.u_move[pos.ply - 1]
     return m != 0 and move_kind(m) == DROP and move_from(m) == pos.dropmate_type
+
+
+def shatar_value(pos: Position) -> cython.int:
+    """shatarMateRule, for the side to move when it is mated: a mate by knights alone wins for
+    it (1); else the mate loses (-1) if a check of the unbroken series of checks that led to
+    it was a shak, and is a draw (0) if none was (FSF's reading: the series ends at the set-up
+    position or a null move)."""
+    j: cython.int = pos.ply
+    if not pos.u_shak[j] & 4:
+        return 1
+    while pos.u_shak[j] & 1:
+        if pos.u_shak[j] & 2:
+            return -1
+        if j < 2 or pos.u_move[j - 1] == 0 or pos.u_move[j - 2] == 0:
+            break
+        j -= 2
+    return 0

@@ -19,3 +19,6 @@ cdef int gen_leaps(Position pos, int[::1] out, int n, int fr, int p) noexcept no
 # gating and two-board games (vargate)
 cdef int gen_gated(Position pos, int[::1] out, int n, int start, int fr, int p) noexcept nogil
 cdef int gen_gated_castle(Position pos, int[::1] out, int n, int kf, int rf) noexcept nogil
+cdef int gen_diagonal(Position pos, int[::1] out, int n, int fr, int p, int a, int mode,
+                      bint quiets) noexcept nogil
+cdef int add_toggle(Position pos, int[::1] out, int n, int fr, int to, int p, int mode) noexcept nogil

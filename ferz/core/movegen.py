@@ -14,6 +14,7 @@ from cython.cimports.ferz.core.defs import (
     EMPTY,
     EP,
     F_CAPT,
+    F_DIAG,
     F_HOP,
     F_INITIAL,
     F_LEG,
@@ -73,9 +74,42 @@ def add(
                 n = emit(pos, out, n, encode(fr, to, q, PROMO))
         if pos.mand_promo:
             return n
+    elif pos.toggle:
+        return add_toggle(pos, out, n, fr, to, p, mode)
     elif pos.promoted[t] and (pos.promo_zone[c * pos.nsq + to] or pos.promo_zone[c * pos.nsq + fr]):
         if mode != GEN_QUIETS:
             n = emit(pos, out, n, encode(fr, to, pos.promoted[t], PROMO))
+        if pos.mand_piece_promo:
+            return n
+    if mode == GEN_CAPTURES or (pos.immobile and pos.dead[p * pos.nsq + to]):
+        return n
+    return emit(pos, out, n, encode(fr, to, 0, NORMAL))
+
+
+def add_toggle(
+    pos: Position,
+    out: cython.int[::1],
+    n: cython.int,
+    fr: cython.int,
+    to: cython.int,
+    p: cython.int,
+    mode: cython.int,
+) -> cython.int:
+    """add() for kyoto and micro shogi (pieceDemotion, piecePromotionOnCapture): a piece
+    moving in its zone may turn over, a base piece into its promoted form, a promoted one
+    (with pieceDemotion) back into its base; with piecePromotionOnCapture only by capturing;
+    compulsory with mandatoryPiecePromotion. A turn on an empty square is a quiet move."""
+    t: cython.int = p >> 1
+    c: cython.int = p & 1
+    q: cython.int = pos.promoted[t]
+    if q == 0 and pos.demote and pos.demoted[t] != t:
+        q = pos.demoted[t]
+    if (
+        q
+        and (pos.promo_zone[c * pos.nsq + to] or pos.promo_zone[c * pos.nsq + fr])
+        and (not pos.promo_capt or pos.board[to] != EMPTY)
+    ):
+        n = emit(pos, out, n, encode(fr, to, q, PROMO))
         if pos.mand_piece_promo:
             return n
     if mode == GEN_CAPTURES or (pos.immobile and pos.dead[p * pos.nsq + to]):
@@ -107,6 +141,8 @@ def gen(
             n = gen_castling(pos, out, n)
         if pos.drops:
             n = gen_drops(pos, out, n)
+        if pos.king_pass and pos.royal[us] >= 0:  # janggi: the king passes (legal if no check)
+            n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
     if pos.gen_filter:  # one test for the rules that narrow the list (chess has none)
         if pos.must_capture and not captures_only:
             n = only_captures(pos, out, first, n)
@@ -136,6 +172,8 @@ def gen_quiets(pos: Position, out: cython.int[::1], n: cython.int, first: cython
         n = gen_castling(pos, out, n)
     if pos.drops:
         n = gen_drops(pos, out, n)
+    if pos.king_pass and pos.royal[us] >= 0:
+        n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
     return n
 
 
@@ -289,20 +327,27 @@ def gen_piece(
             continue
         if fl & F_RANK and pos.rel_rank[us * nsq + fr] < pos.a_minr[a]:
             continue
-        if fl & F_LEG and pos.board[fr + pos.a_leg[a]] != EMPTY:
+        if fl & F_LEG and (
+            pos.board[fr + pos.a_leg[a]] != EMPTY or pos.board[fr + pos.a_leg2[a]] != EMPTY
+        ):
             continue
         quiets = fl & F_MOVE and (mode != GEN_CAPTURES or pos.can_promote[p >> 1])
         if not quiets and not (captures and fl & F_CAPT):
             continue
         to = fr + v
         k = 1
-        if fl & F_HOP:
+        if fl & (F_HOP | F_DIAG):
+            if fl & F_DIAG:  # (one test for the rare kinds: hoppers and palace diagonals)
+                n = gen_diagonal(pos, out, n, fr, p, a, mode, quiets)
+                continue
             # cannon: slide to a screen, then move on (quietly if allowed) to a capture
             while pos.board[to] == EMPTY and k < rng:
                 to += v
                 k += 1
             if pos.board[to] <= WALL:
                 continue
+            if pos.jcannon[p >> 1] and (pos.board[to] >> 1) == (p >> 1):
+                continue  # a janggi cannon does not hop over a cannon
             to += v
             k += 1
             while k <= rng:
@@ -314,7 +359,9 @@ def gen_piece(
                     k += 1
                     continue
                 if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
-                    if pos.region[p * nsq + to]:
+                    if pos.region[p * nsq + to] and not (
+                        pos.jcannon[p >> 1] and (q >> 1) == (p >> 1)
+                    ):
                         n = add(pos, out, n, fr, to, p, GEN_ALL)
                 break
             continue
@@ -395,6 +442,57 @@ def gen_gated_castle(
             n = emit(pos, out, n, encode(kf, rf, q >> 1, CASTLE))
         if pos.gates & pos.gate_bit[us * nsq + rf] and pos.drop_zone[q * nsq + rf]:
             n = emit(pos, out, n, encode(kf, rf, q >> 1, CASTLE) | (1 << 27))
+    return n
+
+
+def gen_diagonal(
+    pos: Position,
+    out: cython.int[::1],
+    n: cython.int,
+    fr: cython.int,
+    p: cython.int,
+    a: cython.int,
+    mode: cython.int,
+    quiets: cython.bint,
+) -> cython.int:
+    """The moves of atom a of piece p on fr along the palace diagonals (diagonalLines): from
+    a square of the lines, stepping, riding or (a janggi cannon) hopping over one screen, on
+    squares of the lines only."""
+    them: cython.int = (p & 1) ^ 1
+    nsq: cython.int = pos.nsq
+    v: cython.int = pos.a_vec[a]
+    fl: cython.int = pos.a_flags[a]
+    rng: cython.int = pos.a_range[a]
+    captures: cython.bint = mode != GEN_QUIETS and (fl & F_CAPT) != 0
+    to: cython.int = fr + v
+    k: cython.int = 1
+    q: cython.int
+    if not pos.diag_ok[fr]:
+        return n
+    if fl & F_HOP:
+        while pos.diag_ok[to] and pos.board[to] == EMPTY and k < rng:
+            to += v
+            k += 1
+        if not pos.diag_ok[to] or pos.board[to] <= WALL or k >= rng:
+            return n
+        if pos.jcannon[p >> 1] and (pos.board[to] >> 1) == (p >> 1):
+            return n
+        to += v
+        k += 1
+    while pos.diag_ok[to]:
+        q = pos.board[to]
+        if q == EMPTY:
+            if quiets and pos.region[p * nsq + to]:
+                n = add(pos, out, n, fr, to, p, mode)
+        else:
+            if (q & 1) == them and captures and pos.region[p * nsq + to]:
+                if not (fl & F_HOP and pos.jcannon[p >> 1] and (q >> 1) == (p >> 1)):
+                    n = add(pos, out, n, fr, to, p, GEN_ALL)
+            break
+        if k >= rng:
+            break
+        to += v
+        k += 1
     return n
 
 
@@ -566,6 +664,7 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     dark: cython.bint
     fd: cython.int
     fl: cython.int
+    turned: cython.int
     if pos.opp_bishop and pos.hand[2 * pos.opp_bishop + us] > 0:
         # dropOppositeColoredBishop: the bishops still in hand need free squares of a
         # colour each that no own bishop holds
@@ -595,6 +694,7 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     for p in range(2 + us, pos.npc, 2):
         if pos.hand[p] <= 0:
             continue
+        turned = pos.promoted[p >> 1] if pos.drop_promo else 0  # dropPromoted: +L@b1 too
         for i in range(pos.nplay):
             sq = pos.sq_list[i]
             if pos.board[sq] != EMPTY or not pos.drop_zone[p * pos.nsq + sq]:
@@ -615,6 +715,8 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
                             fl -= 1
                     if (not have_dark and fd > 0) + (not have_light and fl > 0) < pos.hand[bishop]:
                         continue
+            if turned:
+                n = emit(pos, out, n, encode(p >> 1, sq, turned, DROP))
             n = emit(pos, out, n, encode(p >> 1, sq, 0, DROP))
     return n
 

@@ -58,7 +58,8 @@ def is_tactical(pos: Position, m: cython.int) -> cython.bint:
         return True
     if kind == CASTLE or kind == DROP:  # noqa: SIM109 - C comparisons, no tuple
         return False
-    return pos.board[move_to(m)] != EMPTY
+    # (a janggi pass, the king to its own square, takes nothing)
+    return pos.board[move_to(m)] != EMPTY and move_to(m) != move_from(m)
 
 
 @cython.final

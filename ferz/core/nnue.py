@@ -89,7 +89,21 @@ _SIGNED_IF_SET = {
     "seirawan_gating",
     "two_boards",
     "must_drop_letter",
+    # janggi (varmore)
+    "diagonal_lines",
+    "king_pass",
+    "bikjang",
+    "material_counting",
+    "material_letters",
+    "piece_demotion",
+    "promotion_on_capture",
+    "drop_promoted",
+    "shatar_mate",
+    "shak_letters",
+    "mate_knight_letter",
 }
+# Atom and PieceType fields added after networks shipped: signed only when set, likewise
+_PIECE_FIELDS_IF_SET = {"leg2": None, "diagonal": False, "janggi_cannon": False}
 
 
 class NetworkError(ValueError):
@@ -168,6 +182,10 @@ def _canonical(value):
             f.name: _canonical(getattr(value, f.name))
             for f in dataclasses.fields(value)
             if f.name not in ("name", "value_mg", "value_eg")
+            and not (
+                f.name in _PIECE_FIELDS_IF_SET
+                and getattr(value, f.name) == _PIECE_FIELDS_IF_SET[f.name]
+            )
         }
     return value
 

@@ -142,6 +142,18 @@ cdef class Position:
     cdef public int seir, must_drop_type, gating
     cdef unsigned long long[::1] z_gate
     cdef int[::1] u_gated
+    # janggi (varmore): the second leg of each atom and probe (= the first for one-legged
+    # leapers), the palace diagonals' squares, janggi cannons per type, passing (kingPass),
+    # bikjang per ply (whether the position at that ply has the kings facing), and the
+    # material count (materialCounting: 1 janggi's weights mat_w, 2 unweighted)
+    cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w, u_bik
+    cdef public int king_pass, bik_rule, mat_count, jang
+    # kyoto and micro shogi: pieceDemotion / piecePromotionOnCapture (toggle), dropPromoted
+    cdef public int toggle, demote, promo_capt, drop_promo
+    # shatar's mate rule: per ply, whether the side to move is in check (1), by a shak (2),
+    # by something other than a knight (4); the shak types and the knight type
+    cdef public int shatar, mate_knight, ply_rules
+    cdef int[::1] shak_type, u_shak
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil

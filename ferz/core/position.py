@@ -90,6 +90,14 @@ class Position:
         # gating and two-board games (vargate)
         self.seir, self.z_gate, self.must_drop_type = t.seir, t.z_gate, t.must_drop_type
         self.gating = t.gating
+        # janggi
+        self.a_leg2, self.pr_leg2, self.diag_ok = t.a_leg2, t.pr_leg2, t.diag_ok
+        self.jcannon, self.mat_w, self.mat_count = t.jcannon, t.mat_w, t.mat_count
+        self.king_pass, self.bik_rule, self.jang = t.king_pass, t.bik_rule, t.jang
+        self.toggle, self.demote, self.promo_capt = t.toggle, t.demote, t.promo_capt
+        self.drop_promo = t.drop_promo
+        self.shatar, self.shak_type, self.mate_knight = t.shatar, t.shak_type, t.mate_knight
+        self.ply_rules = 1 if t.bik_rule or t.shatar else 0
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -122,6 +130,8 @@ class Position:
         self.u_chk = ints(MAXPLY)
         self.u_chk_key = array("Q", [0]) * MAXPLY
         self.u_inchk = ints(MAXPLY + 1)
+        self.u_bik = ints(MAXPLY + 1)
+        self.u_shak = ints(MAXPLY + 1)
         self.u_count = ints(2 * MAXPLY)
         self.u_checks = ints(MAXPLY)
         self.u_gates = array("q", [0]) * MAXPLY
@@ -443,10 +453,11 @@ class Position:
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
             self.hand[p] -= 1
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
-            self.put(p, to)
-            key ^= self.z_piece[p * nsq + to]
-            self.mg += self.pst_mg[p * nsq + to] - self.pst_mg[p * nsq]
-            self.eg += self.pst_eg[p * nsq + to] - self.pst_eg[p * nsq]
+            q = p if move_promo(m) == 0 else 2 * move_promo(m) + us  # dropPromoted: +L@b1
+            self.put(q, to)
+            key ^= self.z_piece[q * nsq + to]
+            self.mg += self.pst_mg[q * nsq + to] - self.pst_mg[p * nsq]
+            self.eg += self.pst_eg[q * nsq + to] - self.pst_eg[p * nsq]
             if self.castle_drop:
                 rights = self.castling | self.dropped_rights(p, to)
                 if rights != self.castling:
@@ -533,7 +544,9 @@ class Position:
                 if kind != DROP and attacks.discovered(self, self.royal[us], fr, them):
                     self.unmake()
                     return False
-            elif attacks.attacked(self, self.royal[us], them):
+            elif attacks.attacked(self, self.royal[us], them) and not (
+                self.bik_rule and self.u_bik[ply] and fr == to and kind == NORMAL
+            ):  # (janggi: a pass while the kings face each other is legal even in check)
                 self.unmake()
                 return False
         if self.seir:
@@ -560,6 +573,19 @@ class Position:
             self.note_check(check)
         if self.perp:
             self.u_inchk[ply + 1] = attacks.in_check(self)
+        if self.ply_rules:  # (one test for janggi's bikjang and shatar's checks)
+            if self.bik_rule:
+                # bikjang: the side facing the enemy king must part the kings (or pass)
+                if (
+                    self.u_bik[ply]
+                    and not (fr == to and kind == NORMAL)
+                    and attacks.kings_see(self)
+                ):
+                    self.unmake()
+                    return False
+                self.u_bik[ply + 1] = attacks.kings_see(self)
+            if self.shatar:
+                self.u_shak[ply + 1] = attacks.shak(self)
         return True
 
     def dropped_rights(self, p: cython.int, to: cython.int) -> cython.int:
@@ -733,6 +759,8 @@ class Position:
         self.key ^= self.z_side
         self.halfmove = 0  # a repetition may not reach back across a null move
         self.u_inchk[ply + 1] = 0
+        self.u_bik[ply + 1] = self.u_bik[ply]
+        self.u_shak[ply + 1] = 0
         self.side ^= 1
         self.ply = ply + 1
 
@@ -856,6 +884,8 @@ class Position:
             self.gates |= 1 << (16 * color + file)
         self.refresh()
         self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
+        self.u_bik[0] = 1 if self.bik_rule and attacks.kings_see(self) else 0
+        self.u_shak[0] = attacks.shak(self) if self.shatar else 0
 
     def _load_castling(self, setup: fenlib.Setup) -> None:
         """Castling tables for the rights of a setup (given as rook squares)."""

@@ -37,6 +37,12 @@ class Atom:
     leg: tuple[int, int] | None = None
     initial: bool = False
     min_rank: int = 0  # only from this relative rank on (xiangqi soldier's sideways steps)
+    # a second square that must be empty for a lame leaper (janggi elephant: both squares of
+    # its path), None = only `leg`
+    leg2: tuple[int, int] | None = None
+    # palace diagonals (diagonalLines): the move exists only from a square of
+    # `Rules.diagonal_lines`, and every square it passes or lands on must be one
+    diagonal: bool = False
 
 
 @dataclass
@@ -54,6 +60,8 @@ class PieceType:
     value_eg: int | None = None
     region: tuple[frozenset[tuple[int, int]], frozenset[tuple[int, int]]] | None = None
     # squares (file, rank) each colour's piece may stand on (xiangqi palace, river), or None
+    # janggi cannon: its hops may neither jump over nor capture a piece of its own type
+    janggi_cannon: bool = False
 
 
 @dataclass
@@ -167,6 +175,32 @@ class Rules:
     # the FEN (a GUI sets a new position when the partner's board sends a piece)
     two_boards: bool = False
     must_drop_letter: str = ""  # mustDropType: mustDrop only while this piece is in hand
+    # janggi (varmore): diagonalLines, squares (file, rank) whose diagonals the palace pieces
+    # may follow (Atom.diagonal); kingPass: the king may pass (UCI `e2e2`), not in check;
+    # bikjangRule: kings facing each other on an open line must be parted (or the side passes)
+    # and a second facing position in a row ends the game; materialCounting ("none",
+    # "janggi", "unweighted") decides the game ends that would be draws (bikjang, two passes,
+    # the n-move rule, repetition) by material, `material_letters` weighing each letter
+    diagonal_lines: frozenset[tuple[int, int]] = frozenset()
+    king_pass: bool = False
+    bikjang: bool = False
+    material_counting: str = "none"
+    material_letters: tuple[tuple[str, int], ...] = ()
+    # kyoto and micro shogi (varmore): pieceDemotion, a promoted piece moving in the zone
+    # turns back into its base piece (shogi-style, like a promotion: optional or, with
+    # mandatoryPiecePromotion, compulsory); piecePromotionOnCapture, promotions and
+    # demotions only by capturing; dropPromoted, a piece in hand may also be dropped as its
+    # promoted form (UCI `+L@b1`)
+    piece_demotion: bool = False
+    promotion_on_capture: bool = False
+    drop_promoted: bool = False
+    # shatar (varmore): shatarMateRule, a mate given by knights alone loses for the mating
+    # side, and a mate ends as a draw unless a check of the unbroken series of checks that
+    # led to it was a shak (a check by a piece of `shak_letters`: knight, rook, bers);
+    # `mate_knight_letter` is the knight
+    shatar_mate: bool = False
+    shak_letters: str = ""
+    mate_knight_letter: str = ""
     description: str = ""
     extra: dict[str, str] = field(default_factory=dict)
 

@@ -545,6 +545,8 @@ class Search:
                 value = self.chase_value()  # a lone chaser through the cycle loses (xiangqi)
                 if value != 0:
                     return (MATE - ply) * value
+            if self.pos.mat_count:
+                return (MATE - ply) * endrules.material_result(self.pos)  # janggi's count
             return 0
         if self.variant_end:
             value = endrules.end_value(self.pos)
@@ -832,6 +834,8 @@ class Search:
             if in_check:
                 if endrules.pawn_drop_check(self.pos):
                     return MATE - ply  # mated by a pawn drop where that is illegal: a win
+                if self.pos.shatar:
+                    return (MATE - ply) * endrules.shatar_value(self.pos)
                 return (MATE - ply) * self.mate_score
             if self.stalemate_pieces:
                 # suicide: the side with fewer pieces wins the stalemate, equal ones draw
@@ -1007,6 +1011,8 @@ class Search:
         if in_check and legal == 0:
             if endrules.pawn_drop_check(self.pos):
                 return MATE - ply  # mated by a pawn drop where that is illegal: a win
+            if self.pos.shatar:
+                return (MATE - ply) * endrules.shatar_value(self.pos)
             return (MATE - ply) * self.mate_score
         if best >= beta:
             bound = BOUND_LOWER

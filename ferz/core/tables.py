@@ -13,6 +13,7 @@ from array import array
 
 from .defs import (
     F_CAPT,
+    F_DIAG,
     F_HOP,
     F_INITIAL,
     F_LEG,
@@ -22,6 +23,7 @@ from .defs import (
     LINE_SPAN,
     MAX_CHECKS,
     MAXHAND,
+    PROBE_DIAG,
     PROBE_HOP,
     PROBE_LEG,
     PROBE_RAY,
@@ -86,6 +88,7 @@ class Tables:
         self._vargate(rules)
         self._lines(rules)
         self._checks(rules)
+        self._janggi(rules)
 
     def vector(self, dx: int, dy: int, color: int) -> int:
         """Mailbox offset of a step seen from White, mirrored for Black."""
@@ -95,7 +98,7 @@ class Tables:
         """Movement atoms per piece code, and per-type rule flags."""
         npc = self.npc
         starts, ends = ints(npc), ints(npc)
-        vec, rng, flags, leg, minr = [], [], [], [], []
+        vec, rng, flags, leg, minr, leg2 = [], [], [], [], [], []
         for p in range(2, npc):
             piece = rules.pieces[(p >> 1) - 1]
             starts[p] = len(vec)
@@ -106,17 +109,21 @@ class Tables:
                 flag = (F_MOVE if atom.move else 0) | (F_CAPT if atom.capture else 0)
                 flag |= (F_HOP if atom.hop else 0) | (F_INITIAL if atom.initial else 0)
                 flag |= F_RANK if atom.min_rank else 0
+                flag |= F_DIAG if atom.diagonal else 0
                 if atom.leg is not None:
                     flag |= F_LEG
                     leg.append(self.vector(atom.leg[0], atom.leg[1], p & 1))
                 else:
                     leg.append(0)
+                second = atom.leg2 if atom.leg2 is not None else atom.leg
+                leg2.append(self.vector(second[0], second[1], p & 1) if second else 0)
                 flags.append(flag)
             ends[p] = len(vec)
         self.a_start, self.a_end = starts, ends
         self.a_vec, self.a_range = array("i", vec), array("i", rng)
         self.a_flags, self.a_leg = array("i", flags), array("i", leg)
         self.a_minr = array("i", minr or [0])
+        self.a_leg2 = array("i", leg2 or [0])  # = a_leg unless the leaper has two legs
         ntypes = len(rules.pieces)
         self.is_pawn = array("i", [0] + [1 if p.pawn else 0 for p in rules.pieces])
         self.is_royal = array("i", [0] + [1 if p.royal else 0 for p in rules.pieces])
@@ -156,9 +163,10 @@ class Tables:
     def _probes(self, rules: Rules) -> None:
         """Attack probes per attacking colour: rays, hoppers and lame leapers grouped by vector."""
         starts, vec, rng, kind, leg, near, far, minr = [0], [], [], [], [], [], [], []
+        leg2 = []
         for color in (0, 1):
             rays: dict[int, list[int]] = {}
-            other: dict[tuple[int, int, int, int, int], int] = {}
+            other: dict[tuple[int, int, int, int, int, int], int] = {}
             for t, piece in enumerate(rules.pieces, start=1):
                 bit = 1 << t
                 for atom in piece.atoms:
@@ -167,11 +175,15 @@ class Tables:
                     v = self.vector(atom.dx, atom.dy, color)
                     r = UNLIMITED if atom.range == 0 else atom.range
                     cond = -1 if atom.initial else atom.min_rank
-                    if atom.hop:
-                        key = (PROBE_HOP, v, r, 0, cond)
+                    if atom.diagonal:  # (the hop flag rides in the leg field)
+                        key = (PROBE_DIAG, v, r, 1 if atom.hop else 0, cond, 0)
+                    elif atom.hop:
+                        key = (PROBE_HOP, v, r, 0, cond, 0)
                     elif atom.leg is not None:
                         lg = self.vector(atom.leg[0], atom.leg[1], color)
-                        key = (PROBE_LEG, v, 1, lg, cond)
+                        second = atom.leg2 if atom.leg2 is not None else atom.leg
+                        lg2 = self.vector(second[0], second[1], color)
+                        key = (PROBE_LEG, v, 1, lg, cond, lg2)
                     elif r in (1, UNLIMITED) and not cond:
                         masks = rays.setdefault(v, [0, 0])
                         masks[0] |= bit
@@ -179,7 +191,7 @@ class Tables:
                             masks[1] |= bit
                         continue
                     else:
-                        key = (PROBE_RAY, v, r, 0, cond)
+                        key = (PROBE_RAY, v, r, 0, cond, 0)
                     other[key] = other.get(key, 0) | bit
             for v, (near_mask, far_mask) in rays.items():
                 vec.append(v)
@@ -189,11 +201,13 @@ class Tables:
                 near.append(near_mask)
                 far.append(far_mask)
                 minr.append(0)
-            for (k, v, r, lg, mr), mask in other.items():
+                leg2.append(0)
+            for (k, v, r, lg, mr, lg2), mask in other.items():
                 vec.append(v)
                 rng.append(r)
                 kind.append(k)
                 leg.append(lg)
+                leg2.append(lg2)
                 near.append(mask)
                 far.append(mask)
                 minr.append(mr)
@@ -203,6 +217,7 @@ class Tables:
         self.pr_kind, self.pr_leg = array("i", kind or [0]), array("i", leg or [0])
         self.pr_near, self.pr_far = array("Q", near or [0]), array("Q", far or [0])
         self.pr_minr = array("i", minr or [0])
+        self.pr_leg2 = array("i", leg2 or [0])
 
     def _lines(self, rules: Rules) -> None:
         """Tables for the legality fast path: after a non-king move by a side not in check,
@@ -224,10 +239,10 @@ class Tables:
             if piece.region is not None:
                 simple = False
             for atom in piece.atoms:
-                if atom.hop or atom.leg is not None or atom.range not in (0, 1):
+                if atom.hop or atom.leg is not None or atom.range not in (0, 1) or atom.diagonal:
                     if atom.capture:
                         simple = False
-                if atom.capture and atom.range == 0:
+                if atom.capture and atom.range == 0 and not atom.diagonal:
                     for color in (0, 1):
                         v = self.vector(atom.dx, atom.dy, color)
                         dy = atom.dy if color == 0 else -atom.dy
@@ -257,7 +272,13 @@ class Tables:
             for atom in piece.atoms:
                 if not atom.capture:
                     continue
-                if atom.hop or atom.leg is not None or atom.initial or atom.min_rank:
+                if (
+                    atom.hop
+                    or atom.leg is not None
+                    or atom.initial
+                    or atom.min_rank
+                    or atom.diagonal
+                ):
                     self.chk_slow[p] = 1
                     continue
                 if atom.range not in (0, 1):
@@ -411,6 +432,8 @@ class Tables:
         # rules judged after every legal move (whether it checks): off for chess
         self.after_rules = 1 if self.check_count or self.no_checking else 0
         self.end_rules = 1 if self.ext_on or self.flag_on or self.check_count else 0
+        if rules.king_pass or rules.bikjang:
+            self.end_rules = 1  # two passes or two bikjang positions in a row (janggi)
         self.blast = 1 if rules.blast_on_capture else 0
         stride = self.stride
         self.blast_vec = array("i", [dy * stride + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
@@ -445,6 +468,40 @@ class Tables:
         self.full_gen |= self.makpong
         self.gen_filter = 1 if self.must_capture or self.makpong or self.must_drop else 0
         self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
+
+    def _janggi(self, rules: Rules) -> None:
+        """Janggi's rules: the palace diagonals (squares), the janggi cannons (per type),
+        passing, bikjang, and the material count's weight per piece type."""
+        self.diag_ok = ints(self.nsq)
+        for f, r in rules.diagonal_lines:
+            self.diag_ok[rules.square(f, r)] = 1
+        self.jcannon = array("i", [0] + [1 if p.janggi_cannon else 0 for p in rules.pieces])
+        self.king_pass = 1 if rules.king_pass else 0
+        self.bik_rule = 1 if rules.bikjang else 0
+        self.mat_count = {"none": 0, "janggi": 1, "unweighted": 2}[rules.material_counting]
+        self.mat_w = ints(len(rules.pieces) + 1)
+        for letter, weight in rules.material_letters:
+            self.mat_w[rules.piece_index(letter)] = weight
+        self.jang = 1 if self.king_pass or self.bik_rule else 0
+        # kyoto and micro shogi: pieces that turn over (promote or demote) as they move
+        self.toggle = 1 if rules.piece_demotion or rules.promotion_on_capture else 0
+        self.demote = 1 if rules.piece_demotion else 0
+        self.promo_capt = 1 if rules.promotion_on_capture else 0
+        self.drop_promo = 1 if rules.drop_promoted else 0
+        # shatar: the types whose checks are a shak, the knight (a mate by knights alone)
+        self.shatar = 1 if rules.shatar_mate else 0
+        self.shak_type = ints(len(rules.pieces) + 1)
+        for letter in rules.shak_letters:
+            self.shak_type[rules.piece_index(letter)] = 1
+        self.mate_knight = _index(rules, rules.mate_knight_letter)
+        if self.shatar and not self.chk_all:
+            raise ValueError("shatarMateRule needs plain leapers and riders only")
+        if self.toggle:
+            # a quiet move that turns a piece over is a quiet move (staged generation and
+            # quiescence leave it to the quiet stage): no captures-only look at empty squares
+            for t in range(1, len(rules.pieces) + 1):
+                if not rules.pieces[t - 1].pawn:
+                    self.can_promote[t] = 0
 
     def _hash_keys(self) -> None:
         """Zobrist keys, drawn in a fixed order from a fixed seed."""

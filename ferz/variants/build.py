@@ -55,6 +55,8 @@ PREDEFINED: dict[str, str] = {
     "commoner": "K",
     "centaur": "KN",
     "king": "K",
+    "janggiCannon": "pR",
+    "janggiElephant": "mafsmafW",  # FSF's notation; the atoms come from janggi_elephant()
 }
 CUSTOM = re.compile(r"customPiece([1-9]|1[0-9]|2[0-5])\Z")
 MOBILITY = re.compile(r"mobilityRegion(White|Black)([A-Z][A-Za-z0-9]*)\Z")
@@ -67,8 +69,6 @@ COSMETIC = {"variantTemplate", "pieceToCharTable", "pocketSize"}
 
 # FSF keys ferz does not implement: accepted only when set to the value that means "off".
 UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
-    "piecePromotionOnCapture": ("false",),
-    "pieceDemotion": ("false",),
     "blastImmuneTypes": ("-",),
     "mutuallyImmuneTypes": ("-",),
     "petrifyOnCapture": ("false",),
@@ -76,19 +76,15 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "tripleStepRegionBlack": ("-",),
     "dropOnTop": ("false",),
     "enclosingDrop": ("none",),
-    "dropPromoted": ("false",),
     "arrowGating": ("false",),
     "duckGating": ("false",),
     "staticGating": ("false",),
     "pastGating": ("false",),
-    "diagonalLines": ("-",),
-    "pass": ("false",),
     "passOnStalemate": ("false",),
+    "kingPassOnStalemate": ("false",),
     "flipEnclosedPieces": ("none",),
     "moveRepetitionIllegal": ("false",),
     "chasingRule": ("none", "axf"),
-    "shatarMateRule": ("false",),
-    "bikjangRule": ("false",),
     "dupleCheck": ("false",),
     "flagPieceCount": ("1",),
     "flagPieceBlockedWin": ("false",),
@@ -96,7 +92,6 @@ UNSUPPORTED_DEFAULTS: dict[str, tuple[str, ...]] = {
     "connectVertical": ("true",),
     "connectHorizontal": ("true",),
     "connectDiagonal": ("true",),
-    "materialCounting": ("none",),
     "countingRule": ("none", "makruk", "asean", "cambodian"),
 }
 
@@ -192,6 +187,15 @@ RULE_KEYS = {
     "seirawanGating",
     "twoBoards",
     "mustDropType",
+    "diagonalLines",
+    "kingPass",
+    "pass",
+    "bikjangRule",
+    "materialCounting",
+    "pieceDemotion",
+    "piecePromotionOnCapture",
+    "dropPromoted",
+    "shatarMateRule",
 }
 
 
@@ -352,7 +356,7 @@ def _pieces(r: _Reader) -> tuple[dict[str, tuple[str, tuple[Atom, ...], Entry]],
             raise entry.error("only custom pieces and the king take a Betza move (letter:Betza)")
         source = text if colon else PREDEFINED[key]
         try:
-            atoms = betza.parse(source)
+            atoms = janggi_elephant() if key == "janggiElephant" else betza.parse(source)
         except betza.BetzaError as error:
             raise entry.error(str(error)) from None
         upper = letter.upper()
@@ -712,6 +716,113 @@ def _piece_types(c: _Context, pawns: str, promo: str) -> list[PieceType]:
     return pieces
 
 
+def janggi_elephant() -> tuple[Atom, ...]:
+    """The janggi elephant: one step straight, then two diagonally outwards (a (2,3) leap),
+    both squares on the way empty (Fairy-Stockfish's path: the longer axis first)."""
+    atoms = []
+    for dx, dy in ((2, 3), (3, 2)):
+        for sx in (1, -1):
+            for sy in (1, -1):
+                x, y = dx * sx, dy * sy
+                first = (0, sy) if dy > dx else (sx, 0)
+                second = (first[0] + sx, first[1] + sy)
+                atoms.append(Atom(x, y, leg=first, leg2=second))
+    return tuple(atoms)
+
+
+# What each piece type may do on the palace diagonals (diagonalLines), as Fairy-Stockfish:
+# the wazir (and a king that steps like one) steps like a fers, the soldier steps diagonally
+# forwards, the rook rides like a bishop and the janggi cannon hops like one.
+_DIAGONAL_MOVES = {"wazir": "F", "king": "F", "soldier": "fF", "rook": "B", "janggiCannon": "pB"}
+# materialCounting = janggi: the points of each piece type (FSF's weights)
+_JANGGI_POINTS = {
+    "rook": 13,
+    "janggiCannon": 7,
+    "horse": 5,
+    "janggiElephant": 3,
+    "wazir": 3,
+    "soldier": 2,
+}
+
+
+def _janggi(c: _Context, pieces: list[PieceType]) -> dict:
+    """Janggi's keys: diagonalLines (the pieces' diagonal moves are added to their atoms
+    here), kingPass (FSF 11.1's key; `pass` is the later name), bikjangRule, materialCounting."""
+    r = c.r
+    lines = c.region("diagonalLines") or frozenset()
+    for piece in pieces:
+        if piece.name == "janggiCannon":
+            piece.janggi_cannon = True
+        moves = _DIAGONAL_MOVES.get(piece.name) if lines else None
+        if piece.name == "king" and {(abs(a.dx), abs(a.dy), a.range) for a in piece.atoms} != {
+            (1, 0, 1),
+            (0, 1, 1),
+        }:
+            moves = None  # only a king that steps like a wazir (FSF's kingType)
+        if moves:
+            extra = tuple(
+                Atom(a.dx, a.dy, a.range, a.move, a.capture, a.hop, diagonal=True)
+                for a in betza.parse(moves)
+            )
+            piece.atoms = piece.atoms + extra
+    counting = r.raw("materialCounting") or "none"
+    if counting not in ("none", "janggi", "unweighted"):
+        raise r.error("materialCounting", f"expected none, janggi or unweighted, got {counting!r}")
+    points = tuple(
+        (letter, _JANGGI_POINTS[name])
+        for name, letter in c.by_type.items()
+        if name in _JANGGI_POINTS and counting == "janggi"
+    )
+    king_pass = r.boolean("kingPass", False) or r.boolean("pass", False)
+    bikjang = r.boolean("bikjangRule", False)
+    if (king_pass or bikjang) and not c.royal:
+        raise r.error("kingPass" if king_pass else "bikjangRule", "needs a royal king")
+    return {
+        "diagonal_lines": lines,
+        "king_pass": king_pass,
+        "bikjang": bikjang,
+        "material_counting": counting,
+        "material_letters": points,
+    }
+
+
+def _turning(c: _Context) -> dict:
+    """pieceDemotion, piecePromotionOnCapture and dropPromoted (kyoto and micro shogi), which
+    need shogi-style promoted pieces (promotedPieceType)."""
+    r = c.r
+    toggles = {
+        "piece_demotion": r.boolean("pieceDemotion", False),
+        "promotion_on_capture": r.boolean("piecePromotionOnCapture", False),
+        "drop_promoted": r.boolean("dropPromoted", False),
+    }
+    if any(toggles.values()) and not r.raw("promotedPieceType"):
+        key = next(
+            k
+            for k, on in zip(
+                ("pieceDemotion", "piecePromotionOnCapture", "dropPromoted"),
+                toggles.values(),
+                strict=True,
+            )
+            if on
+        )
+        raise r.error(key, "needs promotedPieceType (the pieces that turn over)")
+    return toggles
+
+
+def _shatar(c: _Context) -> dict:
+    """shatarMateRule: the shak pieces (knight, rook, bers) and the knight, by type name."""
+    if not c.r.boolean("shatarMateRule", False):
+        return {}
+    if not c.royal:
+        raise c.r.error("shatarMateRule", "needs a royal king")
+    names = ("knight", "rook", "bers")
+    return {
+        "shatar_mate": True,
+        "shak_letters": "".join(c.by_type[n] for n in names if n in c.by_type),
+        "mate_knight_letter": c.by_type.get("knight", ""),
+    }
+
+
 def _castling(c: _Context) -> dict:
     """Castling: where the king lands, the rank, the king and rook pieces."""
     r = c.r
@@ -894,6 +1005,7 @@ def build(
     promotion = _promotion(c, pawns)
     choices = promotion["promotion_letters"] + (promotion["promotion_letters_black"] or "")
     pieces = _piece_types(c, pawns, "".join(dict.fromkeys(choices)))
+    janggi = _janggi(c, pieces)
     try:
         rules = Rules(
             name=name,
@@ -910,6 +1022,9 @@ def build(
             blast_on_capture=blast,
             **_cambodian(c),
             **_gating(c),
+            **janggi,
+            **_turning(c),
+            **_shatar(c),
         )
     except DefinitionError:
         raise

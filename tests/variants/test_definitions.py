@@ -255,7 +255,7 @@ def test_refuses_unsupported_rules_but_accepts_defaults() -> None:
     variants.parse_text("[ok:chess]\nmustCapture = false\ncountingRule = none\n")
     assert variants.parse_text("[x:chess]\nmustCapture = true\n")["x"].must_capture  # losers
     bad("[x:chess]\ngating = true\n", 2, "only for cambodianMoves")
-    bad("[x:chess]\npass = true\n", 2, "not supported by ferz")
+    bad("[x:chess]\ndupleCheck = true\n", 2, "not supported by ferz")
     bad("[x:chess]\nmustDrop = true\n", 2, "needs pieceDrops")
     bad("[x:chess]\nblastOnCapture = true\n", 2, "only with extinctionPseudoRoyal")
 

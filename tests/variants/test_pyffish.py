@@ -59,8 +59,10 @@ def _dest(text: str) -> str:
 
 
 def _sharp(board: Board, move) -> bool:
-    """Captures, promotions and drops."""
+    """Captures, promotions and drops (not a janggi pass: the king to its own square)."""
     text = move.text
+    if _dest(text) == text[: len(text) - len(_dest(text))]:
+        return False
     return "@" in text or not text[-1].isdigit() or board.piece_at(_dest(text)) is not None
 
 

@@ -71,6 +71,8 @@ const XQ_BLACK = '#1d1d1d';
 const XIANGQI = {
   king: ['帥', '將'], fers: ['仕', '士'], elephant: ['相', '象'], horse: ['傌', '馬'],
   rook: ['俥', '車'], cannon: ['炮', '砲'], soldier: ['兵', '卒'], banner: ['旗', '旗'],
+  // janggi's pieces (its king and soldier draw as xiangqi's)
+  wazir: ['士', '士'], janggiElephant: ['象', '象'], janggiCannon: ['包', '包'],
 };
 
 /** A xiangqi piece: a wooden disc, a ring and the character (or the FEN letter). */
@@ -251,7 +253,7 @@ const FAIRY = {
   archbishop: ['bishop', 'knight'], chancellor: ['rook', 'knight'], amazon: ['queen', 'knight'],
   centaur: ['king', 'knight'], aiwok: ['rook', 'knight', 'fers'], commoner: ['man'],
   wazir: ['wazir'], fers: ['fers'], alfil: ['elephant'], fersAlfil: ['elephant', 'fers'],
-  cannon: ['cannon'], clobber: ['stone'],
+  cannon: ['cannon'], clobber: ['stone'], bers: ['rook', 'fers'],
 };
 // Pieces that players of those games see as a chess piece: shown with the chess set's image,
 // unless the variant has that chess piece too (courier has bishops and alfils).

@@ -32,11 +32,14 @@ export function toSquare(key) {
   return key[0] + String(cgRanks.indexOf(key[1]) + 1);
 }
 
-/** Split a UCI move into [from, to, promotion letter or '']. */
+/**
+ * Split a UCI move into [from, to, promotion letter, '+' (shogi promotion), '-' (kyoto's
+ * demotion) or '']. A drop of a piece's promoted side (`+L@b1`) keeps its '+' in the origin.
+ */
 export function splitUci(uci) {
-  const m = /^([a-p])(\d{1,2})([a-p])(\d{1,2})([a-z+]?)$/.exec(uci);
+  const m = /^([a-p])(\d{1,2})([a-p])(\d{1,2})([a-z+-]?)$/.exec(uci);
   if (m) return [m[1] + m[2], m[3] + m[4], m[5]];
-  const drop = /^([A-Z])@([a-p]\d{1,2})$/.exec(uci);
+  const drop = /^(\+?[A-Z])@([a-p]\d{1,2})$/.exec(uci);
   if (drop) return [drop[1] + '@', drop[2], ''];
   return null;
 }
@@ -50,7 +53,7 @@ export function destsOf(legal) {
   const promos = new Map();
   for (const uci of legal) {
     const parts = splitUci(uci);
-    if (!parts) continue;
+    if (!parts || parts[0].startsWith('+')) continue; // (a promoted drop: not on the board yet)
     const [from, to, suffix] = parts;
     const orig = from.endsWith('@') ? from : toKey(from);
     const dest = toKey(to);
