@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import pairwise
 
 from . import timeman, variants
 from .board import Board, Move, rules_for
@@ -31,23 +32,34 @@ from .variants.chase import Chases, cycle_value
 HASH_MAX_MB = 4096
 THREADS_MAX = 64
 MULTIPV_MAX = 256
-ELO_MIN = 1000
-ELO_MAX = 2400  # full strength (measured against Stockfish's UCI_Elo, see skill_of)
 # Strength levels (docs/engine.md "Strength levels"): level s in 0..19 searches at most
 # SKILL_TOP_NODES * SKILL_NODE_STEP ** (s - 19) nodes a move. Level 19's budget is about a third
-# of what ferz's own clock lets it search in a 10+0.1 s middlegame (250-300 k nodes), so every
-# level stays limited by its budget at blitz controls, and equal node ratios give about equal
-# Elo steps. The random push (SKILL_NOISE_CP a level below 19, in centipawns) and the lines
-# it chooses among shrink to nothing at level 19.
+# of what ferz's own clock lets it search in a 10+0.1 s middlegame, so every level stays
+# limited by its budget at blitz controls, and equal node ratios give about equal Elo steps.
+# The random push (SKILL_NOISE_CP a level below 19, in centipawns) and the lines it chooses
+# among shrink to nothing at level 19. Fractional levels between 19 and 20 (UCI_Elo between
+# level 19's Elo and full strength's) bridge the rest: their budget grows by SKILL_BRIDGE_STEP
+# up to about what the 10+0.1 clock allows.
 SKILL_TOP_NODES = 90_000
 SKILL_NODE_STEP = 1.4
+SKILL_BRIDGE_STEP = 3.0
 SKILL_NOISE_CP = 10  # the push's width grows by this much for each level below 19
 SKILL_LINE_CP = 50  # one line to choose from, beyond the best, for each this much of width
 SKILL_MAX_LINES = 4
 SKILL_POLL_MASK = 63  # a full-strength search checks its limits every 1024 nodes
-# UCI_Elo <-> skill: Elo = a + b * skill + c * skill^2, fitted to matches against Stockfish
-# (docs/engine.md "Strength levels"); skill 20 is full strength.
-ELO_FIT = (1000.0, 70.0, 0.0)
+# Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength
+# levels", 30-60 games a point): (level, Elo) measured; UCI_Elo maps to a level by straight
+# lines between them (a straight line over all levels missed level 15 and 19 by 2.0-2.5
+# standard errors). Level 20 is full strength.
+SKILL_ELO: tuple[tuple[float, float], ...] = (
+    (0, 1350),
+    (10, 1890),
+    (15, 1985),
+    (19, 2415),
+    (20, 2530),
+)
+ELO_MIN = 1350  # level 0
+ELO_MAX = 2530  # full strength
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
 LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor
@@ -122,24 +134,20 @@ def wdl_of(score_cp: int) -> tuple[int, int, int]:
 
 def elo_of_skill(skill: float) -> float:
     """The calibrated Elo (Stockfish's UCI_Elo scale) of a fractional skill level 0..20."""
-    a, b, c = ELO_FIT
-    return a + b * skill + c * skill * skill
+    skill = min(max(skill, 0.0), 20.0)
+    for (s0, e0), (s1, e1) in pairwise(SKILL_ELO):
+        if skill <= s1:
+            return e0 + (e1 - e0) * (skill - s0) / (s1 - s0)
+    return SKILL_ELO[-1][1]
 
 
 def skill_of_elo(elo: float) -> float:
     """The fractional skill level 0..20 whose calibrated Elo is `elo` (clamped to the ends)."""
-    low, high = 0.0, 20.0
-    if elo <= elo_of_skill(low):
-        return low
-    if elo >= elo_of_skill(high):
-        return high
-    for _ in range(60):  # the fit rises over 0..20 (a test checks): bisect
-        mid = (low + high) / 2
-        if elo_of_skill(mid) < elo:
-            low = mid
-        else:
-            high = mid
-    return (low + high) / 2
+    elo = min(max(elo, SKILL_ELO[0][1]), SKILL_ELO[-1][1])
+    for (s0, e0), (s1, e1) in pairwise(SKILL_ELO):
+        if elo <= e1:
+            return s0 + (s1 - s0) * (elo - e0) / (e1 - e0)
+    return SKILL_ELO[-1][0]
 
 
 def skill_of(options: Options) -> float | None:
@@ -153,8 +161,10 @@ def skill_of(options: Options) -> float | None:
 
 
 def skill_nodes(skill: float) -> int:
-    """Node budget per move of a skill level: a fixed ratio between neighbouring levels."""
-    return int(SKILL_TOP_NODES * SKILL_NODE_STEP ** (skill - 19))
+    """Node budget per move of a skill level: a fixed ratio between neighbouring levels, and
+    from 19 towards 20 a steeper one, up to what a 10+0.1 s clock allows."""
+    step = SKILL_NODE_STEP if skill <= 19 else SKILL_BRIDGE_STEP
+    return int(SKILL_TOP_NODES * step ** (skill - 19))
 
 
 def skill_depth(skill: float) -> int:
