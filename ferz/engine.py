@@ -49,10 +49,11 @@ SKILL_MAX_LINES = 4
 SKILL_POLL_MASK = 63  # a full-strength search checks its limits every 1024 nodes
 # Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength
 # levels", 30-60 games a point): (level, Elo) measured; UCI_Elo maps to a level by straight
-# lines between them (a straight line over all levels missed level 15 and 19 by 2.0-2.5
-# standard errors). Level 20 is full strength.
+# lines between them (the straight line over levels 0..19, Elo = 1265 + 55.7 * level, missed
+# levels 15 and 19 by about 2.4 standard errors). Level 20 is full strength.
 SKILL_ELO: tuple[tuple[float, float], ...] = (
     (0, 1350),
+    (5, 1465),
     (10, 1890),
     (15, 1985),
     (19, 2415),
