@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import pairwise
 
 from . import timeman, variants
 from .board import Board, Move, rules_for
@@ -25,24 +26,41 @@ from .core.position import Position
 from .core.search import DEPTH_LIMIT, Search, mate_in
 from .core.tt import TT
 from .options import Option, Options
-from .params import TIME
+from .params import SEARCH, TIME
 from .variants.chase import Chases, cycle_value
 
 HASH_MAX_MB = 4096
 THREADS_MAX = 64
 MULTIPV_MAX = 256
-ELO_MIN = 1000
-ELO_MAX = 2400  # about full strength (measured against Stockfish's UCI_Elo, see skill_of)
-# Calibration (ferz 7d49135 with the chess-2 network, 10+0.1 s games against Stockfish 15.1
-# with UCI_LimitStrength, ferz/data/openings.epd, 30 games a point): skill 2 scored
-# 20.0 % against UCI_Elo 1350 (about 1110), skill 5 10.0 % against 1700 (about 1320), skill 10
-# 26.7 % against 2100 (about 1925), skill 15 53.3 % against 2300 (about 2325); full strength
-# 50.2 % against 2400 over 200 games (about 2400). Weighted least squares over the four
-# levels: Elo = 929 + 94 * skill (each within 1.0 standard error; a logarithmic curve missed
-# two by 2 or more). The line meets full strength near skill 15.7: from there the clock, not
-# the node budget, limits the search. Below skill 2 (UCI_Elo under 1110) it is extrapolated.
-ELO_AT_SKILL_0 = 929
-ELO_PER_SKILL = 94
+# Strength levels (docs/engine.md "Strength levels"): level s in 0..19 searches at most
+# SKILL_TOP_NODES * SKILL_NODE_STEP ** (s - 19) nodes a move. Level 19's budget is about a third
+# of what ferz's own clock lets it search in a 10+0.1 s middlegame, so every level stays
+# limited by its budget at blitz controls, and equal node ratios give about equal Elo steps.
+# The random push (SKILL_NOISE_CP a level below 19, in centipawns) and the lines it chooses
+# among shrink to nothing at level 19. Fractional levels between 19 and 20 (UCI_Elo between
+# level 19's Elo and full strength's) bridge the rest: their budget grows by SKILL_BRIDGE_STEP
+# up to about what the 10+0.1 clock allows.
+SKILL_TOP_NODES = 90_000
+SKILL_NODE_STEP = 1.4
+SKILL_BRIDGE_STEP = 3.0
+SKILL_NOISE_CP = 10  # the push's width grows by this much for each level below 19
+SKILL_LINE_CP = 50  # one line to choose from, beyond the best, for each this much of width
+SKILL_MAX_LINES = 4
+SKILL_POLL_MASK = 63  # a full-strength search checks its limits every 1024 nodes
+# Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength
+# levels", 30-60 games a point): (level, Elo) measured; UCI_Elo maps to a level by straight
+# lines between them (the straight line over levels 0..19, Elo = 1265 + 55.7 * level, missed
+# levels 15 and 19 by about 2.4 standard errors). Level 20 is full strength.
+SKILL_ELO: tuple[tuple[float, float], ...] = (
+    (0, 1350),
+    (5, 1465),
+    (10, 1890),
+    (15, 1985),
+    (19, 2415),
+    (20, 2530),
+)
+ELO_MIN = 1350  # level 0
+ELO_MAX = 2530  # full strength
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
 LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor
@@ -115,15 +133,55 @@ def wdl_of(score_cp: int) -> tuple[int, int, int]:
     return w, 1000 - w - loss, loss
 
 
+def elo_of_skill(skill: float) -> float:
+    """The calibrated Elo (Stockfish's UCI_Elo scale) of a fractional skill level 0..20."""
+    skill = min(max(skill, 0.0), 20.0)
+    for (s0, e0), (s1, e1) in pairwise(SKILL_ELO):
+        if skill <= s1:
+            return e0 + (e1 - e0) * (skill - s0) / (s1 - s0)
+    return SKILL_ELO[-1][1]
+
+
+def skill_of_elo(elo: float) -> float:
+    """The fractional skill level 0..20 whose calibrated Elo is `elo` (clamped to the ends)."""
+    elo = min(max(elo, SKILL_ELO[0][1]), SKILL_ELO[-1][1])
+    for (s0, e0), (s1, e1) in pairwise(SKILL_ELO):
+        if elo <= e1:
+            return s0 + (s1 - s0) * (elo - e0) / (e1 - e0)
+    return SKILL_ELO[-1][0]
+
+
 def skill_of(options: Options) -> float | None:
     """The effective skill level (0 to under 20; fractional for UCI_Elo) when strength is
     limited, else None (full strength)."""
     if options.get("UCI_LimitStrength"):
-        elo = int(options.get("UCI_Elo"))
-        skill = max(0.0, (elo - ELO_AT_SKILL_0) / ELO_PER_SKILL)
+        skill = skill_of_elo(int(options.get("UCI_Elo")))
         return skill if skill < 20 else None
     level = int(options.get("Skill Level"))
     return float(level) if level < 20 else None
+
+
+def skill_nodes(skill: float) -> int:
+    """Node budget per move of a skill level: a fixed ratio between neighbouring levels, and
+    from 19 towards 20 a steeper one, up to what a 10+0.1 s clock allows."""
+    step = SKILL_NODE_STEP if skill <= 19 else SKILL_BRIDGE_STEP
+    return int(SKILL_TOP_NODES * step ** (skill - 19))
+
+
+def skill_depth(skill: float) -> int:
+    """Depth cap of a skill level: the lowest levels look one to three plies ahead (from
+    level 5 or so the node budget stops the search first)."""
+    return 1 + int(skill * 0.7)
+
+
+def skill_noise(skill: float) -> int:
+    """Width in centipawns of the random push a skill level adds to each line (0 from 19)."""
+    return max(0, round(SKILL_NOISE_CP * (19 - skill)))
+
+
+def skill_lines(skill: float) -> int:
+    """How many lines a skill level searches to choose from (1 once the push is gone)."""
+    return min(SKILL_MAX_LINES, 1 + -(-skill_noise(skill) // SKILL_LINE_CP))
 
 
 class Engine:
@@ -564,18 +622,22 @@ class Engine:
                 for search in searches:
                     search.stop = 1
         main = searches[0]
+        main.poll_mask = SEARCH["poll_mask"]
         if main.set_root(searchmoves) == 0:
             main.set_root()
         depth = limits.depth or DEPTH_LIMIT
         multipv = int(self.options.get("MultiPV"))
+        budget = 0  # a skill level's node budget, applied once depth 1 has chosen a move
         if skill is not None:
-            multipv = max(multipv, 4)
-            depth = min(depth, 1 + int(skill / 2) + int(skill / 4))
-            main.node_limit = self._skill_nodes(skill)
-        if limits.nodes:
-            main.node_limit = (
-                min(main.node_limit, limits.nodes) if main.node_limit else limits.nodes
-            )
+            multipv = max(multipv, skill_lines(skill))
+            depth = min(depth, skill_depth(skill))
+            budget = skill_nodes(skill)
+            if limits.nodes:
+                budget = min(budget, limits.nodes)
+            # the node limit is checked every poll_mask + 1 nodes: finely for small budgets
+            main.poll_mask = SKILL_POLL_MASK
+        elif limits.nodes:
+            main.node_limit = limits.nodes
         helpers = self._start_helpers(searches[1:], searchmoves, depth)
         timer = threading.Thread(target=self._watch, args=(searches, on_info), daemon=True)
         timer.start()
@@ -584,6 +646,8 @@ class Engine:
         try:
             for iteration in main.iterate(depth, multipv):
                 last = iteration
+                if budget:
+                    main.node_limit = budget
                 self._report(iteration, searches, on_info)
                 line = iteration.lines[0]
                 scale = stability.scale(line.pv[0] if line.pv else 0, line.score, iteration.depth)
@@ -739,26 +803,15 @@ class Engine:
 
     # ------------------------------------------------------------------ strength limits
 
-    @staticmethod
-    def _skill_nodes(skill: float) -> int:
-        """Node budget per move for a skill level (grows geometrically with the level)."""
-        return int(400 * 1.55**skill)
-
     def _skill_pick(self, lines, skill: float) -> int:
-        """Choose among the best lines: a random push that grows as the skill falls.
-
-        Each line's score gets a push proportional to its distance from the best score and a
-        random share of the spread, so a weak level still prefers good moves and never picks
-        a line far worse than the spread of the top lines.
-        """
-        top = lines[0].score
-        spread = min(top - lines[-1].score, 100)
-        weakness = round(120 - 5 * skill)
+        """Choose among the best lines: each gets a random push below the level's width, so a
+        line may be chosen only when it is within that width of the best one."""
+        width = skill_noise(skill)
         choice = lines[0].pv[0]
-        chosen = -(10**9)
-        for line in lines:
-            push = (weakness * (top - line.score) + spread * self._rng.randrange(weakness)) // 128
-            if line.score + push > chosen:
-                chosen = line.score + push
+        chosen = None
+        for line in lines[: skill_lines(skill)]:
+            pushed = line.score + (self._rng.randrange(width) if width else 0)
+            if chosen is None or pushed > chosen:
+                chosen = pushed
                 choice = line.pv[0]
         return choice

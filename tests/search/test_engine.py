@@ -9,7 +9,7 @@ import chess
 import pytest
 
 from ferz import bench, timeman
-from ferz.engine import Engine, Limits
+from ferz.engine import ELO_MIN, Engine, Limits
 from tests.conftest import read_perft_epd
 from tests.search.helpers import scored, think
 
@@ -140,7 +140,7 @@ def test_bad_input_changes_nothing(engine: Engine):
 def test_skill_level_plays_legal_moves(engine: Engine):
     """A limited-strength engine still returns legal moves quickly."""
     engine.set_option("UCI_LimitStrength", True)
-    engine.set_option("UCI_Elo", 1200)
+    engine.set_option("UCI_Elo", ELO_MIN)
     board = chess.Board()
     for _ in range(6):
         best, _ = think(engine, None, [m.uci() for m in board.move_stack], movetime=200)

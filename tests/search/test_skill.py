@@ -1,0 +1,140 @@
+"""Strength levels: each level's node budget, push and depth cap, and the UCI_Elo <-> level map."""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from itertools import pairwise
+
+import pytest
+
+from ferz import timeman
+from ferz.engine import (
+    ELO_MAX,
+    ELO_MIN,
+    Engine,
+    elo_of_skill,
+    skill_depth,
+    skill_lines,
+    skill_nodes,
+    skill_noise,
+    skill_of,
+    skill_of_elo,
+)
+from tests.search.helpers import scored, think
+
+LEVELS = range(20)  # 20 is full strength
+FRACTIONS = [k / 8 for k in range(160)]  # 0 .. 19.875: what UCI_Elo can ask for
+# ferz's search speed on the 2-core reference machine (`ferz bench`: 630 k nodes/s, 0.60x
+# Stockfish 15.1's bench) in nodes per ms, and the blitz controls (base s, increment s)
+REF_NODES_PER_MS = 630
+BLITZ = [(10, 0.1), (60, 0.6), (180, 0), (180, 2), (300, 0), (300, 3)]
+MARGIN = 3  # every level's budget is at most a third of what the clock allows
+
+
+def clock_nodes(base_s: float, inc_s: float) -> float:
+    """Nodes that the soft limit of a full clock buys at the reference speed."""
+    budget = timeman.allocate(
+        0,
+        wtime=int(base_s * 1000),
+        btime=int(base_s * 1000),
+        winc=int(inc_s * 1000),
+        binc=int(inc_s * 1000),
+    )
+    return budget.soft * REF_NODES_PER_MS
+
+
+def test_budgets_rise_by_one_ratio():
+    """Each level searches more nodes than the one below, by the same ratio."""
+    budgets = [skill_nodes(level) for level in LEVELS]
+    ratios = [b / a for a, b in pairwise(budgets)]
+    assert all(r > 1.2 for r in ratios)
+    assert max(ratios) - min(ratios) < 0.05
+    assert all(skill_nodes(a) <= skill_nodes(b) for a, b in pairwise(FRACTIONS))
+
+
+@pytest.mark.parametrize(("base", "inc"), BLITZ)
+def test_every_level_is_limited_by_its_budget_not_the_clock(base, inc):
+    """At blitz controls the clock buys at least three times level 19's budget; the
+    fractional levels between 19 and 20 (UCI_Elo's bridge to full strength) stay within it."""
+    allowed = clock_nodes(base, inc)
+    assert skill_nodes(19) * MARGIN <= allowed
+    assert skill_nodes(FRACTIONS[-1]) <= allowed
+
+
+def test_push_and_lines_shrink_to_nothing_at_level_19():
+    """The random push narrows level by level and is gone at 19, where one line is searched;
+    the depth cap never falls as the level rises."""
+    noise = [skill_noise(level) for level in LEVELS]
+    assert all(a > b for a, b in pairwise(noise))
+    assert noise[-1] == 0 and noise[0] > 100
+    lines = [skill_lines(level) for level in LEVELS]
+    assert all(a >= b for a, b in pairwise(lines))
+    assert lines[0] == 4 and lines[-1] == 1 and all(n >= 2 for n in lines[:-1])
+    depths = [skill_depth(level) for level in LEVELS]
+    assert depths[0] == 1 and all(a <= b for a, b in pairwise(depths))
+
+
+def test_elo_map_rises_and_inverts():
+    """The calibrated Elo rises over 0..20 and skill_of_elo inverts it; the option's range is
+    its ends (ELO_MAX is full strength) and what lies beyond is clamped."""
+    elos = [elo_of_skill(s) for s in [*FRACTIONS, 20.0]]
+    assert all(a < b for a, b in pairwise(elos))
+    for s in FRACTIONS:
+        assert skill_of_elo(elo_of_skill(s)) == pytest.approx(s, abs=1e-6)
+    assert skill_of_elo(ELO_MIN) == pytest.approx(0, abs=0.05)
+    assert elo_of_skill(0) == ELO_MIN and elo_of_skill(20) == ELO_MAX
+    assert skill_of_elo(ELO_MIN - 500) == 0 and skill_of_elo(ELO_MAX + 500) == 20
+
+
+def test_options_choose_the_level():
+    """Skill Level and UCI_Elo give the level; 20 and ELO_MAX are full strength; values
+    outside the options' ranges are refused and change nothing."""
+    engine = Engine()
+    assert skill_of(engine.options) is None
+    engine.set_option("Skill Level", 7)
+    assert skill_of(engine.options) == 7
+    engine.set_option("UCI_LimitStrength", True)  # UCI_Elo takes over from Skill Level
+    engine.set_option("UCI_Elo", ELO_MAX)
+    assert skill_of(engine.options) is None
+    engine.set_option("UCI_Elo", ELO_MIN)
+    assert skill_of(engine.options) == pytest.approx(skill_of_elo(ELO_MIN))
+    for name, bad in (
+        ("UCI_Elo", ELO_MIN - 1),
+        ("UCI_Elo", ELO_MAX + 1),
+        ("Skill Level", 21),
+        ("Skill Level", -1),
+    ):
+        before = engine.options.get(name)
+        with pytest.raises(ValueError):
+            engine.set_option(name, bad)
+        assert engine.options.get(name) == before
+
+
+Line = namedtuple("Line", "score pv")
+
+
+def test_pick_stays_within_the_push():
+    """A level chooses only among lines within its push of the best, and at 19 the best."""
+    engine = Engine()
+    lines = [Line(50, [1]), Line(20, [2]), Line(-40, [3]), Line(-400, [4])]
+    assert {engine._skill_pick(lines, 19) for _ in range(50)} == {1}
+    picks = {engine._skill_pick(lines, 10) for _ in range(400)}  # push 90 cp, 3 lines
+    assert picks == {1, 2}
+    picks = {engine._skill_pick(lines, 0) for _ in range(400)}  # push 190 cp, 4 lines
+    assert picks == {1, 2, 3}
+
+
+def test_level_search_finishes_depth_one_then_keeps_its_budget(engine: Engine):
+    """The weakest level still completes depth 1 (a move chosen by search, not a fallback),
+    and a level stops at its node budget while its clock would allow far more."""
+    fen = "r1b1k2r/pp1n1ppp/2p1pn2/q2p4/1bPP4/2N1PN2/PPQB1PPP/R3KB1R w KQkq - 0 1"
+    engine.set_option("Skill Level", 0)
+    best, infos = think(engine, fen, wtime=60000, btime=60000)
+    assert best and [i.depth for i in scored(infos)].count(1) >= 4  # four lines at depth 1
+    engine.set_option("Skill Level", 12)
+    _, infos = think(engine, fen, wtime=600000, btime=600000)
+    assert max(i.nodes for i in scored(infos)) <= skill_nodes(12) + 64
+    assert max(i.depth for i in scored(infos)) < skill_depth(12)
+    engine.set_option("Skill Level", 20)
+    _, infos = think(engine, fen, nodes=skill_nodes(12) * 3)
+    assert max(i.nodes for i in scored(infos)) > skill_nodes(12)
