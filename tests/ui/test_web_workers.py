@@ -136,7 +136,7 @@ def test_analysis_lines_stream_and_a_stopped_search_keeps_its_worker():
         analysis.cancel()  # the board moved on: `stop`, and the worker answers at once
         await asyncio.gather(analysis, return_exceptions=True)
         stopped_fast = time.monotonic() - asked < 2
-        options = {"MultiPV": 1, "UCI_LimitStrength": True, "UCI_Elo": 1200, "OwnBook": False}
+        options = {"MultiPV": 1, "UCI_LimitStrength": True, "UCI_Elo": 1500, "OwnBook": False}
         result = await engines.search(
             owner="game",
             variant="xiangqi",
