@@ -45,27 +45,37 @@ export function splitUci(uci) {
 }
 
 /**
- * Legal UCI moves → the chessgroundx dests map (drops as 'P@' origins) and, per from+to, every
- * suffix the move can take: '' (a plain move), a promotion letter, or '+' (shogi promotion).
+ * Legal UCI moves → the chessgroundx dests map (drops as 'P@' origins); per from+to, every
+ * suffix the move can take ('' a plain move, a promotion or gating letter, '+' or '-' for
+ * shogi); per drop ('L@b1'), the sides it may be dropped with ('' and/or '+', kyoto shogi);
+ * and the passes (`e2e2`, janggi), which have no destination on the board.
  */
 export function destsOf(legal) {
   const dests = new Map();
   const promos = new Map();
+  const drops = new Map();
+  const passes = [];
   for (const uci of legal) {
     const parts = splitUci(uci);
-    if (!parts || parts[0].startsWith('+')) continue; // (a promoted drop: not on the board yet)
+    if (!parts) continue;
     const [from, to, suffix] = parts;
-    const orig = from.endsWith('@') ? from : toKey(from);
+    if (from === to) {
+      passes.push(uci);
+      continue;
+    }
+    const drop = from.endsWith('@');
+    // A drop of a piece's promoted side starts from the same pocket piece as a plain one.
+    const side = drop && from.startsWith('+') ? '+' : '';
+    const orig = drop ? from.replace(/^\+/, '') : toKey(from);
     const dest = toKey(to);
     if (!dests.has(orig)) dests.set(orig, []);
     if (!dests.get(orig).includes(dest)) dests.get(orig).push(dest);
-    if (!from.endsWith('@')) {
-      const key = from + to;
-      if (!promos.has(key)) promos.set(key, []);
-      promos.get(key).push(suffix);
-    }
+    const key = drop ? orig + to : from + to;
+    const table = drop ? drops : promos;
+    if (!table.has(key)) table.set(key, []);
+    table.get(key).push(drop ? side : suffix);
   }
-  return { dests, promos };
+  return { dests, promos, drops, passes };
 }
 
 /** Format milliseconds as m:ss (or h:mm:ss), with tenths under ten seconds. */
