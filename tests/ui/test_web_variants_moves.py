@@ -21,6 +21,8 @@ CASTLES = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[HEhe] w KQBCDFGkqbcdfg - 0 1"
     [
         ("janggi", "3k5/9/9/8p/9/9/P8/9/4K4/9 w - - 0 1", "e2e2", "pass"),
         ("janggimodern", "3k5/9/9/8p/9/9/P8/9/4K4/9 w - - 0 1", "e2e2", "pass"),
+        ("janggitraditional", "3k5/9/9/8p/9/9/P8/9/4K4/9 w - - 0 1", "e2e2", "pass"),
+        ("janggicasual", "3k5/9/9/8p/9/9/P8/9/4K4/9 w - - 0 1", "e2e2", "pass"),
         ("kyotoshogi", "p+nks+l/5/5/5/1SK+NP[L] w - - 0 1", "+L@c3", "+L@c3"),
         ("kyotoshogi", "p+nks+l/5/5/5/1SK+NP[L] w - - 0 1", "L@c3", "L@c3+"),
         (
