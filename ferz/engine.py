@@ -46,7 +46,7 @@ SKILL_BRIDGE_STEP = 3.0
 SKILL_NOISE_CP = 10  # the push's width grows by this much for each level below 19
 SKILL_LINE_CP = 50  # one line to choose from, beyond the best, for each this much of width
 SKILL_MAX_LINES = 4
-SKILL_POLL_MASK = 63  # a full-strength search checks its limits every 1024 nodes
+SKILL_POLL_MASK = 63  # limited levels check their budget every 64 nodes (full strength: 1024)
 # Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength
 # levels", 30-60 games a point): (level, Elo) measured; UCI_Elo maps to a level by straight
 # lines between them (the straight line over levels 0..19, Elo = 1265 + 55.7 * level, missed
