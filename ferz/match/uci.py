@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import time
 
+from ..engine import Info
 from .engines import MATE_CP, Engine, EngineError, EngineSpec, Limits, Reply, allotted
 
 
@@ -176,24 +177,76 @@ def go_command(limits: Limits) -> str:
     return " ".join(parts)
 
 
+#: The info fields that carry one integer, by their names in ferz.engine.Info.
+INFO_INTS = {
+    "depth": "depth",
+    "seldepth": "seldepth",
+    "multipv": "multipv",
+    "nodes": "nodes",
+    "nps": "nps",
+    "hashfull": "hashfull",
+    "time": "time_ms",
+    "currmovenumber": "currmovenumber",
+}
+
+
+def read_info(line: str, strict: bool = True) -> Info:
+    """A UCI `info` line as ferz.engine.Info (the inverse of ferz.protocol.uci.format_info):
+    the one reader of engines' info lines, for the match's drivers and the web's workers.
+    A malformed number is a ValueError when `strict`, else its field is left out."""
+    words = line.split()
+    info = Info()
+    if len(words) > 1 and words[1] == "string":
+        info.string = line.split(None, 2)[2] if len(words) > 2 else ""
+        return info
+    i = 1
+    while i < len(words):
+        word = words[i]
+        try:
+            if word == "pv":
+                info.pv = words[i + 1 :]
+                break
+            if word in INFO_INTS and i + 1 < len(words):
+                setattr(info, INFO_INTS[word], int(words[i + 1]))
+                i += 2
+            elif word == "score" and i + 2 < len(words):
+                kind, value = words[i + 1], int(words[i + 2])
+                if kind == "mate":
+                    info.score_mate = value
+                elif kind == "cp":
+                    info.score_cp = value
+                i += 3
+            elif word in ("lowerbound", "upperbound"):
+                info.bound = word[:5]
+                i += 1
+            elif word == "wdl" and i + 3 < len(words):
+                w, d, lost = (int(x) for x in words[i + 1 : i + 4])
+                info.wdl = (w, d, lost)
+                i += 4
+            elif word == "currmove" and i + 1 < len(words):
+                info.currmove = words[i + 1]
+                i += 2
+            else:
+                i += 1  # a field ferz does not read: skip the word
+        except ValueError:
+            if strict:
+                raise
+            i += 1  # (USI's `score mate +`): the field is left out, its words skipped
+    return info
+
+
 def parse_info(words: list[str], reply: Reply) -> None:
-    """Depth, score, nodes and pv of a UCI info line (bound scores are ignored)."""
-    bound = "lowerbound" in words or "upperbound" in words
-    for index, word in enumerate(words[:-1]):
-        following = words[index + 1]
-        if word == "depth" and following.isdigit():
-            reply.depth = int(following)
-        elif word == "nodes" and following.isdigit():
-            reply.nodes = int(following)
-        elif word == "score" and index + 2 < len(words) and not bound:
-            try:
-                value = int(words[index + 2])
-            except ValueError:
-                continue
-            if following == "cp":
-                reply.score = value
-            elif following == "mate":
-                reply.score = MATE_CP - value if value > 0 else -MATE_CP - value
-        elif word == "pv":
-            reply.pv = words[index + 1 :]
-            break
+    """Depth, score, nodes and pv of an info line (its words) into a reply, as read_info reads
+    them; bound scores and malformed fields are left out."""
+    info = read_info(" ".join(words), strict=False)
+    if info.depth is not None:
+        reply.depth = info.depth
+    if info.nodes is not None:
+        reply.nodes = info.nodes
+    if info.bound is None and info.score_cp is not None:
+        reply.score = info.score_cp
+    elif info.bound is None and info.score_mate is not None:
+        mate = info.score_mate
+        reply.score = MATE_CP - mate if mate > 0 else -MATE_CP - mate
+    if info.pv:
+        reply.pv = info.pv

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from ..board import Board
+from ..board import Board, Move
+
+if TYPE_CHECKING:
+    from ..core.rules import Rules
 
 
 @dataclass(frozen=True)
@@ -53,12 +57,14 @@ def pocket_letters(variant: str) -> list[str] | None:
 
 
 def board_look(variant: str) -> dict[str, object]:
-    """How the browser draws a variant: its board family and each piece letter's kind.
+    """How the browser draws a variant: its board family, each piece letter's kind, the
+    xiangqi family's board lines and the shogi family's turned-over pieces.
 
-    family is "xiangqi" (pieces on the lines, river, palaces), "shogi" (koma on a plain
-    grid) or "chess"; pieces maps each lowercase letter to the piece's name in the rules
-    ("archbishop", "cannon", "shogiPawn"...), since a letter means different pieces in
-    different variants (A: archbishop, amazon or advisor).
+    family is "xiangqi" (pieces on the lines), "shogi" (koma on a plain grid) or "chess";
+    pieces maps each lowercase letter to the piece's name in the rules ("archbishop",
+    "cannon", "shogiPawn"...), since a letter means different pieces in different variants
+    (A: archbishop, amazon or advisor); river, palaces and faces: see `river`, `palaces` and
+    `turned_faces`.
     """
     from .. import variants
 
@@ -71,13 +77,103 @@ def board_look(variant: str) -> dict[str, object]:
     else:
         family = "chess"
     pieces = {p.letter.lower(): p.name for p in rules.pieces if len(p.letter) == 1}
-    return {"family": family, "pieces": pieces}
+    return {
+        "family": family,
+        "pieces": pieces,
+        "river": river(rules),
+        "palaces": palaces(rules),
+        "faces": turned_faces(rules),
+    }
+
+
+def river(rules: Rules) -> bool:
+    """Whether the rules split the board in two halves (xiangqi's river): a piece kept to its
+    own half (the elephant) or one that moves otherwise once across (the soldier). Janggi's
+    pieces ignore the middle of the board, and its board has no river."""
+    if rules.ranks % 2:
+        return False
+    half = rules.ranks // 2
+    for piece in rules.pieces:
+        if any(atom.min_rank == half for atom in piece.atoms):
+            return True
+        own = piece.region[0] if piece.region else frozenset()
+        files, ranks = {f for f, _ in own}, {r for _, r in own}
+        if files == set(range(rules.files)) and ranks and max(ranks) == half - 1:
+            return True
+    return False
+
+
+def palaces(rules: Rules) -> list[list[int]]:
+    """The palaces, drawn with their diagonals: the rectangle each side's royal piece is kept
+    to (xiangqi, janggi), as [first file, first rank, last file, last rank] from 0, where it is
+    a small one (at most half the board each way)."""
+    out: list[list[int]] = []
+    for piece in rules.pieces:
+        if not (piece.royal and piece.region):
+            continue
+        for squares in piece.region:
+            files = {f for f, _ in squares}
+            ranks = {r for _, r in squares}
+            width, height = len(files), len(ranks)
+            if (
+                width > 1
+                and height > 1
+                and len(squares) == width * height
+                and max(files) - min(files) == width - 1
+                and max(ranks) - min(ranks) == height - 1
+                and 2 * width <= rules.files
+                and 2 * height <= rules.ranks
+            ):
+                out.append([min(files), min(ranks), max(files), max(ranks)])
+    return out
+
+
+# A turned-over piece that moves as a gold is the tokin (と, written T) where the sets of
+# those games pair it so: kyoto shogi's lance (香/と: its name is "kyo-to") and micro shogi's
+# bishop (角/と); any other is a gold (金).
+TOKIN_BACKS = frozenset({"lance", "bishop"})
+
+
+def turned_faces(rules: Rules) -> dict[str, dict[str, str]]:
+    """The piece each promoted side is, in games whose pieces turn over (kyoto shogi: every
+    move; micro shogi: every capture): `+l` -> {"name": "tokin", "letter": "T"}. There the
+    other side is a piece of its own (the one whose moves it takes), not a promoted form;
+    in other games (shogi's promoted lance 杏) nothing."""
+    if not (rules.piece_demotion or rules.promotion_on_capture):
+        return {}
+    by_letter = {p.letter: p for p in rules.pieces}
+    plain = [p for p in rules.pieces if not p.demoted and not p.royal]
+    faces: dict[str, dict[str, str]] = {}
+    for piece in rules.pieces:
+        if piece.demoted is None:
+            continue
+        target = next((p for p in plain if p.atoms == piece.atoms), None)
+        if target is None:
+            continue  # moves as no piece of the game: drawn as a promoted piece
+        name, letter = target.name, target.letter
+        if name == "gold" and by_letter[piece.demoted].name in TOKIN_BACKS:
+            name, letter = "tokin", "T"
+        faces[piece.letter.lower()] = {"name": name, "letter": letter}
+    return faces
+
+
+def move_text(board: Board, move: Move) -> str:
+    """A legal move as the web writes it: the variant's notation (WXF, Hodges, else SAN), a
+    turned-over piece named as the piece it is (kyoto's `+L-1b` as `T-1b`, `+N*2b` as `G*2b`)."""
+    from ..notation import move_text as native
+
+    text = native(board, move)
+    if text.startswith("+"):
+        face = turned_faces(board.rules).get(text[:2].lower())
+        if face is not None:
+            text = face["letter"] + text[2:]
+    return text
 
 
 def move_texts(variant: str, start_fen: str, moves: list[str], sans: list[str]) -> list[str]:
     """A line's moves as its players write them: WXF for xiangqi, Hodges for shogi, else the
     SAN given (computed only for those variants: a game's state is sent after every move)."""
-    from ..notation import move_text, style
+    from ..notation import style
 
     board = new_board(start_fen, variant)
     if style(board.rules) == "san":

@@ -6,7 +6,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from .. import notation
+from . import boards
 
 MAX_MESSAGE = 16 * 1024  # largest WebSocket message the app reads; larger ones get an error
 
@@ -26,7 +26,8 @@ def error_message(message: str) -> dict[str, str]:
 
 def info_json(info: Any, board: Any, white: bool) -> dict[str, Any]:
     """An engine Info as JSON: scores from White's side, the PV also as players write it
-    (`pv_san`: SAN, or WXF for xiangqi and Hodges for shogi; `board` is left as it was)."""
+    (`pv_san`: SAN, or WXF for xiangqi and Hodges for shogi, as boards.move_text writes them;
+    `board` is left as it was)."""
     sign = 1 if white else -1
     pv = list(info.pv or [])
     san: list[str] = []
@@ -35,7 +36,7 @@ def info_json(info: Any, board: Any, white: bool) -> dict[str, Any]:
     try:
         for uci in pv:
             move = board.parse_uci(uci)
-            san.append(notation.move_text(board, move))
+            san.append(boards.move_text(board, move))
             board.push(move)
     except ValueError:
         pass

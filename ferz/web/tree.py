@@ -4,9 +4,9 @@ makes to it (add a move, promote or delete a variation, comment, NAGs).
 On the wire and in the store a tree is `{"comment": str, "nodes": [...]}`: every node
 `{"parent", "uci", "san", "text", "comment", "nags", "start"}` in preorder, `parent` the index
 of its parent node (-1 for the root), children in their order (the first continues the main
-line). `text` is the move in the variant's own notation (WXF, Hodges, else SAN); `san` and
-`text` are filled in by the server and ignored when read. Flat, so a line of 1000 plies is not
-1000 levels of JSON.
+line). `text` is the move in the variant's own notation (WXF, Hodges, else SAN: as
+boards.move_text writes it); `san` and `text` are filled in by the server and ignored when
+read. Flat, so a line of 1000 plies is not 1000 levels of JSON.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .. import notation, pgn
+from .. import pgn
 from ..board import IllegalMoveError
 from . import boards
 
@@ -65,7 +65,7 @@ def to_json(game: pgn.Game, texts: bool = True) -> dict[str, Any]:
         if board is not None:
             move = board.parse_uci(node.move or "")
             entry["san"] = node.san or board.san(move)
-            entry["text"] = notation.move_text(board, move)
+            entry["text"] = boards.move_text(board, move)
             board.push(move)
         entry |= {"comment": node.comment, "nags": list(node.nags), "start": node.starting_comment}
         nodes.append(entry)

@@ -24,6 +24,7 @@ from typing import Any
 
 from ..engine import Info
 from ..match.engines import EngineError, ferz_command
+from ..match.uci import read_info
 
 log = logging.getLogger("ferz.web")
 
@@ -97,57 +98,6 @@ def go_line(limits: Any) -> str:
     if moves:
         parts.append("searchmoves " + " ".join(moves))
     return " ".join(parts)
-
-
-INFO_INTS = {
-    "depth": "depth",
-    "seldepth": "seldepth",
-    "multipv": "multipv",
-    "nodes": "nodes",
-    "nps": "nps",
-    "hashfull": "hashfull",
-    "time": "time_ms",
-    "currmovenumber": "currmovenumber",
-}
-
-
-def parse_info(line: str) -> Info:
-    """An `info` line as ferz.engine.Info (the inverse of ferz.protocol.uci.format_info);
-    ValueError for a malformed number."""
-    words = line.split()
-    info = Info()
-    if len(words) > 1 and words[1] == "string":
-        info.string = line.split(None, 2)[2] if len(words) > 2 else ""
-        return info
-    i = 1
-    while i < len(words):
-        word = words[i]
-        if word == "pv":
-            info.pv = words[i + 1 :]
-            break
-        if word in INFO_INTS and i + 1 < len(words):
-            setattr(info, INFO_INTS[word], int(words[i + 1]))
-            i += 2
-        elif word == "score" and i + 2 < len(words):
-            kind, value = words[i + 1], int(words[i + 2])
-            if kind == "mate":
-                info.score_mate = value
-            elif kind == "cp":
-                info.score_cp = value
-            i += 3
-        elif word in ("lowerbound", "upperbound"):
-            info.bound = word[:5]
-            i += 1
-        elif word == "wdl" and i + 3 < len(words):
-            w, d, lost = (int(x) for x in words[i + 1 : i + 4])
-            info.wdl = (w, d, lost)
-            i += 4
-        elif word == "currmove" and i + 1 < len(words):
-            info.currmove = words[i + 1]
-            i += 2
-        else:
-            i += 1  # a field ferz does not send: skip the word
-    return info
 
 
 def option_text(value: Any) -> str:
@@ -386,7 +336,7 @@ class Worker:
                 self._fail(EngineError("protocol", line[len("info string ") :]))
             elif search is not None and search.on_info is not None and " pv " in line:
                 try:
-                    info = parse_info(line)
+                    info = read_info(line)
                 except ValueError:
                     self._fail(EngineError("protocol", f"malformed line {line[:80]!r}"))
                     return

@@ -589,6 +589,55 @@ def test_games_send_the_board_family_and_piece_names(tmp_path):
         assert new_game(client)["look"]["pieces"]["q"] == "queen"
 
 
+def test_the_xiangqi_board_has_a_river_and_janggis_has_none(tmp_path):
+    """The river and the palaces come from the rules: xiangqi's elephant and soldier change at
+    the middle of the board, janggi's pieces do not; the palaces are where the kings stay."""
+    from ferz import variants
+    from ferz.web.boards import board_look, palaces, river
+
+    palace = [[3, 0, 5, 2], [3, 7, 5, 9]]
+    for name in ("xiangqi", "manchu"):
+        assert (board_look(name)["river"], board_look(name)["palaces"]) == (True, palace)
+    for name in ("janggi", "janggitraditional", "janggimodern", "janggicasual"):
+        assert (board_look(name)["river"], board_look(name)["palaces"]) == (False, palace)
+    assert board_look("minixiangqi")["palaces"] == [[2, 0, 4, 2], [2, 4, 4, 6]]
+    assert not board_look("minixiangqi")["river"]  # 7 ranks: no middle line to split
+    assert (board_look("chess")["river"], board_look("chess")["palaces"]) == (False, [])
+    # A user's variant based on janggi is drawn as janggi, whatever its name.
+    mine = variants.parse_text("[koreanlike:janggi]\nbikjangRule = false\n")["koreanlike"]
+    assert (river(mine), palaces(mine)) == (False, palace)
+    with TestClient(app_for(tmp_path)) as client:
+        card = client.get("/api/variants/janggi").json()
+        assert card["look"]["river"] is False and card["look"]["palaces"] == palace
+
+
+def test_kyoto_and_micro_pieces_turn_over_into_pieces_of_their_own(tmp_path):
+    """In kyoto and micro shogi a turned-over piece is another piece (kyoto's lance is a
+    tokin on its other side), not a promoted lance: the look names it, the moves call it so."""
+    from ferz import variants
+    from ferz.web.boards import board_look, turned_faces
+
+    def faces(name: str) -> dict[str, str]:
+        return {k: v["name"] + "/" + v["letter"] for k, v in board_look(name)["faces"].items()}
+
+    kyoto = {"+p": "rook/R", "+s": "bishop/B", "+l": "tokin/T", "+n": "gold/G"}
+    micro = {"+p": "shogiKnight/N", "+l": "silver/S", "+b": "tokin/T", "+r": "gold/G"}
+    assert faces("kyotoshogi") == kyoto and faces("micro") == micro
+    for name in ("shogi", "minishogi", "dobutsu", "chess", "xiangqi"):
+        assert board_look(name)["faces"] == {}  # promoted forms stay promoted forms there
+    mine = variants.parse_text("[kyotolike:kyotoshogi]\ndropNoDoubled = p\n")["kyotolike"]
+    assert {k: v["name"] for k, v in turned_faces(mine).items()}["+l"] == "tokin"
+    with TestClient(app_for(tmp_path)) as client:
+        game = new_game(client, variant="kyotoshogi")
+        assert game["look"]["faces"]["+l"] == {"name": "tokin", "letter": "T"}
+        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+            state(ws)
+            ws.send_json({"type": "move", "uci": "a1a2-", "ply": 0})  # the tokin turns over
+            after = state(ws, lambda g: len(g["moves"]) >= 1)
+        move = after["moves"][0]
+        assert (move["san"], move["text"]) == ("+La2=L", "T-5d")
+
+
 def test_engines_are_kept_per_variant_up_to_a_ceiling(tmp_path):
     from ferz.web.searches import SearchPool
 

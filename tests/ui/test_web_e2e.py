@@ -515,6 +515,67 @@ def test_shogi_board_has_koma_pointing_at_the_opponent_and_hands(page, server):
     docs_screenshot(page, "shogi-analysis.png")
 
 
+# The board's SVG as the page drew it (the background's data URL, decoded).
+BOARD_SVG_JS = """() => {
+  const url = getComputedStyle(document.querySelector('cg-board')).backgroundImage;
+  return decodeURIComponent(url.slice(url.indexOf(',') + 1, url.lastIndexOf('"')));
+}"""
+
+
+def test_janggi_board_has_no_river(page, server):
+    """Janggi's board: the files run through the middle, palaces with their diagonals, and
+    neither the river's text nor xiangqi's cannon and soldier marks."""
+    page.set_viewport_size({"width": 1100, "height": 760})
+    start_game(page, server, variant="xiangqi")
+    xiangqi = page.evaluate(BOARD_SVG_JS)
+    assert "M150 50V450M150 550V950" in xiangqi  # a file broken by the river
+    start_game(page, server, variant="janggi")
+    janggi = page.evaluate(BOARD_SVG_JS)
+    assert look(page, "cg-board piece.k-piece.white")["family"] == "xiangqi"
+    assert "M150 50V950" in janggi and "V450M150 550" not in janggi  # files go through
+    assert "<text" not in janggi and "楚" not in janggi  # no river text
+    assert "M350 50L550 250M550 50L350 250" in janggi  # Black's palace and its diagonals
+    assert "M350 750L550 950M550 750L350 950" in janggi  # White's
+    assert "H171" not in janggi and "H129" not in janggi  # none of the marks around x = 150
+    assert "H171" in xiangqi and "H129" in xiangqi  # which the xiangqi board has
+    docs_screenshot(page, "janggi.png")
+
+
+def glyph(page, selector: str, kanji: str, letter: str) -> bool:
+    """Whether the piece matching `selector` shows `kanji` (or `letter` without CJK fonts)."""
+    from urllib.parse import quote
+
+    image = look(page, selector)["piece"] or ""
+    return quote(kanji) in image or f"%3E{quote(letter)}%3C" in image
+
+
+def test_kyoto_and_micro_pieces_turn_over_into_their_own_pieces(page, server):
+    """Kyoto shogi's lance turns into a tokin (と), its knight into a gold, its silver into a
+    bishop and its pawn into a rook: drawn as those pieces, not as promoted ones (杏 圭 全 と),
+    on the board and in the move list; micro shogi's likewise."""
+    page.set_viewport_size({"width": 1100, "height": 760})
+    start_game(page, server, variant="kyotoshogi", fen="p+nks+l/5/5/5/+L+SK+N+P[LN] w - - 0 1")
+    for color in ("white", "black"):
+        assert glyph(page, f"cg-board piece.pl-piece.{color}", "と", "T")
+        assert glyph(page, f"cg-board piece.pn-piece.{color}", "金", "G")
+    assert glyph(page, "cg-board piece.ps-piece.white", "角", "B")
+    assert glyph(page, "cg-board piece.pp-piece.white", "飛", "R")
+    assert glyph(page, "cg-board piece.s-piece.black", "銀", "S")
+    assert glyph(page, "cg-board piece.p-piece.black", "歩", "P")
+    assert glyph(page, ".pocket-box piece.l-piece.white", "香", "L")  # the hand: a lance
+    assert glyph(page, ".pocket-box piece.n-piece.white", "桂", "N")  # and a knight
+    click_move(page, "a1", "a2")  # the tokin steps forward and turns into a lance
+    page.wait_for_selector(".move[data-ply='1']")
+    assert page.locator(".move[data-ply='1']").inner_text() == "T-5d"
+    page.wait_for_selector(".move[data-ply='2']", timeout=15_000)
+    docs_screenshot(page, "kyotoshogi.png")
+    start_game(page, server, variant="micro")
+    assert glyph(page, "cg-board piece.pr-piece.white", "金", "G")
+    assert glyph(page, "cg-board piece.pl-piece.white", "銀", "S")
+    assert glyph(page, "cg-board piece.b-piece.white", "角", "B")
+    assert glyph(page, "cg-board piece.p-piece.white", "歩", "P")
+
+
 def test_fairy_pieces_have_their_own_images_and_chess_keeps_its_set(page, server):
     page.set_viewport_size({"width": 1100, "height": 760})
     start_game(page, server, variant="chess")

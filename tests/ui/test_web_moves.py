@@ -74,6 +74,13 @@ def test_kyoto_drop_asks_which_side_up(page, server, side):
     lance.click()
     page.mouse.click(*square(page, "c3"))
     assert set(choices(page)) == {"L@c3", "+L@c3"}
+    # Either side as it is: the lance (香), or its other side, the tokin (と), not 杏.
+    sides = page.locator(".promo-choice piece").evaluate_all(
+        "els => els.map(e => decodeURIComponent(getComputedStyle(e).backgroundImage))"
+    )
+    assert any("香" in s or ">L<" in s for s in sides)
+    assert any("と" in s or ">T<" in s for s in sides)
+    assert not any("杏" in s or "+L" in s for s in sides)
     e2e.ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(e2e.ARTIFACTS / "kyoto-drop-chooser.png"))
     page.click(f".promo-choice[data-uci='{side}L@c3']")

@@ -3,7 +3,8 @@ driven by the search pool. MultiPV lines streamed and an infinite analysis stopp
 killed or hung mid-search replaced while the search still answers; a worker that cannot run
 reported clearly; idle workers quit; a worker changes variant at the ceiling; the user's
 variants file reaches the workers; a game goes on when its worker is killed; the server's
-shutdown ends its workers. Also the UCI lines both ways against ferz's own UCI code."""
+shutdown ends its workers. Also the `go` lines against ferz's own UCI code (the info lines:
+tests/tools/test_uci_info.py)."""
 
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ import pytest
 from ferz.board import Board
 from ferz.engine import Info, Limits
 from ferz.match.engines import EngineError
-from ferz.protocol.uci import format_info, parse_go
+from ferz.protocol.uci import parse_go
 from ferz.web import searches
 from ferz.web.searches import ANALYSIS, SearchPool
-from ferz.web.workers import WorkerSpec, go_line, parse_info
+from ferz.web.workers import WorkerSpec, go_line
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -73,21 +74,6 @@ def run(coro: Any) -> Any:
 
 
 # ---------------------------------------------------------------- the lines
-
-
-@pytest.mark.parametrize(
-    "info",
-    [
-        Info(depth=7, seldepth=12, multipv=2, score_cp=-35, nodes=9000, nps=300000, time_ms=30,
-             hashfull=4, pv=["e2e4", "e7e5"]),
-        Info(depth=20, multipv=1, score_mate=-3, bound="upper", nodes=5, pv=["a1a8"]),
-        Info(depth=3, score_cp=12, bound="lower", wdl=(300, 600, 100), pv=["P@e4", "b10c8+"]),
-        Info(depth=9, currmove="g1f3", currmovenumber=4),
-        Info(string="book move e2e4"),
-    ],
-)  # fmt: skip
-def test_info_lines_read_back_as_ferz_writes_them(info: Info):
-    assert parse_info(format_info(info, show_wdl=True)) == info
 
 
 @pytest.mark.parametrize(

@@ -91,12 +91,17 @@ function xiangqiPiece(name, letter, color, cjk) {
   );
 }
 
-/** The xiangqi board: lines through the square centres, river, palaces and the start marks. */
-function xiangqiBoard(files, ranks, cjk) {
+/**
+ * The xiangqi family's board: lines through the square centres and the palaces with their
+ * diagonals (`look.palaces`, from the rules); where the rules split the board in two
+ * (`look.river`: xiangqi, not janggi) the river with its text and, on 9x10, the marks where
+ * cannons and soldiers start.
+ */
+function xiangqiBoard(files, ranks, cjk, look) {
   const W = files * 100;
   const H = ranks * 100;
   const c = (i) => i * 100 + 50;
-  const river = ranks % 2 === 0 && ranks >= 8;
+  const river = Boolean(look && look.river) && ranks % 2 === 0 && ranks >= 4;
   const mid = ranks / 2; // the river lies between row mid - 1 and row mid (from the top)
   let d = '';
   for (let j = 0; j < ranks; j++) d += `M${c(0)} ${c(j)}H${c(files - 1)}`;
@@ -107,15 +112,13 @@ function xiangqiBoard(files, ranks, cjk) {
       d += `M${c(i)} ${c(0)}V${c(ranks - 1)}`;
     }
   }
-  // Palaces: the middle three files of the three ranks at each end.
-  if (files % 2 === 1 && files >= 3 && ranks >= 6) {
-    const p = (files - 3) / 2;
-    for (const top of [0, ranks - 3]) {
-      d += `M${c(p)} ${c(top)}L${c(p + 2)} ${c(top + 2)}M${c(p + 2)} ${c(top)}L${c(p)} ${c(top + 2)}`;
-    }
+  // Palaces: [first file, first rank, last file, last rank], rank 0 at the bottom.
+  for (const [f0, r0, f1, r1] of (look && look.palaces) || []) {
+    const [top, bottom] = [ranks - 1 - r1, ranks - 1 - r0];
+    d += `M${c(f0)} ${c(top)}L${c(f1)} ${c(bottom)}M${c(f1)} ${c(top)}L${c(f0)} ${c(bottom)}`;
   }
-  // The marks where cannons and soldiers start (standard 9x10 board only).
-  if (files === 9 && ranks === 10) {
+  // The marks where cannons and soldiers start (the xiangqi board's, 9x10 only).
+  if (river && files === 9 && ranks === 10) {
     const points = [[1, 2], [7, 2], [1, 7], [7, 7]];
     for (const i of [0, 2, 4, 6, 8]) points.push([i, 3], [i, 6]);
     const g = 7;
@@ -147,7 +150,7 @@ function xiangqiBoard(files, ranks, cjk) {
 
 const SHOGI = {
   shogiPawn: '歩', silver: '銀', gold: '金', bishop: '角', rook: '飛', lance: '香',
-  shogiKnight: '桂', dragonHorse: '馬', bers: '龍',
+  shogiKnight: '桂', dragonHorse: '馬', bers: '龍', tokin: 'と',
 };
 const SHOGI_PROMOTED = {
   shogiPawn: 'と', silver: '全', shogiKnight: '圭', lance: '杏', bishop: '馬', rook: '龍',
@@ -155,22 +158,35 @@ const SHOGI_PROMOTED = {
 // By letter, for pieces of a user's variant whose names are not shogi's (euroshogi's knight).
 const SHOGI_BY_LETTER = { p: 'shogiPawn', s: 'silver', g: 'gold', b: 'bishop', r: 'rook', l: 'lance', n: 'shogiKnight', h: 'dragonHorse', d: 'bers' };
 // Bigger pieces for the stronger ones, as in a real set.
-const SHOGI_SIZE = { king: 1, rook: 0.96, bishop: 0.96, bers: 0.96, dragonHorse: 0.96, gold: 0.92, silver: 0.92, shogiKnight: 0.89, lance: 0.89, shogiPawn: 0.85 };
+const SHOGI_SIZE = { king: 1, rook: 0.96, bishop: 0.96, bers: 0.96, dragonHorse: 0.96, gold: 0.92, silver: 0.92, shogiKnight: 0.89, lance: 0.89, shogiPawn: 0.85, tokin: 0.85 };
 
-/** A shogi piece pointing up (or down when `down`), with its kanji or its letter. */
-function shogiPiece(name, letter, color, promoted, down, cjk) {
-  const kind = SHOGI[name] || name === 'king' ? name : SHOGI_BY_LETTER[letter] || name;
+/**
+ * A shogi piece pointing up (or down when `down`), with its kanji or its letter. `face` is
+ * what a turned-over piece is in kyoto and micro shogi ({name, letter} from the server: the
+ * lance's other side is a tokin), drawn as that piece rather than as a promoted form.
+ */
+function shogiPiece(name, letter, color, promoted, down, cjk, face = null) {
+  let kind = SHOGI[name] || name === 'king' ? name : SHOGI_BY_LETTER[letter] || name;
   let label;
-  if (kind === 'king') label = color === 'white' ? '玉' : '王';
-  else label = promoted ? SHOGI_PROMOTED[kind] : SHOGI[kind];
+  let fallback = (promoted ? '+' : '') + letter.toUpperCase();
+  if (face) {
+    kind = face.name;
+    label = SHOGI[kind];
+    fallback = face.letter;
+  } else if (kind === 'king') {
+    label = color === 'white' ? '玉' : '王';
+  } else {
+    label = promoted ? SHOGI_PROMOTED[kind] : SHOGI[kind];
+  }
+  // Red for a promoted piece, and in kyoto and micro shogi for a turned-over one (it is
+  // written `+L` and turns back), as for the dragon and the horse.
   const red = promoted || kind === 'dragonHorse' || kind === 'bers';
   const ink = red ? '#c1261b' : '#161616';
   let glyph;
   if (cjk && label) {
     glyph = text(50, 58, label, 54, ink, JA_FONTS);
   } else {
-    const s = (promoted ? '+' : '') + letter.toUpperCase();
-    glyph = text(50, 60, s, promoted ? 38 : 46, ink, LATIN_FONTS, 'font-weight="bold"');
+    glyph = text(50, 60, fallback, fallback.length > 1 ? 38 : 46, ink, LATIN_FONTS, 'font-weight="bold"');
   }
   const scale = SHOGI_SIZE[kind] || 0.92;
   const turn = down ? 'rotate(180 50 50) ' : '';
@@ -329,7 +345,7 @@ export function lookCss(scope, look, files, ranks) {
   const hide = (role) => rules.push(`${scope} piece.${role}::after { content: none; }`);
   if (family === 'xiangqi') {
     const cjk = hasGlyphs('帥', '將', ZH_FONTS);
-    rules.push(`${scope} cg-board { background: ${xiangqiBoard(files, ranks, cjk)} center / 100% 100% no-repeat; }`);
+    rules.push(`${scope} cg-board { background: ${xiangqiBoard(files, ranks, cjk, look)} center / 100% 100% no-repeat; }`);
     for (const [letter, name] of Object.entries(pieces)) {
       for (const color of colors) set(`${scope} piece.${letter}-piece.${color}`, xiangqiPiece(name, letter, color, cjk));
       hide(`${letter}-piece`);
@@ -337,16 +353,19 @@ export function lookCss(scope, look, files, ranks) {
   } else if (family === 'shogi') {
     const cjk = hasGlyphs('歩', '飛', JA_FONTS);
     rules.push(`${scope} cg-board { background: ${shogiBoard(files, ranks)} center / 100% 100% no-repeat; }`);
+    const faces = (look && look.faces) || {};
     for (const [letter, name] of Object.entries(pieces)) {
       const roles = [[`${letter}-piece`, false]];
-      if (SHOGI_PROMOTED[SHOGI[name] ? name : SHOGI_BY_LETTER[letter]]) roles.push([`p${letter}-piece`, true]);
+      const face = faces[`+${letter}`] || null;
+      if (face || SHOGI_PROMOTED[SHOGI[name] ? name : SHOGI_BY_LETTER[letter]]) roles.push([`p${letter}-piece`, true]);
       for (const [role, promoted] of roles) {
+        const turned = promoted ? face : null;
         for (const color of colors) {
           const other = color === 'white' ? 'black' : 'white';
-          set(`${scope} piece.${role}.${color}`, shogiPiece(name, letter, color, promoted, false, cjk));
+          set(`${scope} piece.${role}.${color}`, shogiPiece(name, letter, color, promoted, false, cjk, turned));
           // The opponent's pieces (on the board and in hand) point at the player below.
           set(`${scope}.orient-${other} :is(cg-board, .pocket-box) piece.${role}.${color}`,
-            shogiPiece(name, letter, color, promoted, true, cjk));
+            shogiPiece(name, letter, color, promoted, true, cjk, turned));
         }
         hide(role);
       }
