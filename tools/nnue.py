@@ -10,7 +10,8 @@ or text files of `FEN;result;score` lines (White's view, the format of tools/tun
 
 `train` (PyTorch: `pip install -e '.[train]'`) fits the network of ferz/core/nnue.py, two
 perspectives of piece-square features (by default in a block per bucket of the own king's
-square, mirrored to files a-d: --kings) into one hidden layer, clipped, into one output chosen
+square, mirrored to files a-d: --kings; in drop games also the pieces in hand, one input per
+count up to a cap per type: --hand-cap) into one hidden layer, clipped, into one output chosen
 by the number of pieces on the board, to a blend of the scores and the results:
 (1 - w) * sigmoid(score / 400) + w * result with w = --result-weight (0.1), streaming the
 positions from memory-mapped arrays, keeping resumable checkpoints outside the repository,
@@ -932,8 +933,11 @@ def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
     for sample in every:
         if sample is None:
             continue
-        a.set_fen(sample[0])
-        b.set_fen(sample[0])
+        try:
+            a.set_fen(sample[0])
+            b.set_fen(sample[0])
+        except ValueError:
+            continue  # (not a position of the variant)
         sign = 1 if a.side == 0 else -1
         target = expected(sign * sample[2])
         errors["network"] += (expected(neural.eval(a)) - target) ** 2
