@@ -385,8 +385,8 @@ class Layout:
         out = {}
         if self.kings:
             out.update({"king_buckets": self.kings, "mirror": self.mirror, "qb": QB2})
-        if self.hands:
-            out["hands"] = self.hands
+        if self.hands:  # (format 3 is new: its output weights always have the finer scale)
+            out.update({"hands": self.hands, "qb": QB2})
         return out
 
     def inputs(self, views, kings):
