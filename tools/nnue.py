@@ -85,19 +85,38 @@ _HALF = {
     # k16: each back-rank and second-rank square, the third rank in pairs, the rest in two
     "k16": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 12, 13, 13]] + [[14, 14, 15, 15]] * 4,
 }
-KING_LAYOUTS = ("none", *_HALF)
+KING_LAYOUTS = ("none", *_HALF, "palace")
 
 
-def king_map(name: str, files: int, ranks: int) -> list[int] | None:
+def king_map(name: str, files: int, ranks: int, rules=None) -> list[int] | None:
     """The king bucket of each own-view square (a1 = 0, rank by rank) for a --kings layout,
-    None for "none"; the layouts are drawn for 8 x 8 boards."""
+    None for "none"; k4, k8 and k16 are drawn for 8 x 8 boards, "palace" for any board whose
+    royal piece is confined to a region (xiangqi's and janggi's palace): a bucket per square
+    of that region, left and right halves alike (mirror images share one)."""
     if name == "none":
         return None
+    if name == "palace":
+        return palace_map(rules)
     if name not in _HALF:
         raise ValueError(f"unknown king layout {name!r} (known: {', '.join(KING_LAYOUTS)})")
     if (files, ranks) != (8, 8):
         raise ValueError(f"king layout {name} is drawn for 8 x 8 boards, not {files} x {ranks}")
     return [_HALF[name][r][min(f, 7 - f)] for r in range(8) for f in range(8)]
+
+
+def palace_map(rules) -> list[int]:
+    """The "palace" king buckets of a variant: a bucket per square (file folded onto the left
+    half, rank) of the region its royal piece may not leave, 0 elsewhere (never used)."""
+    royal = [p for p in rules.pieces if p.royal] if rules is not None else []
+    if len(royal) != 1 or royal[0].region is None:
+        name = rules.name if rules is not None else "?"
+        raise ValueError(f"king layout palace: {name} has no royal piece confined to a region")
+    files = rules.files
+    keys = sorted({(r, min(f, files - 1 - f)) for f, r in royal[0].region[0]})
+    bucket = {key: i for i, key in enumerate(keys)}
+    return [
+        bucket.get((r, min(f, files - 1 - f)), 0) for r in range(rules.ranks) for f in range(files)
+    ]
 
 
 def hand_caps(rules, limit: int = HAND_CAP) -> list[int]:
@@ -626,7 +645,7 @@ def train(
 
     rules = get(variant)
     caps = hand_caps(rules, hand_cap)
-    layout = Layout(rules, king_map(kings, rules.files, rules.ranks), hands=caps)
+    layout = Layout(rules, king_map(kings, rules.files, rules.ranks, rules), hands=caps)
     files = data_files(paths)
     stream = Stream(encode_files(files, variant, cache, jobs, hand_cap), group)
     n = stream.total
@@ -979,7 +998,8 @@ def main(argv: list[str] | None = None) -> int:
         "--kings",
         default="k8",
         choices=KING_LAYOUTS,
-        help="king buckets (format 2; none: format 1's inputs, as chess-2)",
+        help="king buckets (format 2; k4, k8, k16 on 8 x 8 boards, palace for a royal piece"
+        " kept in a region, as in xiangqi; none: format 1's inputs, as chess-2)",
     )
     p.add_argument(
         "--group", type=int, default=1_000_000, help="positions in memory at once (shuffled)"

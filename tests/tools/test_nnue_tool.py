@@ -166,9 +166,9 @@ def test_king_bucket_training_writes_format_2_that_the_engine_scores_as_trained(
         assert list(getattr(again, name)) == list(getattr(net, name)), name
 
 
-def drop_game_lines(variant: str, games: int, seed: int) -> list[str]:
-    """`FEN;result;score` lines of random games of a drop game, scored by material with the
-    pieces in hand worth more than on the board (so that the hands matter to the fit)."""
+def variant_lines(variant: str, games: int, seed: int) -> list[str]:
+    """`FEN;result;score` lines of random games of a variant, scored by material with the
+    pieces in hand (drop games) worth more than on the board (so that the hands matter)."""
     from ferz.core.position import Position
 
     rules = get(variant)
@@ -202,7 +202,7 @@ def test_drop_game_training_writes_hand_inputs_that_the_engine_scores_as_trained
     need_module("torch")
     need_module("numpy")
     data = tmp_path / "data.txt"
-    data.write_text("\n".join(drop_game_lines(variant, 14, 5)) + "\n")
+    data.write_text("\n".join(variant_lines(variant, 14, 5)) + "\n")
     out = tmp_path / f"{variant}.nnue"
     stats = tool.train(
         [data], out, variant, 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings=kings, cache=False
@@ -252,3 +252,27 @@ def test_hand_caps_inputs_and_mirroring_of_drop_games():
     assert not tool.symmetric(get("cambodian"))
     assert tool.mirror_table(tool.Layout(get("cambodian"), None)) is None
     assert not tool.Layout(get("cambodian"), [0] * 64).mirror
+
+
+def test_palace_king_buckets_for_xiangqi(tmp_path):
+    """--kings palace gives xiangqi a bucket per palace square, mirror images sharing one (6),
+    and a network trained with it scores in the engine as the trainer computes it; a variant
+    whose king roams has no palace layout."""
+    need_module("torch")
+    need_module("numpy")
+    rules = get("xiangqi")
+    kings = tool.king_map("palace", 9, 10, rules)
+    assert max(kings) == 5 and kings[4] == 1 and kings[3] == kings[5] == 0
+    assert kings[9 + 3] == kings[9 + 5] == 2 and kings[2 * 9 + 4] == 5
+    with pytest.raises(ValueError, match="no royal piece confined"):
+        tool.king_map("palace", 9, 9, get("shogi"))
+    data = tmp_path / "data.txt"
+    data.write_text("\n".join(variant_lines("xiangqi", 8, 2)) + "\n")
+    out = tmp_path / "xiangqi.nnue"
+    stats = tool.train(
+        [data], out, "xiangqi", 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings="palace", cache=False
+    )
+    net = nnue.read(out)
+    assert net.nkings == 6 and net.mirror and not net.hands and net.fits(rules)
+    check = tool.agree(out, stats["model"], stats["layout"], [data], 200, "xiangqi")
+    assert check["positions"] == check["exact"] > 100 and check["beyond"] == 0
