@@ -928,9 +928,9 @@ def load_checkpoint(path: Path):
     return model, layout, s
 
 
-def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
-    """Compare a written network and the hand-made evaluation with the scores of a file (or
-    `ferz datagen` directory): the mean
+def check(net_path: Path, data: Path | list[Path], limit: int, variant: str) -> dict:
+    """Compare a written network and the hand-made evaluation with the scores of files (or
+    `ferz datagen` directories): the mean
     squared error of their expected results (sigmoid of cp / 400) against the scores'."""
     import math
 
@@ -948,7 +948,8 @@ def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
 
     errors = {"network": 0.0, "hand-made": 0.0}
     n = 0
-    every = (sample for file in data_files([data]) for sample in samples(file))
+    paths = data if isinstance(data, list) else [data]
+    every = (sample for file in data_files(paths) for sample in samples(file))
     for sample in every:
         if sample is None:
             continue
@@ -1028,7 +1029,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=2000, help="positions to compare")
     p = sub.add_parser("check", help="errors of a network and the hand-made evaluation")
     p.add_argument("net", type=Path, help="network file")
-    p.add_argument("data", type=Path, help="ferz datagen directory or chunk, or text file")
+    p.add_argument(
+        "data", type=Path, nargs="+", help="ferz datagen directories or chunks, or text files"
+    )
     p.add_argument("--limit", type=int, default=20000, help="positions to compare")
     p.add_argument("--variant", default="chess", help="variant of the positions")
     args = parser.parse_args(argv)
