@@ -10,7 +10,8 @@ or text files of `FEN;result;score` lines (White's view, the format of tools/tun
 
 `train` (PyTorch: `pip install -e '.[train]'`) fits the network of ferz/core/nnue.py, two
 perspectives of piece-square features (by default in a block per bucket of the own king's
-square, mirrored to files a-d: --kings) into one hidden layer, clipped, into one output chosen
+square, mirrored to files a-d: --kings; in drop games also the pieces in hand, one input per
+count up to a cap per type: --hand-cap) into one hidden layer, clipped, into one output chosen
 by the number of pieces on the board, to a blend of the scores and the results:
 (1 - w) * sigmoid(score / 400) + w * result with w = --result-weight (0.1), streaming the
 positions from memory-mapped arrays, keeping resumable checkpoints outside the repository,
@@ -22,6 +23,7 @@ compares its evaluations and the hand-made one's with the data's scores.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import multiprocessing
 import os
 import sys
@@ -66,8 +68,9 @@ def data_files(paths: list[Path]) -> list[Path]:
 
 # ------------------------------------------------------------------------------ training
 
-MAX_PIECES = 32  # inputs kept per view and position (more pieces: the position is skipped)
+MAX_PIECES = 32  # inputs kept per view and position in chess (more: the position is skipped)
 ENCODING = 3  # version of the cached arrays
+HAND_CAP = 16  # the largest cap of a piece type's hand inputs (--hand-cap)
 FIELDS = ("views", "kings", "side", "count", "score", "result")  # the per-position arrays
 
 # King bucket maps (--kings), a bucket per square of the own king seen from its side, rank by
@@ -82,14 +85,18 @@ _HALF = {
     # k16: each back-rank and second-rank square, the third rank in pairs, the rest in two
     "k16": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 12, 13, 13]] + [[14, 14, 15, 15]] * 4,
 }
-KING_LAYOUTS = ("none", *_HALF)
+KING_LAYOUTS = ("none", *_HALF, "palace")
 
 
-def king_map(name: str, files: int, ranks: int) -> list[int] | None:
+def king_map(name: str, files: int, ranks: int, rules=None) -> list[int] | None:
     """The king bucket of each own-view square (a1 = 0, rank by rank) for a --kings layout,
-    None for "none"; the layouts are drawn for 8 x 8 boards."""
+    None for "none"; k4, k8 and k16 are drawn for 8 x 8 boards, "palace" for any board whose
+    royal piece is confined to a region (xiangqi's and janggi's palace): a bucket per square
+    of that region, left and right halves alike (mirror images share one)."""
     if name == "none":
         return None
+    if name == "palace":
+        return palace_map(rules)
     if name not in _HALF:
         raise ValueError(f"unknown king layout {name!r} (known: {', '.join(KING_LAYOUTS)})")
     if (files, ranks) != (8, 8):
@@ -97,19 +104,109 @@ def king_map(name: str, files: int, ranks: int) -> list[int] | None:
     return [_HALF[name][r][min(f, 7 - f)] for r in range(8) for f in range(8)]
 
 
-def encode(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1) -> dict:
+def palace_map(rules) -> list[int]:
+    """The "palace" king buckets of a variant: a bucket per square (file folded onto the left
+    half, rank) of the region its royal piece may not leave, 0 elsewhere (never used)."""
+    royal = [p for p in rules.pieces if p.royal] if rules is not None else []
+    if len(royal) != 1 or royal[0].region is None:
+        name = rules.name if rules is not None else "?"
+        raise ValueError(f"king layout palace: {name} has no royal piece confined to a region")
+    files = rules.files
+    keys = sorted({(r, min(f, files - 1 - f)) for f, r in royal[0].region[0]})
+    bucket = {key: i for i, key in enumerate(keys)}
+    return [
+        bucket.get((r, min(f, files - 1 - f)), 0) for r in range(rules.ranks) for f in range(files)
+    ]
+
+
+def hand_caps(rules, limit: int = HAND_CAP) -> list[int]:
+    """The cap of each piece type's hand inputs for a variant with pieces in hand ([] for one
+    without): as many of the type as one hand can ever hold (the start position's pieces that
+    a capture would put in hand as this type, kings never, plus those in the start's hands;
+    only the own start hand without captures to hand), at most `limit`."""
+    from ferz.core import fen, nnue
+
+    if not nnue.has_hands(rules):
+        return []
+    setup = fen.parse(rules, rules.start_fen)
+    held = [[0] * len(rules.pieces) for _ in (0, 1)]
+    for code, n in setup.hand.items():
+        held[code & 1][(code >> 1) - 1] += n
+    caps = [max(held[0][t], held[1][t]) for t in range(len(rules.pieces))]
+    if rules.captures_to_hand or rules.two_boards:  # (two boards: the partner's captures)
+        caps = [held[0][t] + held[1][t] for t in range(len(rules.pieces))]
+        for code in setup.pieces.values():
+            piece = rules.pieces[(code >> 1) - 1]
+            if not piece.royal:
+                t = rules.piece_index(piece.demoted) if piece.demoted else code >> 1
+                caps[t - 1] += 1
+    caps = [min(c, limit) for c in caps]
+    if not any(caps):
+        raise ValueError(f"{rules.name}: no piece type can be in hand (hand caps all 0)")
+    return caps
+
+
+def input_width(rules, caps: list[int]) -> int:
+    """Inputs kept per view and position: every piece of the start position (on the board and
+    in hand) is at most one input, so positions of a game never need more (two-board games:
+    and the hands' caps); 32 at least."""
+    from ferz.core import fen
+
+    setup = fen.parse(rules, rules.start_fen)
+    pieces = len(setup.pieces) + sum(setup.hand.values())
+    if rules.two_boards:  # (hands filled from the other board: up to each cap, each side)
+        pieces += 2 * sum(caps)
+    return max(MAX_PIECES, pieces)
+
+
+def symmetric(rules) -> bool:
+    """Whether the rules are left-right symmetric, so that a position and its mirror image
+    (file a <-> the last file) are worth the same: every piece moves as its mirror image, and
+    every region (pieces', drops', promotions', flags', e.p., palace diagonals) mirrors onto
+    itself. Castling and gates are left out (the network sees neither), except cambodian
+    moves, whose king and met leaps belong to two files."""
+    files = rules.files
+
+    def flip(squares) -> frozenset | None:
+        return None if squares is None else frozenset((files - 1 - f, r) for f, r in squares)
+
+    def same(squares) -> bool:
+        return squares is None or flip(squares) == frozenset(squares)
+
+    def leg(at):
+        return None if at is None else (-at[0], at[1])
+
+    for piece in rules.pieces:
+        atoms = set(piece.atoms)
+        mirrored = {
+            dataclasses.replace(a, dx=-a.dx, leg=leg(a.leg), leg2=leg(a.leg2)) for a in atoms
+        }
+        if mirrored != atoms:
+            return False
+        if piece.region is not None and not all(same(r) for r in piece.region):
+            return False
+    regions = [*rules.flag_regions, rules.en_passant_region, rules.promotion_region]
+    regions += [*(rules.drop_regions or ()), rules.diagonal_lines]
+    return all(same(r) for r in regions) and not rules.cambodian_moves
+
+
+def encode(
+    paths: list[Path], variant: str, cache: bool = True, jobs: int = 1, hand_cap: int = HAND_CAP
+) -> dict:
     """All positions of the files as one set of in-memory arrays (see encode_file): for checks
     and small sets; training reads the files' caches a group at a time (Stream)."""
     import numpy as np
 
-    parts = encode_files(paths, variant, cache, jobs)
+    parts = encode_files(paths, variant, cache, jobs, hand_cap)
     return {k: np.concatenate([part[k] for part in parts]) for k in FIELDS}
 
 
-def encode_files(paths: list[Path], variant: str, cache: bool = True, jobs: int = 1) -> list:
+def encode_files(
+    paths: list[Path], variant: str, cache: bool = True, jobs: int = 1, hand_cap: int = HAND_CAP
+) -> list:
     """Each file's positions as arrays (encode_file); each file is encoded by one of `jobs`
     processes and cached beside it, then read back memory-mapped."""
-    work = [(path, variant, cache) for path in paths]
+    work = [(path, variant, cache, hand_cap) for path in paths]
     # forked workers (spawned ones would re-run the caller's main module)
     if cache and jobs > 1 and len(paths) > 1 and "fork" in multiprocessing.get_all_start_methods():
         with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
@@ -117,25 +214,27 @@ def encode_files(paths: list[Path], variant: str, cache: bool = True, jobs: int 
     return [encode_file(*item) for item in work]
 
 
-def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
-    """One file's positions as arrays: each view's format-1 inputs (padded with the input
-    count), each view's own king square seen from that side (rank * files + file, -1: none),
-    side to move, piece count, White's score and result. With `cache`, the arrays are kept
-    beside the file as .npy files (a directory keyed by the file's size) and returned
-    memory-mapped, so that tens of millions of positions do not have to fit in memory."""
+def encode_file(path: Path, variant: str, cache: bool = True, hand_cap: int = HAND_CAP) -> dict:
+    """One file's positions as arrays: each view's base inputs (Inputs: the board's format-1
+    inputs, then the hand inputs; padded with their count), each view's own king square seen
+    from that side (rank * files + file, -1: none), side to move, piece count (on the board),
+    White's score and result. With `cache`, the arrays are kept beside the file as .npy files
+    (a directory keyed by the file's size and the inputs' shape) and returned memory-mapped, so
+    that tens of millions of positions do not have to fit in memory."""
     import numpy as np
 
-    from ferz.core import nnue
     from ferz.core.position import Position
     from ferz.variants import get
 
+    rules = get(variant)
+    base = Inputs(rules, hand_caps(rules, hand_cap))
     stamp = f"{ENCODING}-{path.stat().st_size}"
+    if base.caps or base.width != MAX_PIECES:  # (chess's caches keep their names)
+        stamp += f"-w{base.width}-h{','.join(map(str, base.caps))}"
     store = path.with_suffix(f".{variant}.{zlib.crc32(stamp.encode()):08x}.enc")
     if cache and store.is_dir():
         return {k: np.load(store / f"{k}.npy", mmap_mode="r") for k in FIELDS}
-    rules = get(variant)
-    table = nnue.features(rules)
-    nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
+    width = base.width
     pos = Position(rules)
     # compact arrays (a list of lists of 9 M positions would take some 20 GB)
     views, kings = array("h"), array("h")
@@ -152,11 +251,12 @@ def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
             skipped += 1
             continue
         n = pos.pcount[0] + pos.pcount[1]
-        if n > MAX_PIECES:
+        white, black = base.of(pos)
+        if len(white) > width:
             skipped += 1
             continue
-        pad = [nfeat] * (MAX_PIECES - n)
-        for view in inputs(pos, table):
+        pad = [base.pad] * (width - len(white))
+        for view in (white, black):
             views.extend(view)
             views.extend(pad)
         kings.extend(king_squares(pos))
@@ -165,7 +265,7 @@ def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
         score.append(cp)
         result.append(res)
     data = {
-        "views": np.frombuffer(views, dtype=np.int16).reshape(-1, 2, MAX_PIECES),
+        "views": np.frombuffer(views, dtype=np.int16).reshape(-1, 2, width),
         "kings": np.frombuffer(kings, dtype=np.int16).reshape(-1, 2),
         "side": np.frombuffer(side, dtype=np.int8),
         "count": np.frombuffer(count, dtype=np.int8),
@@ -188,8 +288,49 @@ def encode_file(path: Path, variant: str, cache: bool = True) -> dict:
     return {k: np.load(store / f"{k}.npy", mmap_mode="r") for k in FIELDS}
 
 
+class Inputs:
+    """A variant's base inputs, each view's: the board's format-1 inputs (nnue.features: own and
+    enemy piece types by square, `nfeat` of them), then, for drop games, the hand inputs
+    (nnue.hand_features: own and enemy hand, by type, one per count up to the type's cap), then
+    the padding index `pad`; `width` inputs are kept per view and position."""
+
+    def __init__(self, rules, caps: list[int]) -> None:
+        from ferz.core import nnue
+
+        self.caps = list(caps)
+        self.nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
+        self.nhand = 2 * sum(self.caps)
+        self.pad = self.nfeat + self.nhand
+        self.width = input_width(rules, self.caps)
+        self.board = nnue.features(rules)
+        self.hand = nnue.hand_features(rules, self.caps, self.nfeat)
+
+    def of(self, pos) -> tuple[list[int], list[int]]:
+        """A position's base inputs from White's view and from Black's: its pieces on the board,
+        then its hands as read from the FEN's pocket by ferz's FEN reader."""
+        from ferz.core.defs import MAXHAND
+
+        white, black = [], []
+        nsq = pos.nsq
+        for c in (0, 1):
+            for i in range(pos.pcount[c]):
+                sq = pos.plist[c * 64 + i]
+                k = 2 * (pos.board[sq] * nsq + sq)
+                white.append(self.board[k])
+                black.append(self.board[k + 1])
+        if self.caps:
+            for p in range(2, pos.npc):
+                for i in range(1, min(pos.hand[p], MAXHAND - 1) + 1):
+                    k = 2 * (p * MAXHAND + i)
+                    if self.hand[k] >= 0:
+                        white.append(self.hand[k])
+                        black.append(self.hand[k + 1])
+        return white, black
+
+
 def inputs(pos, table) -> tuple[list[int], list[int]]:
-    """The inputs of a position's pieces from White's view and from Black's (nnue.features)."""
+    """The board inputs of a position's pieces from White's view and from Black's
+    (nnue.features; Inputs.of adds the hands)."""
     white, black = [], []
     nsq = pos.nsq
     for c in (0, 1):
@@ -217,9 +358,14 @@ def king_squares(pos) -> tuple[int, int]:
 
 class Layout:
     """What the network's inputs are: format-1 inputs (`kings` None), or the same in a block
-    per king bucket, the view mirrored when its king stands on the right half (format 2)."""
+    per king bucket, the view mirrored when its king stands on the right half (format 2);
+    then, for drop games, the hand inputs (format 3: `hands`, a cap per piece type), neither
+    bucketed nor mirrored. Mirroring (of the king buckets, and the trainer's augmentation)
+    only for rules that are left-right symmetric."""
 
-    def __init__(self, rules, kings: list[int] | None, mirror: bool = True) -> None:
+    def __init__(
+        self, rules, kings: list[int] | None, mirror: bool = True, hands: list[int] | None = None
+    ) -> None:
         import torch
 
         from ferz.core.nnue import mirrored
@@ -227,22 +373,44 @@ class Layout:
         self.files, self.area = rules.files, rules.files * rules.ranks
         self.types = 2 * len(rules.pieces)  # own and enemy piece types
         self.nfeat = self.types * self.area  # format-1 inputs
-        self.kings, self.mirror = kings, bool(kings) and mirror
+        self.hands = list(hands or [])
+        self.nhand = 2 * sum(self.hands)  # hand inputs per view
+        self.nbase = self.nfeat + self.nhand  # the base inputs (Inputs), nbase: padding
+        self.symmetric = symmetric(rules)
+        self.kings, self.mirror = kings, bool(kings) and mirror and self.symmetric
         self.nkings = max(kings) + 1 if kings else 1
-        self.ninputs = self.nkings * self.nfeat
-        flip = [mirrored(f, self.files) for f in range(self.nfeat)] + [self.nfeat]
-        self.flip = torch.tensor(flip)
+        self.ninputs = self.nkings * self.nfeat + self.nhand
+        flip = [mirrored(f, self.files) for f in range(self.nfeat)]
+        self.flip = torch.tensor(flip + list(range(self.nfeat, self.nbase + 1)))
         self.kmap = torch.tensor(kings or [0])
+        # the factoriser's group of each base input: the (own or enemy) piece type of a board
+        # input, the (own or enemy) hand and type of a hand input; the padding its own
+        group = [f // self.area for f in range(self.nfeat)]
+        for own in (0, 1):
+            for t, cap in enumerate(self.hands):
+                group += [self.types + own * len(self.hands) + t] * cap
+        self.ngroups = self.types + (self.types if self.hands else 0)
+        self.group = torch.tensor(group + [self.ngroups])
+        self.rules, self._base = rules, None
+
+    def of(self, pos) -> tuple[list[int], list[int]]:
+        """A position's base inputs from each side's view (Inputs.of)."""
+        if self._base is None:
+            self._base = Inputs(self.rules, self.hands)
+        return self._base.of(pos)
 
     def header(self) -> dict:
         """The header fields of this layout."""
-        if not self.kings:
-            return {}
-        return {"king_buckets": self.kings, "mirror": self.mirror, "qb": QB2}
+        out = {}
+        if self.kings:
+            out.update({"king_buckets": self.kings, "mirror": self.mirror, "qb": QB2})
+        if self.hands:  # (format 3 is new: its output weights always have the finer scale)
+            out.update({"hands": self.hands, "qb": QB2})
+        return out
 
     def inputs(self, views, kings):
-        """The inputs of a batch of views (format-1 inputs, king squares), and their
-        format-1 inputs after mirroring (for the shared weights); padding stays padding."""
+        """The inputs of a batch of views (base inputs, king squares), and their base inputs
+        after mirroring (for the shared weights); hand inputs and padding stay as they are."""
         import torch
 
         if not self.kings:
@@ -251,8 +419,19 @@ class Layout:
             flip = (2 * (kings % self.files) >= self.files).unsqueeze(1)
             views = torch.where(flip, self.flip[views], views)
         bucket = self.kmap[kings.clamp(min=0)].unsqueeze(1)
-        out = torch.where(views == self.nfeat, self.ninputs, bucket * self.nfeat + views)
+        hand = views + (self.nkings - 1) * self.nfeat  # (the padding lands on ninputs)
+        out = torch.where(views >= self.nfeat, hand, bucket * self.nfeat + views)
         return out, views
+
+    def base(self, inputs):
+        """The base input of each network input (0..ninputs-1): the inverse of `inputs` up to
+        the king bucket and the mirroring."""
+        import torch
+
+        board = inputs % self.nfeat
+        return torch.where(
+            inputs >= self.nkings * self.nfeat, inputs - (self.nkings - 1) * self.nfeat, board
+        )
 
 
 def build_model(layout: Layout, hidden: int, buckets: int):
@@ -267,19 +446,20 @@ def build_model(layout: Layout, hidden: int, buckets: int):
     import torch
     from torch import nn
 
-    nin, nfeat, types, area = layout.ninputs, layout.nfeat, layout.types, layout.area
+    nin, nbase, groups = layout.ninputs, layout.nbase, layout.ngroups
     bucketed = layout.nkings > 1 or bool(layout.kings)
+    group = layout.group
 
     class Model(nn.Module):
         def __init__(self) -> None:
             super().__init__()
             self.ft = nn.EmbeddingBag(nin + 1, hidden, mode="sum", padding_idx=nin)
             self.psq = (
-                nn.EmbeddingBag(nfeat + 1, hidden, mode="sum", padding_idx=nfeat)
+                nn.EmbeddingBag(nbase + 1, hidden, mode="sum", padding_idx=nbase)
                 if bucketed
                 else None
             )
-            self.fac = nn.EmbeddingBag(types + 1, hidden, mode="sum", padding_idx=types)
+            self.fac = nn.EmbeddingBag(groups + 1, hidden, mode="sum", padding_idx=groups)
             self.ft_b = nn.Parameter(torch.zeros(hidden))
             self.out = nn.Linear(2 * hidden, buckets)
             with torch.no_grad():
@@ -288,13 +468,13 @@ def build_model(layout: Layout, hidden: int, buckets: int):
                 if self.psq is not None:
                     self.ft.weight.mul_(0.1)  # the shared part starts with most of it
                     self.psq.weight.uniform_(-0.1, 0.1)
-                    self.psq.weight[nfeat].zero_()
+                    self.psq.weight[nbase].zero_()
                 self.fac.weight.uniform_(-0.1, 0.1)
-                self.fac.weight[types].zero_()
+                self.fac.weight[groups].zero_()
                 self.ft_b.fill_(0.1)
 
         def hidden(self, inputs, base):
-            h = self.ft(inputs) + self.fac(torch.div(base, area, rounding_mode="floor"))
+            h = self.ft(inputs) + self.fac(group[base])
             return h if self.psq is None else h + self.psq(base)
 
         def forward(self, us, us_base, them, them_base, bucket):
@@ -305,8 +485,8 @@ def build_model(layout: Layout, hidden: int, buckets: int):
 
         def merged(self):
             """Each input's weights with its shared parts added: what the network file holds."""
-            base = torch.arange(nin) % nfeat
-            w = self.ft.weight[:nin] + self.fac.weight[torch.div(base, area, rounding_mode="floor")]
+            base = layout.base(torch.arange(nin))
+            w = self.ft.weight[:nin] + self.fac.weight[group[base]]
             return w if self.psq is None else w + self.psq.weight[base]
 
         def clip(self) -> None:
@@ -328,19 +508,13 @@ QB2 = 256  # the output weights' scale in format 2 (QB's steps cost ~11 cp on av
 FACTOR_CLIP = 0.5  # each shared part's share of it
 
 
-def mirror_table(variant: str):
-    """Each input's left-right mirror (file a <-> h), the padding index kept: a network that
-    does not see castling rights values a position and its mirror alike, so training without
-    king buckets shows either at random (twice the positions for free; with king buckets the
-    network mirrors by itself)."""
-    import torch
-
-    from ferz.core.nnue import mirrored
-    from ferz.variants import get
-
-    rules = get(variant)
-    nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
-    return torch.tensor([mirrored(f, rules.files) for f in range(nfeat)] + [nfeat])
+def mirror_table(layout: Layout):
+    """Each base input's left-right mirror (file a <-> the last), hand inputs and the padding
+    index kept, or None for rules that are not left-right symmetric (symmetric): there, a
+    network that does not see castling rights values a position and its mirror alike, so
+    training without king buckets shows either at random (twice the positions for free; with
+    king buckets the network mirrors by itself)."""
+    return layout.flip if layout.symmetric else None
 
 
 class Stream:
@@ -452,12 +626,14 @@ def train(
     save_every: int = 500,
     cache: bool = True,
     max_steps: int = 0,
+    hand_cap: int = HAND_CAP,
 ) -> dict:
     """Fit a network to the files' scores (and results) and write it after every pass; returns
     its statistics. With `checkpoints` (a directory), the run keeps its state there every
     `save_every` steps and at the end of each pass, and a run with the same settings continues
     from it (the same result as a run that was not stopped). `max_steps` (0: no limit) stops
-    this run after that many steps, its state kept, as an interruption would."""
+    this run after that many steps, its state kept, as an interruption would. In a drop game
+    the network has hand inputs (format 3), each piece type's capped at `hand_cap`."""
     import hashlib
     import json
 
@@ -468,9 +644,10 @@ def train(
     from ferz.variants import get
 
     rules = get(variant)
-    layout = Layout(rules, king_map(kings, rules.files, rules.ranks))
+    caps = hand_caps(rules, hand_cap)
+    layout = Layout(rules, king_map(kings, rules.files, rules.ranks, rules), hands=caps)
     files = data_files(paths)
-    stream = Stream(encode_files(files, variant, cache, jobs), group)
+    stream = Stream(encode_files(files, variant, cache, jobs, hand_cap), group)
     n = stream.total
     settings = {
         "data": [str(p.resolve()) for p in files],
@@ -488,9 +665,11 @@ def train(
         "kings": kings,
         "group": group,
     }
+    if caps:  # (only here: the checkpoints of networks without hands keep their keys)
+        settings["hands"] = caps
     torch.manual_seed(seed)
     model = build_model(layout, hidden, buckets)
-    mirror = mirror_table(variant)
+    mirror = mirror_table(layout)
     optimiser = torch.optim.Adam(model.parameters(), lr=lr)
     per_epoch = sum((g + batch - 1) // batch for g in group_sizes(stream, seed, 0))
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(
@@ -525,7 +704,7 @@ def train(
             "epoch": epoch,
             "step": step,
             "settings": settings,
-            "layout": {"kings": layout.kings, "mirror": layout.mirror},
+            "layout": {"kings": layout.kings, "mirror": layout.mirror, "hands": layout.hands},
         }
         temp = state_file.with_suffix(".tmp")
         torch.save(state, temp)
@@ -533,7 +712,7 @@ def train(
 
     def loss_of(inputs, target, flip: bool = False) -> torch.Tensor:
         us, us_base, them, them_base, bucket = inputs
-        if flip and not layout.kings:  # mirror a random half of the batch
+        if flip and not layout.kings and mirror is not None:  # mirror a random half
             half = (torch.rand(len(bucket), generator=flips) < 0.5).unsqueeze(1)
             us = us_base = torch.where(half, mirror[us], us)
             them = them_base = torch.where(half, mirror[them], them)
@@ -631,10 +810,7 @@ def float_score(model, layout: Layout, pos, bucket_div: int, scale: int = 400) -
     """The float model's score of a position (side to move's centipawns), for checks."""
     import torch
 
-    from ferz.core import nnue
-
-    table = nnue.features(pos.rules)
-    views = inputs(pos, table)
+    views = layout.of(pos)
     kings = king_squares(pos)
     buckets = model.out.weight.shape[0]
     bucket = min(buckets - 1, max(0, (pos.pcount[0] + pos.pcount[1] - 2) // bucket_div))
@@ -659,6 +835,8 @@ def write_model(model, header: dict, out: Path) -> None:
     out_b = (model.out.bias.detach() * qa * qb).round().int().tolist()
     nnue.write(out, header, ft_w, ft_b, out_w, out_b)
     kind = "format 2, king buckets" if with_kings else "format 1"
+    if "hands" in header:
+        kind = f"format 3, {'king buckets, ' if with_kings else ''}hand inputs"
     print(f"wrote {out} ({out.stat().st_size} bytes, {kind})")
 
 
@@ -676,11 +854,9 @@ def integer_score(net, layout: Layout, pos) -> int:
     import numpy as np
     import torch
 
-    from ferz.core import nnue
-
     h = net.hidden
     w = np.asarray(net.ft_w, dtype=np.int64).reshape(-1, h)
-    views = inputs(pos, nnue.features(pos.rules))
+    views = layout.of(pos)
     kings = king_squares(pos)
     acc = []
     for v in (pos.side, 1 - pos.side):
@@ -745,15 +921,16 @@ def load_checkpoint(path: Path):
         path = path / "checkpoint.pt"
     state = torch.load(path, weights_only=False)
     s = state["settings"]
-    layout = Layout(get(s["variant"]), state["layout"]["kings"], state["layout"]["mirror"])
+    shape = state["layout"]
+    layout = Layout(get(s["variant"]), shape["kings"], shape["mirror"], shape.get("hands"))
     model = build_model(layout, s["hidden"], s["buckets"])
     model.load_state_dict(state["model"])
     return model, layout, s
 
 
-def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
-    """Compare a written network and the hand-made evaluation with the scores of a file (or
-    `ferz datagen` directory): the mean
+def check(net_path: Path, data: Path | list[Path], limit: int, variant: str) -> dict:
+    """Compare a written network and the hand-made evaluation with the scores of files (or
+    `ferz datagen` directories): the mean
     squared error of their expected results (sigmoid of cp / 400) against the scores'."""
     import math
 
@@ -771,12 +948,16 @@ def check(net_path: Path, data: Path, limit: int, variant: str) -> dict:
 
     errors = {"network": 0.0, "hand-made": 0.0}
     n = 0
-    every = (sample for file in data_files([data]) for sample in samples(file))
+    paths = data if isinstance(data, list) else [data]
+    every = (sample for file in data_files(paths) for sample in samples(file))
     for sample in every:
         if sample is None:
             continue
-        a.set_fen(sample[0])
-        b.set_fen(sample[0])
+        try:
+            a.set_fen(sample[0])
+            b.set_fen(sample[0])
+        except ValueError:
+            continue  # (not a position of the variant)
         sign = 1 if a.side == 0 else -1
         target = expected(sign * sample[2])
         errors["network"] += (expected(neural.eval(a)) - target) ** 2
@@ -818,7 +999,8 @@ def main(argv: list[str] | None = None) -> int:
         "--kings",
         default="k8",
         choices=KING_LAYOUTS,
-        help="king buckets (format 2; none: format 1's inputs, as chess-2)",
+        help="king buckets (format 2; k4, k8, k16 on 8 x 8 boards, palace for a royal piece"
+        " kept in a region, as in xiangqi; none: format 1's inputs, as chess-2)",
     )
     p.add_argument(
         "--group", type=int, default=1_000_000, help="positions in memory at once (shuffled)"
@@ -834,6 +1016,12 @@ def main(argv: list[str] | None = None) -> int:
         "--max-steps", type=int, default=0, help="stop after this many steps (rerun to continue)"
     )
     p.add_argument("--agree", type=int, default=2000, help="positions of the final check")
+    p.add_argument(
+        "--hand-cap",
+        type=int,
+        default=HAND_CAP,
+        help="drop games: the most pieces of a type counted in hand (%(default)s)",
+    )
     p = sub.add_parser("agree", help="a written network's scores against its float model")
     p.add_argument("net", type=Path, help="network file")
     p.add_argument("checkpoint", type=Path, help="training checkpoint (file or folder)")
@@ -841,7 +1029,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=2000, help="positions to compare")
     p = sub.add_parser("check", help="errors of a network and the hand-made evaluation")
     p.add_argument("net", type=Path, help="network file")
-    p.add_argument("data", type=Path, help="ferz datagen directory or chunk, or text file")
+    p.add_argument(
+        "data", type=Path, nargs="+", help="ferz datagen directories or chunks, or text files"
+    )
     p.add_argument("--limit", type=int, default=20000, help="positions to compare")
     p.add_argument("--variant", default="chess", help="variant of the positions")
     args = parser.parse_args(argv)
@@ -867,7 +1057,7 @@ def main(argv: list[str] | None = None) -> int:
             args.data, args.out, args.variant, args.hidden, args.buckets, args.bucket_div,
             args.epochs, args.batch, args.lr, args.result_weight, args.scale, args.seed,
             args.jobs, args.kings, args.group, args.checkpoints, args.save_every, True,
-            args.max_steps,
+            args.max_steps, args.hand_cap,
         )  # fmt: skip
         if args.agree and not stats["stopped"]:
             result = agree(

@@ -108,8 +108,8 @@ class Evaluator:
         net: Network | None = None,
     ) -> None:
         built = evaltables.build(rules, weights, terms, danger, values, pst)
-        if net is not None and not net.fits(rules):
-            raise ValueError(f"network {net.name} was not trained for {rules.name}")
+        if net is not None:
+            net.require(rules)  # NetworkError (a ValueError) saying why it does not fit
         self.rules = rules
         self.files = rules.files
         self.ranks = rules.ranks

@@ -30,9 +30,10 @@ cdef extern from *:
 cdef class Network:
     cdef public object header
     cdef public int hidden, buckets, bucket_div, scale, files, ranks, ntypes, nfeatures
-    cdef public int max_pieces, nkings, qb
+    cdef public int max_pieces, nkings, qb, nhand, hand_base
     cdef public object kings  # king bucket per own-view square (format 2), or []
     cdef public bint mirror
+    cdef public object hands  # cap per piece type of the hand inputs (format 3), or []
     cdef public short[::1] ft_w, ft_b, out_w
     cdef public int[::1] out_b
 

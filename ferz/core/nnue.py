@@ -29,6 +29,12 @@ that the weights only ever see the king on files a-d. Each bucket has its own bl
 2 x types x squares inputs; a view's input is block(bucket of its king) + the format-1 input of
 the (possibly mirrored) piece square. When a king changes bucket or half, the Position rebuilds
 that view from a cache of accumulators per (view, bucket, half) (Position.nn_king).
+
+Format 3 adds the pieces in hand (drop games, gating): the header's `hands` gives a cap per
+piece type, and each view has one input per (own or enemy hand, type, i = 1..cap) that is on
+while that hand holds at least i pieces of the type (more than the cap read as the cap). The
+hand inputs follow the board's (after every king bucket's block; they are neither bucketed nor
+mirrored), so a piece entering or leaving a hand changes one row per view.
 """
 
 from __future__ import annotations
@@ -44,11 +50,13 @@ from pathlib import Path
 import cython
 from cython.cimports.ferz.core.position import Position
 
+from .defs import MAXHAND
 from .rules import MAX_TYPES
 
 MAGIC = b"FERZNNUE"
-VERSION = 2  # the newest format; 1 (no king buckets) still reads
-VERSIONS = (1, 2)
+VERSION = 3  # the newest format; 1 (no king buckets) and 2 (no hands) still read
+VERSIONS = (1, 2, 3)
+MAX_CAP = 63  # the largest cap of a hand input block (a piece type's count in hand)
 QA = cython.declare(cython.int, 255)
 QB = cython.declare(cython.int, 64)
 NETS = Path(__file__).resolve().parent.parent / "nets"  # the networks shipped with ferz
@@ -141,6 +149,28 @@ def king_layout(header: dict) -> tuple[list[int], bool]:
     return list(kings), mirror
 
 
+def hand_caps(header: dict) -> list[int]:
+    """A header's cap per piece type of the hand inputs (format 3), [] without hand inputs."""
+    caps = header.get("hands")
+    if caps is None:
+        return []
+    types = header["types"]
+    if (
+        not isinstance(caps, list)
+        or len(caps) != types
+        or any(type(c) is not int or not 0 <= c <= MAX_CAP for c in caps)
+    ):
+        raise NetworkError(f"bad header (hands: not {types} caps in 0..{MAX_CAP})")
+    if not any(caps):
+        raise NetworkError("bad header (hands: every cap is 0; a network without hand inputs)")
+    return list(caps)
+
+
+def has_hands(rules) -> bool:
+    """Whether a variant's positions can have pieces in hand (drops or gating)."""
+    return bool(rules.drops or rules.seirawan_gating)
+
+
 def output_scale(header: dict) -> int:
     """The output weights' scale: `qb` in a format 2 header (256 from tools/nnue.py: output
     weights of 2 x 256 units are small, steps of 1/64 moved scores by 11 cp on average), else
@@ -166,6 +196,7 @@ def shape(header: dict) -> tuple[int, int, int, int]:
     nfeat = (
         2 * header["types"] * header["files"] * header["ranks"] * (max(kings) + 1 if kings else 1)
     )
+    nfeat += 2 * sum(hand_caps(header))
     return nfeat * h, h, b * 2 * h, b
 
 
@@ -219,7 +250,10 @@ class Network:
         self.kings, self.mirror = king_layout(header)
         self.qb = output_scale(header)
         self.nkings = max(self.kings) + 1 if self.kings else 1
-        self.nfeatures = 2 * self.ntypes * self.files * self.ranks * self.nkings
+        self.hands = hand_caps(header)
+        self.nhand = sum(self.hands)
+        self.hand_base = 2 * self.ntypes * self.files * self.ranks * self.nkings
+        self.nfeatures = self.hand_base + 2 * self.nhand
         for what, values, size in zip(ARRAYS, (ft_w, ft_b, out_w, out_b), sizes, strict=True):
             if len(values) != size:
                 raise NetworkError(f"{what}: {len(values)} values, the header implies {size}")
@@ -259,16 +293,33 @@ class Network:
     def name(self) -> str:
         """A short name: the file's stem and the network's shape."""
         kings = f", {self.nkings} king buckets" if self.kings else ""
-        return f"{self.header.get('name', '?')} ({self.hidden}x2{kings}, {self.buckets} outputs)"
+        hands = f", {2 * self.nhand} hand inputs" if self.hands else ""
+        name = self.header.get("name", "?")
+        return f"{name} ({self.hidden}x2{kings}{hands}, {self.buckets} outputs)"
+
+    def refusal(self, rules) -> str:
+        """Why the network does not fit these rules ("" when it was trained for them)."""
+        if (self.files, self.ranks) != (rules.files, rules.ranks):
+            return f"a {self.files}x{self.ranks} board, not {rules.files}x{rules.ranks}"
+        if self.ntypes != len(rules.pieces):
+            return f"{self.ntypes} piece types, not {len(rules.pieces)}"
+        if self.hands and not has_hands(rules):
+            return f"hand inputs, and {rules.name} has no pieces in hand"
+        if not self.hands and has_hands(rules):
+            return f"no hand inputs, and {rules.name} has pieces in hand"
+        if self.signature != signature(rules):
+            return "other rules (signature)"
+        return ""
 
     def fits(self, rules) -> bool:
         """Whether the network was trained for these rules."""
-        return (
-            self.signature == signature(rules)
-            and self.files == rules.files
-            and self.ranks == rules.ranks
-            and self.ntypes == len(rules.pieces)
-        )
+        return not self.refusal(rules)
+
+    def require(self, rules) -> None:
+        """NetworkError, saying why, unless the network was trained for these rules."""
+        reason = self.refusal(rules)
+        if reason:
+            raise NetworkError(f"network {self.name} was not trained for {rules.name}: {reason}")
 
     def rows(self, rules) -> array:
         """Offsets into the hidden weights of each (piece code, mailbox square), from White's
@@ -288,6 +339,12 @@ class Network:
                     f = (bucket * block + f) * self.hidden
                 out.append(f)
         return out
+
+    def hand_rows(self, rules) -> array:
+        """Offsets into the hidden weights of each hand input (hand_features times `hidden`,
+        -1 where there is none), at [2 * (p * MAXHAND + i) + view]."""
+        table = hand_features(rules, self.hands, self.hand_base)
+        return array("i", [f * self.hidden if f >= 0 else -1 for f in table])
 
     def king_index(self, rules) -> array:
         """The king index of each (view, mailbox square of that view's king), at
@@ -330,6 +387,26 @@ def features(rules) -> array:
     return out
 
 
+def hand_features(rules, caps: list[int], base: int) -> array:
+    """The input of each (piece code p, count i) in hand from White's view and Black's, at
+    [2 * (p * MAXHAND + i) + view]: the input that is on while that hand holds at least i
+    pieces of p's type, -1 for none (i = 0, or above the type's cap in `caps`). After the
+    board's inputs (from `base` on): the own hand's block, then the enemy's, each by type, then
+    by i."""
+    out = array("i", [-1]) * (2 * (2 * len(rules.pieces) + 2) * MAXHAND)
+    if not caps:
+        return out
+    starts = [sum(caps[:t]) for t in range(len(caps))]
+    for t in range(1, len(caps) + 1):
+        for colour in (0, 1):
+            p = 2 * t + colour
+            for i in range(1, caps[t - 1] + 1):
+                for view in (0, 1):
+                    own = 0 if colour == view else sum(caps)
+                    out[2 * (p * MAXHAND + i) + view] = base + own + starts[t - 1] + i - 1
+    return out
+
+
 def read(path: str | Path) -> Network:
     """Load a network file; NetworkError says what is wrong with a bad one."""
     path = Path(path)
@@ -344,7 +421,7 @@ def read(path: str | Path) -> Network:
         raise NetworkError(f"{path}: checksum mismatch (the file is damaged or truncated)")
     version = int.from_bytes(data[8:12], "little")
     if version not in VERSIONS:
-        raise NetworkError(f"{path}: format version {version}, this ferz reads 1 and 2")
+        raise NetworkError(f"{path}: format version {version}, this ferz reads 1 to 3")
     size = int.from_bytes(data[12:16], "little")
     try:
         header = json.loads(data[16 : 16 + size].decode())
@@ -355,6 +432,10 @@ def read(path: str | Path) -> Network:
         raise NetworkError(f"{path}: bad header ({error})") from error
     if version == 1 and ("king_buckets" in header or "qb" in header):
         raise NetworkError(f"{path}: king buckets or qb in a format 1 file")
+    if (version == 3) != ("hands" in header):
+        raise NetworkError(
+            f"{path}: hand inputs belong in format 3 files (this is format {version})"
+        )
     arrays = []
     at = 16 + size
     for code, count in zip("hhhi", sizes, strict=True):
@@ -377,10 +458,13 @@ def read(path: str | Path) -> Network:
 
 
 def write(path: str | Path, header: dict, ft_w, ft_b, out_w, out_b) -> None:
-    """Write a network file (the arrays as int16, int16, int16, int32 sequences): format 2
-    with king buckets, format 1 without (what ferz before format 2 reads)."""
+    """Write a network file (the arrays as int16, int16, int16, int32 sequences): format 3
+    with hand inputs, else format 2 with king buckets, format 1 without (what ferz before
+    format 2 reads)."""
     body = bytearray(MAGIC)
     version = 2 if "king_buckets" in header or "qb" in header else 1
+    if "hands" in header:
+        version = 3
     body += version.to_bytes(4, "little")
     text = json.dumps(header, sort_keys=True).encode()
     body += len(text).to_bytes(4, "little") + text

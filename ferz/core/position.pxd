@@ -138,6 +138,10 @@ cdef class Position:
     cdef public long long nn_refreshes  # cache refreshes (tests and measurements)
     cdef int[::1] nn_kmap, nn_cboard
     cdef short[::1] nn_cache
+    # hand inputs (format 3): whether the network has them, the offset of each (piece code,
+    # count) row from both views (see nnue.hand_features), and each cache entry's hands
+    cdef public int nn_hands
+    cdef int[::1] nn_hrow, nn_chand
     # --- gating and two-board games (vargate)
     cdef public int seir, must_drop_type, gating
     cdef unsigned long long[::1] z_gate
@@ -162,6 +166,8 @@ cdef class Position:
     cdef void nn_change(self, int out, int fr, int into, int to) noexcept nogil
     cdef void nn_king(self, int c) noexcept nogil
     cdef void nn_cache_row(self, Py_ssize_t at, Py_ssize_t row, bint add) noexcept nogil
+    cdef void nn_hand(self, int p, int i, bint add) noexcept nogil
+    cdef void nn_cache_hands(self, Py_ssize_t e, Py_ssize_t at, int c) noexcept nogil
     cdef unsigned long long pawn_hash(self, int p, int sq) noexcept nogil
     cdef void note_check(self, bint check) noexcept nogil
     cpdef bint make(self, int m) noexcept nogil

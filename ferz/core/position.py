@@ -156,6 +156,8 @@ class Position:
         self.nn_kings = self.nn_kb0 = self.nn_kb1 = self.nn_krow = self.nn_refreshes = 0
         self.nn_kmap = self.nn_cboard = ints(1)
         self.nn_cache = array("h", [0])
+        self.nn_hands = 0
+        self.nn_hrow = self.nn_chand = ints(1)
 
     # ------------------------------------------------------------------ piece bookkeeping
 
@@ -258,11 +260,34 @@ class Position:
                 self.acc[i] += self.nn_w[a0 + i] - self.nn_w[s0 + i]
                 self.acc[h + i] += self.nn_w[a1 + i] - self.nn_w[s1 + i]
 
+    def nn_hand(self, p: cython.int, i: cython.int, add: cython.bint) -> cython.void:
+        """The hand of p's colour now holds an i-th piece of p's type (add), or no longer
+        holds it (add false): that input's row in both views (none above the type's cap)."""
+        if i <= 0 or i >= MAXHAND:
+            return
+        h: cython.Py_ssize_t = self.nn_h
+        k: cython.Py_ssize_t = 2 * (p * MAXHAND + i)
+        r0: cython.Py_ssize_t = self.nn_hrow[k]
+        r1: cython.Py_ssize_t = self.nn_hrow[k + 1]
+        x: cython.Py_ssize_t
+        if r0 < 0:
+            return
+        if cython.compiled:
+            if add:
+                ferz_nn_add(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+            else:
+                ferz_nn_sub(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+        else:
+            for x in range(h):
+                self.acc[x] += self.nn_w[r0 + x] if add else -self.nn_w[r0 + x]
+                self.acc[h + x] += self.nn_w[r1 + x] if add else -self.nn_w[r1 + x]
+
     def nn_king(self, c: cython.int) -> cython.void:
         """Side c's king stands on a new square: if that changes its view's king index (bucket
         or mirror side), rebuild that view from the cache entry of the new index (the Finny
         table: the accumulator of the last board seen with that index) by the pieces that
-        differ between that board and this one, and keep the result in the entry."""
+        differ between that board and this one (and the hand inputs that differ between that
+        entry's hands and these), and keep the result in the entry."""
         nsq: cython.Py_ssize_t = self.nsq
         h: cython.Py_ssize_t = self.nn_h
         k: cython.Py_ssize_t = self.nn_kmap[c * nsq + self.royal[c]]
@@ -291,8 +316,34 @@ class Position:
                 self.nn_cache_row(at, self.nn_row[k + 2 * (old * nsq + sq) + c], False)
             if new > WALL:
                 self.nn_cache_row(at, self.nn_row[k + 2 * (new * nsq + sq) + c], True)
+        if self.nn_hands:
+            self.nn_cache_hands(e, at, c)
         for i in range(h):
             self.acc[c * h + i] = self.nn_cache[at + i]
+
+    def nn_cache_hands(
+        self, e: cython.Py_ssize_t, at: cython.Py_ssize_t, c: cython.int
+    ) -> cython.void:
+        """Bring the hand inputs of cache entry e (view c, at `at`) to the current hands."""
+        p: cython.Py_ssize_t
+        i: cython.Py_ssize_t
+        old: cython.int
+        new: cython.int
+        row: cython.Py_ssize_t
+        for p in range(2, self.npc):
+            old = self.nn_chand[e * self.npc + p]
+            new = self.hand[p]
+            if old == new:
+                continue
+            self.nn_chand[e * self.npc + p] = new
+            for i in range(new + 1, min(old, MAXHAND - 1) + 1):
+                row = self.nn_hrow[2 * (p * MAXHAND + i) + c]
+                if row >= 0:
+                    self.nn_cache_row(at, row, False)
+            for i in range(old + 1, min(new, MAXHAND - 1) + 1):
+                row = self.nn_hrow[2 * (p * MAXHAND + i) + c]
+                if row >= 0:
+                    self.nn_cache_row(at, row, True)
 
     def nn_cache_row(
         self, at: cython.Py_ssize_t, row: cython.Py_ssize_t, add: cython.bint
@@ -451,6 +502,8 @@ class Position:
             p = 2 * fr + us
             self.u_piece[ply] = p
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
+            if self.nn_hands and self.nn:
+                self.nn_hand(p, self.hand[p], False)
             self.hand[p] -= 1
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
             q = p if move_promo(m) == 0 else 2 * move_promo(m) + us  # dropPromoted: +L@b1
@@ -484,6 +537,8 @@ class Position:
                     key ^= self.z_hand[h * MAXHAND + self.hand[h]]
                     self.hand[h] += 1
                     key ^= self.z_hand[h * MAXHAND + self.hand[h]]
+                    if self.nn_hands and self.nn:
+                        self.nn_hand(h, self.hand[h], True)
                     self.mg += self.pst_mg[h * nsq]
                     self.eg += self.pst_eg[h * nsq]
             self.shift(fr, to)
@@ -627,6 +682,8 @@ class Position:
             sq = move_to(m) if (m >> 27) & 1 else move_from(m)
             q = 2 * g + us
             key ^= self.z_hand[q * MAXHAND + self.hand[q]]
+            if self.nn_hands and self.nn:
+                self.nn_hand(q, self.hand[q], False)
             self.hand[q] -= 1
             key ^= self.z_hand[q * MAXHAND + self.hand[q]]
             self.put(q, sq)
@@ -665,6 +722,8 @@ class Position:
         q: cython.int = self.u_gated[ply]
         self.lift(sq)
         self.hand[q] += 1
+        if self.nn_hands and self.nn:
+            self.nn_hand(q, self.hand[q], True)
 
     def gate_key(self, gates: cython.longlong) -> cython.ulonglong:
         """The hash of a set of gates (seirawanGating)."""
@@ -717,6 +776,8 @@ class Position:
         elif kind == DROP:
             self.lift(to)
             self.hand[p] += 1
+            if self.nn_hands and self.nn:
+                self.nn_hand(p, self.hand[p], True)
         else:
             if kind == PROMO:
                 q = self.board[to]
@@ -734,6 +795,8 @@ class Position:
                     self.put(capt, to)
                 if self.capt_to_hand:
                     h = 2 * self.demoted[capt >> 1] + us
+                    if self.nn_hands and self.nn:
+                        self.nn_hand(h, self.hand[h], False)
                     self.hand[h] -= 1
         self.castling = self.u_castle[ply]
         self.ep = self.u_ep[ply]
@@ -962,8 +1025,8 @@ class Position:
     def set_net(self, net) -> None:
         """Keep the accumulators of a network (core.nnue.Network, fitted to these rules), or
         of none (None): the evaluation then uses the network where `nn` is set."""
-        if net is not None and not net.fits(self.rules):
-            raise ValueError(f"network {net.name} was not trained for {self.rules.name}")
+        if net is not None:
+            net.require(self.rules)  # (a NetworkError, a ValueError, says why not)
         self.net = net
         self.nn = 0
         if net is not None:
@@ -980,14 +1043,23 @@ class Position:
             entries = 2 * (len(self.nn_row) // self.nn_krow)  # (king index, view)
             self.nn_cache = array("h", net.ft_b) * entries  # each: the bias of an empty board
             self.nn_cboard = ints(entries * self.nsq)
+            self.nn_hands = 1 if net.hands else 0
+            self.nn_hrow = net.hand_rows(self.rules)
+            self.nn_chand = ints(entries * self.npc)  # each: empty hands
         self.nn_refresh()
 
     def nn_refresh(self) -> None:
         """Compute the accumulators from scratch. More pieces than the network's int16 units
         can hold (a FEN no game reaches) switch it off for this position and the moves from it
-        (moves never add pieces where a network applies: no drops)."""
+        (pieces on the board and in hand together, each at most one input: no move adds to
+        them, a drop or a gate moves one from the hand to the board)."""
         self.nn = 0
-        if self.net is None or self.pcount[0] + self.pcount[1] > self.nn_max:
+        if self.net is None:
+            return
+        pieces = self.pcount[0] + self.pcount[1]
+        for p in range(2, self.npc):
+            pieces += self.hand[p]
+        if pieces > self.nn_max:
             return
         if self.nn_kings:  # each view from the cache entry of its king's index
             if self.royal[0] < 0 or self.royal[1] < 0:
@@ -1006,6 +1078,10 @@ class Position:
             for i in range(self.pcount[c]):
                 sq = self.plist[c * MAXP + i]
                 self.nn_piece(self.board[sq], sq, True)
+        if self.nn_hands:
+            for p in range(2, self.npc):
+                for i in range(1, min(self.hand[p], MAXHAND - 1) + 1):
+                    self.nn_hand(p, i, True)
 
     def setup(self) -> fenlib.Setup:
         """The current position as a plain Setup."""

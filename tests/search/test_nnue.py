@@ -31,6 +31,8 @@ def random_net(path: Path, variant: str = "chess", hidden: int = 32, seed: int =
     nfeat = 2 * len(rules.pieces) * rules.files * rules.ranks
     if "king_buckets" in over:
         nfeat *= max(over["king_buckets"]) + 1
+    if isinstance(over.get("hands"), list):
+        nfeat += 2 * sum(c for c in over["hands"] if type(c) is int)
     buckets = over.pop("buckets", 4)
     weights = over.pop("weights", 300)
     header = {

@@ -164,3 +164,115 @@ def test_king_bucket_training_writes_format_2_that_the_engine_scores_as_trained(
     again = nnue.read(resumed)
     for name in ("ft_w", "ft_b", "out_w", "out_b"):
         assert list(getattr(again, name)) == list(getattr(net, name)), name
+
+
+def variant_lines(variant: str, games: int, seed: int) -> list[str]:
+    """`FEN;result;score` lines of random games of a variant, scored by material with the
+    pieces in hand (drop games) worth more than on the board (so that the hands matter)."""
+    from ferz.core.position import Position
+
+    rules = get(variant)
+    worth = [0 if p.royal else 100 + 60 * len(p.atoms) % 700 for p in rules.pieces]
+    rng = random.Random(seed)
+    pos = Position(rules)
+    lines = []
+    for _ in range(games):
+        pos.set_fen(rules.start_fen)
+        for _ in range(rng.randint(10, 50)):
+            moves = pos.legal_moves()
+            if not moves:
+                break
+            pos.make(rng.choice(moves))
+            white = 0
+            for p in range(2, pos.npc):
+                sign = 1 if p & 1 == 0 else -1
+                white += sign * worth[(p >> 1) - 1] * (pos.count[p] + 2 * pos.hand[p])
+            lines.append(f"{pos.fen()};{rng.choice((0.0, 0.5, 1.0))};{white}")
+    return lines
+
+
+@pytest.mark.parametrize(("variant", "kings"), [("crazyhouse", "k8"), ("shogi", "none")])
+def test_drop_game_training_writes_hand_inputs_that_the_engine_scores_as_trained(
+    tmp_path, variant, kings
+):
+    """Two passes over a few hundred positions of a drop game write a format 3 network with
+    hand inputs (caps from the rules); the engine's evaluation of it equals the network
+    computed from scratch by the trainer's own inputs (the pocket read by ferz's FEN reader)
+    on every position and follows the float model; `check` runs on the same data."""
+    need_module("torch")
+    need_module("numpy")
+    data = tmp_path / "data.txt"
+    data.write_text("\n".join(variant_lines(variant, 14, 5)) + "\n")
+    out = tmp_path / f"{variant}.nnue"
+    stats = tool.train(
+        [data], out, variant, 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings=kings, cache=False
+    )
+    assert 300 < stats["positions"] < 800
+    assert int.from_bytes(out.read_bytes()[8:12], "little") == 3
+    net = nnue.read(out)
+    rules = get(variant)
+    assert net.fits(rules) and net.hands == tool.hand_caps(rules)
+    assert (net.nkings == 8 and net.mirror) if kings == "k8" else not net.kings
+    check = tool.agree(out, stats["model"], stats["layout"], [data], 300, variant)
+    assert check["positions"] == check["exact"] == 300 and check["beyond"] == 0
+    errors = tool.check(out, data, 100, variant)
+    assert 0 <= errors["network"] < 0.25 and 0 <= errors["hand-made"] < 0.25
+
+
+def test_hand_caps_inputs_and_mirroring_of_drop_games():
+    """Each type's cap is as many as one hand can hold (crazyhouse's promoted pieces return
+    as pawns, kings never; seirawan's hands only what they start with); a FEN's pocket gives
+    one input per piece up to its cap, own hand first; mirroring moves board inputs only, and
+    is off for rules that are not left-right symmetric."""
+    need_module("torch")
+    from ferz.core.position import Position
+
+    assert tool.hand_caps(get("chess")) == []
+    assert tool.hand_caps(get("crazyhouse")) == [16, 4, 4, 4, 2, 0, 0, 0, 0, 0]
+    assert tool.hand_caps(get("crazyhouse"), 8)[0] == 8
+    assert tool.hand_caps(get("seirawan")) == [0, 0, 0, 0, 0, 0, 1, 1]
+    assert tool.hand_caps(get("shogi"))[:3] == [16, 4, 4]  # pawns, silvers, golds
+    assert tool.input_width(get("shogi"), tool.hand_caps(get("shogi"))) == 40
+    rules = get("crazyhouse")
+    base = tool.Inputs(rules, tool.hand_caps(rules))
+    pos = Position(rules)
+    pos.set_fen("4k3/8/8/8/8/8/8/4K3[PPPQp] b - - 0 1")
+    white, black = base.of(pos)
+    hand = [f - base.nfeat for f in white[2:]]
+    # by piece code: White's pawns (own P >= 1, 2, 3), Black's pawn (enemy P >= 1: the enemy
+    # block starts after the 30 own inputs), White's queen (own Q >= 1: after 16 + 4 + 4 + 4)
+    assert hand == [0, 1, 2, 30, 28]
+    assert [f - base.nfeat for f in black[2:]] == [30, 31, 32, 0, 30 + 28]
+    layout = tool.Layout(rules, None, hands=base.caps)
+    flip = tool.mirror_table(layout)
+    assert flip[base.nfeat :].tolist() == list(range(base.nfeat, base.pad + 1))
+    assert flip[0].item() == 7  # a white pawn on a1 -> h1
+    for variant in ("chess", "shogi", "xiangqi", "crazyhouse", "makruk", "janggi"):
+        assert tool.symmetric(get(variant)), variant
+    assert not tool.symmetric(get("cambodian"))
+    assert tool.mirror_table(tool.Layout(get("cambodian"), None)) is None
+    assert not tool.Layout(get("cambodian"), [0] * 64).mirror
+
+
+def test_palace_king_buckets_for_xiangqi(tmp_path):
+    """--kings palace gives xiangqi a bucket per palace square, mirror images sharing one (6),
+    and a network trained with it scores in the engine as the trainer computes it; a variant
+    whose king roams has no palace layout."""
+    need_module("torch")
+    need_module("numpy")
+    rules = get("xiangqi")
+    kings = tool.king_map("palace", 9, 10, rules)
+    assert max(kings) == 5 and kings[4] == 1 and kings[3] == kings[5] == 0
+    assert kings[9 + 3] == kings[9 + 5] == 2 and kings[2 * 9 + 4] == 5
+    with pytest.raises(ValueError, match="no royal piece confined"):
+        tool.king_map("palace", 9, 9, get("shogi"))
+    data = tmp_path / "data.txt"
+    data.write_text("\n".join(variant_lines("xiangqi", 8, 2)) + "\n")
+    out = tmp_path / "xiangqi.nnue"
+    stats = tool.train(
+        [data], out, "xiangqi", 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings="palace", cache=False
+    )
+    net = nnue.read(out)
+    assert net.nkings == 6 and net.mirror and not net.hands and net.fits(rules)
+    check = tool.agree(out, stats["model"], stats["layout"], [data], 200, "xiangqi")
+    assert check["positions"] == check["exact"] > 100 and check["beyond"] == 0
