@@ -252,6 +252,21 @@ def test_rules_signature_decides_where_a_network_applies(net):
         Evaluator(get("atomic"), net=net)
 
 
+def test_shipped_networks_serve_their_own_variants():
+    """Each network in ferz/nets is chosen by the rules it was trained for: xiangqi-1 for
+    xiangqi only (not its smaller or other-army cousins), chess-2 for the chess family."""
+    assert nnue.bundled(get("xiangqi")).header["name"] == "xiangqi-1"
+    assert nnue.bundled(get("chess960")).header["name"] == "chess-2"
+    for variant in ("minixiangqi", "manchu", "janggi", "supply"):
+        net = nnue.bundled(get(variant))
+        assert net is None or net.header["name"] != "xiangqi-1", variant
+    engine = Engine()
+    engine.set_option("UCI_Variant", "xiangqi")
+    assert engine._evaluator.net.header["name"] == "xiangqi-1"
+    engine.set_option("Use NNUE", False)
+    assert engine._evaluator.net is None
+
+
 def test_too_many_pieces_for_int16_switch_the_network_off(tmp_path):
     """Weights that could overflow the int16 units with the position's pieces are never summed:
     the hand-made evaluation takes over for that position."""
