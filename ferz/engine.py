@@ -32,18 +32,20 @@ from .variants.chase import Chases, cycle_value
 HASH_MAX_MB = 4096
 THREADS_MAX = 64
 MULTIPV_MAX = 256
-# Strength levels (docs/engine.md "Strength levels"): level s in 0..19 searches at most
-# SKILL_TOP_NODES * SKILL_NODE_STEP ** (s - 19) nodes a move. Level 19's budget is about a third
-# of what ferz's own clock lets it search in a 10+0.1 s middlegame, so every level stays
-# limited by its budget at blitz controls, and equal node ratios give about equal Elo steps.
-# The random push (SKILL_NOISE_CP a level below 19, in centipawns) and the lines it chooses
-# among shrink to nothing at level 19. Fractional levels between 19 and 20 (UCI_Elo between
-# level 19's Elo and full strength's) bridge the rest: their budget grows by SKILL_BRIDGE_STEP
-# up to about what the 10+0.1 clock allows.
+# Strength levels (docs/engine.md "Strength levels"). The limits are set on an internal
+# "skill" scale s in 0..20: s in 0..19 searches at most SKILL_TOP_NODES * SKILL_NODE_STEP **
+# (s - 19) nodes a move. Skill 19's budget is about a third of what ferz's own clock lets it
+# search in a 10+0.1 s middlegame, so the limits stay budget-bound at blitz controls. The random
+# push (SKILL_NOISE_CP a skill below 19, in centipawns) and the lines it chooses among shrink to
+# nothing at skill 19. Skills between 19 and 20 bridge the rest to full strength: their budget
+# grows by SKILL_BRIDGE_STEP up to about what the 10+0.1 clock allows. Equal skill steps are
+# not equal Elo steps (measured), so both options go through the calibration SKILL_ELO:
+# UCI_Elo maps to the skill with that Elo, and `Skill Level` k to the skill whose Elo is
+# ELO_MIN + k * LEVEL_ELO, equal steps from level 0 to full strength (level 20).
 SKILL_TOP_NODES = 90_000
 SKILL_NODE_STEP = 1.4
 SKILL_BRIDGE_STEP = 3.0
-SKILL_NOISE_CP = 10  # the push's width grows by this much for each level below 19
+SKILL_NOISE_CP = 10  # the push's width grows by this much for each skill below 19
 SKILL_LINE_CP = 50  # one line to choose from, beyond the best, for each this much of width
 SKILL_MAX_LINES = 4
 SKILL_POLL_MASK = 63  # limited levels check their budget every 64 nodes (full strength: 1024)
@@ -61,6 +63,8 @@ SKILL_ELO: tuple[tuple[float, float], ...] = (
 )
 ELO_MIN = 1350  # level 0
 ELO_MAX = 2530  # full strength
+LEVEL_ELO = (ELO_MAX - ELO_MIN) / 20  # Elo between neighbouring `Skill Level`s (59)
+LEVEL_HELP = f"20 = full strength; 0-19 in equal steps of {LEVEL_ELO:.0f} Elo from {ELO_MIN}"
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
 LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor
@@ -151,14 +155,24 @@ def skill_of_elo(elo: float) -> float:
     return SKILL_ELO[-1][0]
 
 
+def level_elo(level: int) -> float:
+    """The Elo a `Skill Level` 0..20 stands for: equal steps from ELO_MIN to ELO_MAX."""
+    return ELO_MIN + level * LEVEL_ELO
+
+
+def skill_of_level(level: int) -> float:
+    """The internal skill 0..20 of a `Skill Level`: the one calibrated at its Elo."""
+    return skill_of_elo(level_elo(level))
+
+
 def skill_of(options: Options) -> float | None:
-    """The effective skill level (0 to under 20; fractional for UCI_Elo) when strength is
-    limited, else None (full strength)."""
+    """The internal skill (0 to under 20) that the options ask for when strength is limited,
+    else None (full strength)."""
     if options.get("UCI_LimitStrength"):
         skill = skill_of_elo(int(options.get("UCI_Elo")))
-        return skill if skill < 20 else None
-    level = int(options.get("Skill Level"))
-    return float(level) if level < 20 else None
+    else:
+        skill = skill_of_level(int(options.get("Skill Level")))
+    return skill if skill < 20 else None
 
 
 def skill_nodes(skill: float) -> int:
@@ -261,7 +275,7 @@ class Engine:
                 ),
                 Option("UCI_LimitStrength", "check", False, help="play at UCI_Elo strength"),
                 Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="target strength"),
-                Option("Skill Level", "spin", 20, 0, 20, help="20 = full strength"),
+                Option("Skill Level", "spin", 20, 0, 20, help=LEVEL_HELP),
                 Option("UCI_ShowWDL", "check", False, help="report win/draw/loss permille"),
                 Option(
                     "OwnBook",
