@@ -49,21 +49,21 @@ SKILL_NOISE_CP = 10  # the push's width grows by this much for each skill below 
 SKILL_LINE_CP = 50  # one line to choose from, beyond the best, for each this much of width
 SKILL_MAX_LINES = 4
 SKILL_POLL_MASK = 63  # limited levels check their budget every 64 nodes (full strength: 1024)
-# Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength
-# levels", 30-60 games a point): (level, Elo) measured; UCI_Elo maps to a level by straight
-# lines between them (the straight line over levels 0..19, Elo = 1265 + 55.7 * level, missed
-# levels 15 and 19 by about 2.4 standard errors). Level 20 is full strength.
+# Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength levels"):
+# (skill, Elo) knots of the weighted least squares fit, straight between the knots, of all the
+# matches at these limits (30 games each, old and new pooled). skill_of_elo inverts it by the
+# same straight lines. The ends are rounded to 20 Elo, so that a level's step is whole.
 SKILL_ELO: tuple[tuple[float, float], ...] = (
-    (0, 1350),
-    (5, 1465),
-    (10, 1890),
-    (15, 1985),
-    (19, 2415),
-    (20, 2530),
+    (0, 1340),
+    (5, 1437),
+    (10, 1921),
+    (15, 2003),
+    (19, 2331),
+    (20, 2500),
 )
-ELO_MIN = 1350  # level 0
-ELO_MAX = 2530  # full strength
-LEVEL_ELO = (ELO_MAX - ELO_MIN) / 20  # Elo between neighbouring `Skill Level`s (59)
+ELO_MIN = 1340  # level 0
+ELO_MAX = 2500  # full strength
+LEVEL_ELO = (ELO_MAX - ELO_MIN) / 20  # Elo between neighbouring `Skill Level`s
 LEVEL_HELP = f"20 = full strength; 0-19 in equal steps of {LEVEL_ELO:.0f} Elo from {ELO_MIN}"
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
@@ -176,25 +176,25 @@ def skill_of(options: Options) -> float | None:
 
 
 def skill_nodes(skill: float) -> int:
-    """Node budget per move of a skill level: a fixed ratio between neighbouring levels, and
+    """Node budget per move of a skill: a fixed ratio between neighbouring skills, and
     from 19 towards 20 a steeper one, up to what a 10+0.1 s clock allows."""
     step = SKILL_NODE_STEP if skill <= 19 else SKILL_BRIDGE_STEP
     return int(SKILL_TOP_NODES * step ** (skill - 19))
 
 
 def skill_depth(skill: float) -> int:
-    """Depth cap of a skill level: the lowest levels look one to three plies ahead (from
-    level 5 or so the node budget stops the search first)."""
+    """Depth cap of a skill: the lowest skills look one to three plies ahead (from
+    skill 5 or so the node budget stops the search first)."""
     return 1 + int(skill * 0.7)
 
 
 def skill_noise(skill: float) -> int:
-    """Width in centipawns of the random push a skill level adds to each line (0 from 19)."""
+    """Width in centipawns of the random push a skill adds to each line (0 from 19)."""
     return max(0, round(SKILL_NOISE_CP * (19 - skill)))
 
 
 def skill_lines(skill: float) -> int:
-    """How many lines a skill level searches to choose from (1 once the push is gone)."""
+    """How many lines a skill searches to choose from (1 once the push is gone)."""
     return min(SKILL_MAX_LINES, 1 + -(-skill_noise(skill) // SKILL_LINE_CP))
 
 
