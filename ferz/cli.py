@@ -100,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--fen", help="start from this position")
     play.add_argument("--movetime", type=int, default=1000, help="engine ms per move")
     play.add_argument("--depth", type=int, help="engine search depth instead of time")
-    play.add_argument("--elo", type=int, help="limit the engine's strength to this Elo (1350-2530)")
+    play.add_argument("--elo", type=int, help="limit the engine's strength to this Elo (1340-2500)")
     play.add_argument("--ascii", action="store_true", help="letters instead of chess glyphs")
     play.add_argument("--pgn", metavar="FILE", help="append the finished game to this PGN file")
     play.add_argument(

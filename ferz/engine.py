@@ -32,35 +32,39 @@ from .variants.chase import Chases, cycle_value
 HASH_MAX_MB = 4096
 THREADS_MAX = 64
 MULTIPV_MAX = 256
-# Strength levels (docs/engine.md "Strength levels"): level s in 0..19 searches at most
-# SKILL_TOP_NODES * SKILL_NODE_STEP ** (s - 19) nodes a move. Level 19's budget is about a third
-# of what ferz's own clock lets it search in a 10+0.1 s middlegame, so every level stays
-# limited by its budget at blitz controls, and equal node ratios give about equal Elo steps.
-# The random push (SKILL_NOISE_CP a level below 19, in centipawns) and the lines it chooses
-# among shrink to nothing at level 19. Fractional levels between 19 and 20 (UCI_Elo between
-# level 19's Elo and full strength's) bridge the rest: their budget grows by SKILL_BRIDGE_STEP
-# up to about what the 10+0.1 clock allows.
+# Strength levels (docs/engine.md "Strength levels"). The limits are set on an internal
+# "skill" scale s in 0..20: s in 0..19 searches at most SKILL_TOP_NODES * SKILL_NODE_STEP **
+# (s - 19) nodes a move. Skill 19's budget is about a third of what ferz's own clock lets it
+# search in a 10+0.1 s middlegame, so the limits stay budget-bound at blitz controls. The random
+# push (SKILL_NOISE_CP a skill below 19, in centipawns) and the lines it chooses among shrink to
+# nothing at skill 19. Skills between 19 and 20 bridge the rest to full strength: their budget
+# grows by SKILL_BRIDGE_STEP up to about what the 10+0.1 clock allows. Equal skill steps are
+# not equal Elo steps (measured), so both options go through the calibration SKILL_ELO:
+# UCI_Elo maps to the skill with that Elo, and `Skill Level` k to the skill whose Elo is
+# ELO_MIN + k * LEVEL_ELO, equal steps from level 0 to full strength (level 20).
 SKILL_TOP_NODES = 90_000
 SKILL_NODE_STEP = 1.4
 SKILL_BRIDGE_STEP = 3.0
-SKILL_NOISE_CP = 10  # the push's width grows by this much for each level below 19
+SKILL_NOISE_CP = 10  # the push's width grows by this much for each skill below 19
 SKILL_LINE_CP = 50  # one line to choose from, beyond the best, for each this much of width
 SKILL_MAX_LINES = 4
 SKILL_POLL_MASK = 63  # limited levels check their budget every 64 nodes (full strength: 1024)
-# Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength
-# levels", 30-60 games a point): (level, Elo) measured; UCI_Elo maps to a level by straight
-# lines between them (the straight line over levels 0..19, Elo = 1265 + 55.7 * level, missed
-# levels 15 and 19 by about 2.4 standard errors). Level 20 is full strength.
+# Calibration against Stockfish 15.1's UCI_Elo at 10+0.1 s (docs/engine.md "Strength levels"):
+# (skill, Elo) knots of the weighted least squares fit, straight between the knots, of all the
+# matches at these limits (30 games each, old and new pooled). skill_of_elo inverts it by the
+# same straight lines. The ends are rounded to 20 Elo, so that a level's step is whole.
 SKILL_ELO: tuple[tuple[float, float], ...] = (
-    (0, 1350),
-    (5, 1465),
-    (10, 1890),
-    (15, 1985),
-    (19, 2415),
-    (20, 2530),
+    (0, 1340),
+    (5, 1437),
+    (10, 1921),
+    (15, 2003),
+    (19, 2331),
+    (20, 2500),
 )
-ELO_MIN = 1350  # level 0
-ELO_MAX = 2530  # full strength
+ELO_MIN = 1340  # level 0
+ELO_MAX = 2500  # full strength
+LEVEL_ELO = (ELO_MAX - ELO_MIN) / 20  # Elo between neighbouring `Skill Level`s
+LEVEL_HELP = f"20 = full strength; 0-19 in equal steps of {LEVEL_ELO:.0f} Elo from {ELO_MIN}"
 STOP_POLL_S = 0.002
 MAX_LAG_MS = 1000  # the measured delay added to Move Overhead never exceeds this
 LAG_FADE = 0.8  # per move, the remembered delay shrinks by this factor
@@ -151,36 +155,46 @@ def skill_of_elo(elo: float) -> float:
     return SKILL_ELO[-1][0]
 
 
+def level_elo(level: int) -> float:
+    """The Elo a `Skill Level` 0..20 stands for: equal steps from ELO_MIN to ELO_MAX."""
+    return ELO_MIN + level * LEVEL_ELO
+
+
+def skill_of_level(level: int) -> float:
+    """The internal skill 0..20 of a `Skill Level`: the one calibrated at its Elo."""
+    return skill_of_elo(level_elo(level))
+
+
 def skill_of(options: Options) -> float | None:
-    """The effective skill level (0 to under 20; fractional for UCI_Elo) when strength is
-    limited, else None (full strength)."""
+    """The internal skill (0 to under 20) that the options ask for when strength is limited,
+    else None (full strength)."""
     if options.get("UCI_LimitStrength"):
         skill = skill_of_elo(int(options.get("UCI_Elo")))
-        return skill if skill < 20 else None
-    level = int(options.get("Skill Level"))
-    return float(level) if level < 20 else None
+    else:
+        skill = skill_of_level(int(options.get("Skill Level")))
+    return skill if skill < 20 else None
 
 
 def skill_nodes(skill: float) -> int:
-    """Node budget per move of a skill level: a fixed ratio between neighbouring levels, and
+    """Node budget per move of a skill: a fixed ratio between neighbouring skills, and
     from 19 towards 20 a steeper one, up to what a 10+0.1 s clock allows."""
     step = SKILL_NODE_STEP if skill <= 19 else SKILL_BRIDGE_STEP
     return int(SKILL_TOP_NODES * step ** (skill - 19))
 
 
 def skill_depth(skill: float) -> int:
-    """Depth cap of a skill level: the lowest levels look one to three plies ahead (from
-    level 5 or so the node budget stops the search first)."""
+    """Depth cap of a skill: the lowest skills look one to three plies ahead (from
+    skill 5 or so the node budget stops the search first)."""
     return 1 + int(skill * 0.7)
 
 
 def skill_noise(skill: float) -> int:
-    """Width in centipawns of the random push a skill level adds to each line (0 from 19)."""
+    """Width in centipawns of the random push a skill adds to each line (0 from 19)."""
     return max(0, round(SKILL_NOISE_CP * (19 - skill)))
 
 
 def skill_lines(skill: float) -> int:
-    """How many lines a skill level searches to choose from (1 once the push is gone)."""
+    """How many lines a skill searches to choose from (1 once the push is gone)."""
     return min(SKILL_MAX_LINES, 1 + -(-skill_noise(skill) // SKILL_LINE_CP))
 
 
@@ -261,7 +275,7 @@ class Engine:
                 ),
                 Option("UCI_LimitStrength", "check", False, help="play at UCI_Elo strength"),
                 Option("UCI_Elo", "spin", 1500, ELO_MIN, ELO_MAX, help="target strength"),
-                Option("Skill Level", "spin", 20, 0, 20, help="20 = full strength"),
+                Option("Skill Level", "spin", 20, 0, 20, help=LEVEL_HELP),
                 Option("UCI_ShowWDL", "check", False, help="report win/draw/loss permille"),
                 Option(
                     "OwnBook",

@@ -1,4 +1,5 @@
-"""Strength levels: each level's node budget, push and depth cap, and the UCI_Elo <-> level map."""
+"""Strength levels: each internal skill's node budget, push and depth cap, the UCI_Elo <-> skill
+map, and `Skill Level`'s equal Elo steps through it."""
 
 from __future__ import annotations
 
@@ -11,24 +12,30 @@ from ferz import timeman
 from ferz.engine import (
     ELO_MAX,
     ELO_MIN,
+    LEVEL_ELO,
+    SKILL_ELO,
     Engine,
     elo_of_skill,
+    level_elo,
     skill_depth,
     skill_lines,
     skill_nodes,
     skill_noise,
     skill_of,
     skill_of_elo,
+    skill_of_level,
 )
 from tests.search.helpers import scored, think
 
-LEVELS = range(20)  # 20 is full strength
+SKILLS = range(20)  # the internal scale's integers; 20 is full strength
+LEVELS = range(20)  # the `Skill Level`s that limit strength (20 is full strength)
 FRACTIONS = [k / 8 for k in range(160)]  # 0 .. 19.875: what UCI_Elo can ask for
 # ferz's search speed on the 2-core reference machine (`ferz bench`: 630 k nodes/s, 0.60x
 # Stockfish 15.1's bench) in nodes per ms, and the blitz controls (base s, increment s)
 REF_NODES_PER_MS = 630
 BLITZ = [(10, 0.1), (60, 0.6), (180, 0), (180, 2), (300, 0), (300, 3)]
-MARGIN = 3  # every level's budget is at most a third of what the clock allows
+MARGIN = 3  # skill 19's budget is at most a third of what the clock allows ...
+LEVEL_MARGIN = 1.8  # ... and every Skill Level's 1 / 1.8 (the top ones lie on the bridge)
 
 
 def clock_nodes(base_s: float, inc_s: float) -> float:
@@ -44,8 +51,8 @@ def clock_nodes(base_s: float, inc_s: float) -> float:
 
 
 def test_budgets_rise_by_one_ratio():
-    """Each level searches more nodes than the one below, by the same ratio."""
-    budgets = [skill_nodes(level) for level in LEVELS]
+    """Each skill searches more nodes than the one below, by the same ratio."""
+    budgets = [skill_nodes(skill) for skill in SKILLS]
     ratios = [b / a for a, b in pairwise(budgets)]
     assert all(r > 1.2 for r in ratios)
     assert max(ratios) - min(ratios) < 0.05
@@ -54,23 +61,25 @@ def test_budgets_rise_by_one_ratio():
 
 @pytest.mark.parametrize(("base", "inc"), BLITZ)
 def test_every_level_is_limited_by_its_budget_not_the_clock(base, inc):
-    """At blitz controls the clock buys at least three times level 19's budget; the
-    fractional levels between 19 and 20 (UCI_Elo's bridge to full strength) stay within it."""
+    """At blitz controls the clock buys at least three times skill 19's budget and 1.8 times
+    every Skill Level's; the fractional skills between 19 and 20 (the bridge to full strength)
+    stay within it."""
     allowed = clock_nodes(base, inc)
     assert skill_nodes(19) * MARGIN <= allowed
+    assert all(skill_nodes(skill_of_level(k)) * LEVEL_MARGIN <= allowed for k in LEVELS)
     assert skill_nodes(FRACTIONS[-1]) <= allowed
 
 
 def test_push_and_lines_shrink_to_nothing_at_level_19():
-    """The random push narrows level by level and is gone at 19, where one line is searched;
-    the depth cap never falls as the level rises."""
-    noise = [skill_noise(level) for level in LEVELS]
+    """The random push narrows skill by skill and is gone at 19, where one line is searched;
+    the depth cap never falls as the skill rises."""
+    noise = [skill_noise(skill) for skill in SKILLS]
     assert all(a > b for a, b in pairwise(noise))
     assert noise[-1] == 0 and noise[0] > 100
-    lines = [skill_lines(level) for level in LEVELS]
+    lines = [skill_lines(skill) for skill in SKILLS]
     assert all(a >= b for a, b in pairwise(lines))
     assert lines[0] == 4 and lines[-1] == 1 and all(n >= 2 for n in lines[:-1])
-    depths = [skill_depth(level) for level in LEVELS]
+    depths = [skill_depth(skill) for skill in SKILLS]
     assert depths[0] == 1 and all(a <= b for a, b in pairwise(depths))
 
 
@@ -86,13 +95,46 @@ def test_elo_map_rises_and_inverts():
     assert skill_of_elo(ELO_MIN - 500) == 0 and skill_of_elo(ELO_MAX + 500) == 20
 
 
+def test_calibration_points_are_ordered():
+    """SKILL_ELO runs from skill 0 at ELO_MIN to full strength (20) at ELO_MAX, rising in
+    both columns, so that the map between them is one-to-one."""
+    assert SKILL_ELO[0] == (0, ELO_MIN) and SKILL_ELO[-1] == (20, ELO_MAX)
+    assert all(s0 < s1 and e0 < e1 for (s0, e0), (s1, e1) in pairwise(SKILL_ELO))
+
+
+def test_skill_levels_are_equal_elo_steps():
+    """Skill Level k plays at the skill whose calibrated Elo is ELO_MIN + k * LEVEL_ELO: equal
+    steps from level 0 (skill 0) to level 20 (full strength), rising with k, and on the same
+    scale as UCI_Elo."""
+    assert LEVEL_ELO * 20 == ELO_MAX - ELO_MIN
+    skills = [skill_of_level(k) for k in range(21)]
+    assert skills[0] == 0 and skills[20] == 20
+    assert all(a < b for a, b in pairwise(skills))
+    for k, skill in enumerate(skills):
+        assert elo_of_skill(skill) == pytest.approx(ELO_MIN + k * LEVEL_ELO, abs=0.5)
+        assert level_elo(k) == pytest.approx(ELO_MIN + k * LEVEL_ELO)
+    steps = [elo_of_skill(b) - elo_of_skill(a) for a, b in pairwise(skills)]
+    assert max(steps) - min(steps) < 1
+    engine = Engine()
+    for k in (0, 7, 13, 19):
+        engine.set_option("UCI_LimitStrength", False)
+        engine.set_option("Skill Level", k)
+        by_level = skill_of(engine.options)
+        engine.set_option("UCI_LimitStrength", True)
+        engine.set_option("UCI_Elo", round(level_elo(k)))
+        assert skill_of(engine.options) == pytest.approx(by_level, abs=1e-9)
+
+
 def test_options_choose_the_level():
-    """Skill Level and UCI_Elo give the level; 20 and ELO_MAX are full strength; values
+    """Skill Level and UCI_Elo give the skill; 20 and ELO_MAX are full strength; values
     outside the options' ranges are refused and change nothing."""
     engine = Engine()
     assert skill_of(engine.options) is None
+    engine.set_option("Skill Level", 0)
+    assert skill_of(engine.options) == 0
     engine.set_option("Skill Level", 7)
-    assert skill_of(engine.options) == 7
+    assert skill_of(engine.options) == pytest.approx(skill_of_level(7))
+    assert 0 < skill_of(engine.options) < 19
     engine.set_option("UCI_LimitStrength", True)  # UCI_Elo takes over from Skill Level
     engine.set_option("UCI_Elo", ELO_MAX)
     assert skill_of(engine.options) is None
@@ -114,7 +156,7 @@ Line = namedtuple("Line", "score pv")
 
 
 def test_pick_stays_within_the_push():
-    """A level chooses only among lines within its push of the best, and at 19 the best."""
+    """A skill chooses only among lines within its push of the best, and at 19 the best."""
     engine = Engine()
     lines = [Line(50, [1]), Line(20, [2]), Line(-40, [3]), Line(-400, [4])]
     assert {engine._skill_pick(lines, 19) for _ in range(50)} == {1}
@@ -132,9 +174,10 @@ def test_level_search_finishes_depth_one_then_keeps_its_budget(engine: Engine):
     best, infos = think(engine, fen, wtime=60000, btime=60000)
     assert best and [i.depth for i in scored(infos)].count(1) >= 4  # four lines at depth 1
     engine.set_option("Skill Level", 12)
+    skill = skill_of_level(12)
     _, infos = think(engine, fen, wtime=600000, btime=600000)
-    assert max(i.nodes for i in scored(infos)) <= skill_nodes(12) + 64
-    assert max(i.depth for i in scored(infos)) < skill_depth(12)
+    assert max(i.nodes for i in scored(infos)) <= skill_nodes(skill) + 64
+    assert max(i.depth for i in scored(infos)) < skill_depth(skill)
     engine.set_option("Skill Level", 20)
-    _, infos = think(engine, fen, nodes=skill_nodes(12) * 3)
-    assert max(i.nodes for i in scored(infos)) > skill_nodes(12)
+    _, infos = think(engine, fen, nodes=skill_nodes(skill) * 3)
+    assert max(i.nodes for i in scored(infos)) > skill_nodes(skill)
