@@ -15,8 +15,9 @@ from .messages import ClientError, error_message
 from .rooms import Games
 from .schema import LOBBY_MESSAGES, check_message
 
-# ferz's levels offered as bots: Elo (None: full strength).
-BOTS: tuple[int | None, ...] = (ELO_MIN, 1500, 2000, ELO_MAX, None)
+# ferz's levels offered as bots: Elo (None: full strength, which UCI_Elo = ELO_MAX also is, so
+# the strongest limited bot sits a few levels below it).
+BOTS: tuple[int | None, ...] = (ELO_MIN, 1500, 2000, ELO_MAX - 200, None)
 
 
 def seek_json(game: Game, player: str | None) -> dict[str, Any]:

@@ -72,7 +72,8 @@ export async function showGames(root, query = {}) {
 /** The new-game form (`preset`: variant and FEN, from "continue from here"); on submit the
  * server creates the game and we open it. */
 export async function showNewGame(root, preset = {}) {
-  let meta = { variants: ['chess'], elo_min: 1350, elo_max: 2850, max_think_ms: 60000 };
+  // Used only if /api/meta fails; the server's range (ferz.engine's ELO_MIN/ELO_MAX) decides.
+  let meta = { variants: ['chess'], elo_min: 1340, elo_max: 2500, max_think_ms: 60000 };
   try {
     meta = await api('/api/meta');
   } catch {
@@ -129,7 +130,7 @@ export async function showNewGame(root, preset = {}) {
       h('label', {}, h('input', { type: 'checkbox', name: 'show_pv' }), " show the engine's lines while it thinks")),
     h('fieldset', { class: 'for-engine' }, h('legend', {}, 'Strength'),
       h('label', {}, h('input', { type: 'checkbox', name: 'full', checked: true }), ' full strength'), ' ',
-      h('label', {}, 'or Elo ', h('input', { type: 'range', name: 'elo', min: String(meta.elo_min), max: String(meta.elo_max), step: '50', value: '1500',
+      h('label', {}, 'or Elo ', h('input', { type: 'range', name: 'elo', min: String(meta.elo_min), max: String(meta.elo_max), step: '10', value: '1500',
         oninput: (e) => { form.querySelector('output').textContent = e.target.value; form.full.checked = false; } }),
       ' ', h('output', {}, '1500'))),
     h('fieldset', {}, h('legend', {}, 'Position'),
