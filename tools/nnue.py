@@ -310,14 +310,7 @@ class Inputs:
         then its hands as read from the FEN's pocket by ferz's FEN reader."""
         from ferz.core.defs import MAXHAND
 
-        white, black = [], []
-        nsq = pos.nsq
-        for c in (0, 1):
-            for i in range(pos.pcount[c]):
-                sq = pos.plist[c * 64 + i]
-                k = 2 * (pos.board[sq] * nsq + sq)
-                white.append(self.board[k])
-                black.append(self.board[k + 1])
+        white, black = inputs(pos, self.board)
         if self.caps:
             for p in range(2, pos.npc):
                 for i in range(1, min(pos.hand[p], MAXHAND - 1) + 1):

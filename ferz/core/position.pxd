@@ -163,6 +163,7 @@ cdef class Position:
     cdef void lift(self, int sq) noexcept nogil
     cdef void shift(self, int fr, int to) noexcept nogil
     cdef void nn_piece(self, int p, int sq, bint add) noexcept nogil
+    cdef void nn_rows(self, Py_ssize_t r0, Py_ssize_t r1, bint add) noexcept nogil
     cdef void nn_change(self, int out, int fr, int into, int to) noexcept nogil
     cdef void nn_king(self, int c) noexcept nogil
     cdef void nn_cache_row(self, Py_ssize_t at, Py_ssize_t row, bint add) noexcept nogil

@@ -222,10 +222,14 @@ class Position:
 
     def nn_piece(self, p: cython.int, sq: cython.int, add: cython.bint) -> cython.void:
         """Add piece p on sq to both views' hidden units, or take it out (add false)."""
-        h: cython.Py_ssize_t = self.nn_h
         k: cython.Py_ssize_t = 2 * (p * self.nsq + sq)
-        r0: cython.Py_ssize_t = self.nn_row[self.nn_kb0 + k]
-        r1: cython.Py_ssize_t = self.nn_row[self.nn_kb1 + k + 1]
+        self.nn_rows(self.nn_row[self.nn_kb0 + k], self.nn_row[self.nn_kb1 + k + 1], add)
+
+    def nn_rows(
+        self, r0: cython.Py_ssize_t, r1: cython.Py_ssize_t, add: cython.bint
+    ) -> cython.void:
+        """Add weight row r0 to White's view and r1 to Black's (or take them out: add false)."""
+        h: cython.Py_ssize_t = self.nn_h
         sign: cython.int = 1 if add else -1
         i: cython.Py_ssize_t
         if cython.compiled:
@@ -265,22 +269,9 @@ class Position:
         holds it (add false): that input's row in both views (none above the type's cap)."""
         if i <= 0 or i >= MAXHAND:
             return
-        h: cython.Py_ssize_t = self.nn_h
         k: cython.Py_ssize_t = 2 * (p * MAXHAND + i)
-        r0: cython.Py_ssize_t = self.nn_hrow[k]
-        r1: cython.Py_ssize_t = self.nn_hrow[k + 1]
-        x: cython.Py_ssize_t
-        if r0 < 0:
-            return
-        if cython.compiled:
-            if add:
-                ferz_nn_add(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
-            else:
-                ferz_nn_sub(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
-        else:
-            for x in range(h):
-                self.acc[x] += self.nn_w[r0 + x] if add else -self.nn_w[r0 + x]
-                self.acc[h + x] += self.nn_w[r1 + x] if add else -self.nn_w[r1 + x]
+        if self.nn_hrow[k] >= 0:
+            self.nn_rows(self.nn_hrow[k], self.nn_hrow[k + 1], add)
 
     def nn_king(self, c: cython.int) -> cython.void:
         """Side c's king stands on a new square: if that changes its view's king index (bucket
