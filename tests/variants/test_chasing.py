@@ -223,7 +223,8 @@ def test_the_search_judges_a_cycle_as_the_game_does() -> None:
 
 def test_search_avoids_a_losing_chase() -> None:
     """White's rook chased the knight at each move; going back to i8 would repeat the start by
-    a chase at every move, which loses. The search scores that as lost and plays otherwise."""
+    a chase at every move, which loses. The search scores that as lost and plays otherwise, for
+    a win (with xiangqi's network it finds a mate in 3 at depth 4)."""
     from ferz.engine import Engine, Limits
 
     fen, cycle, _ = CASES[0]
@@ -242,4 +243,5 @@ def test_search_avoids_a_losing_chase() -> None:
         last = [info for info in infos if info.depth][-1]
         results[searchmoves] = (best[0], last.score_cp, last.score_mate)
     assert results["i6i8",][2] is not None and results["i6i8",][2] <= 0  # mated: a loss
-    assert results[()][0] != "i6i8" and results[()][2] is None
+    best, cp, mate = results[()]
+    assert best != "i6i8" and (mate is None and cp > 0 or mate is not None and mate > 0)  # wins
