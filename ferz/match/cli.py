@@ -8,7 +8,9 @@ asked for), Failures, Terminations, Time, PGN.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -330,6 +332,7 @@ def main(args: argparse.Namespace) -> int:
     started = time.monotonic()
     error = None
     interrupted = False
+    previous = _stop_on_sigterm()
     try:
         if args.ray:
             from .cluster import run_ray
@@ -341,6 +344,9 @@ def main(args: argparse.Namespace) -> int:
         error = str(failure)
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     seconds = time.monotonic() - started
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\n")
@@ -361,6 +367,20 @@ def main(args: argparse.Namespace) -> int:
         print(f"ferz: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    """SIGTERM's handler during a match: stop as Ctrl-C does."""
+    raise KeyboardInterrupt
+
+
+def _stop_on_sigterm():
+    """Make SIGTERM (a `kill`, a scheduler's stop) end a match as Ctrl-C does, with the games
+    played so far summarised and written; the handler it replaces, or None off the main
+    thread (where Python cannot install one)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _interrupt)
 
 
 def _names(progress: Progress, config: MatchConfig) -> tuple[str, str]:

@@ -4,8 +4,11 @@ and clear errors for bad input."""
 from __future__ import annotations
 
 import io
+import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import chess.pgn
@@ -163,6 +166,31 @@ def test_sprt_stops_the_match_when_decided(capsys) -> None:
     figures = summary(out)
     assert figures["SPRT"].endswith("H0 accepted"), out
     assert int(figures["Games"].split()[0]) < 60
+
+
+def test_sigterm_stops_a_match_with_its_summary_and_games(tmp_path) -> None:
+    """A `kill` (SIGTERM) ends a match as Ctrl-C does: the games played so far are summarised
+    and kept in the PGN, and the exit code is 130."""
+    games = tmp_path / "games.pgn"
+    command = [
+        sys.executable, "-m", "ferz", "match", "--quiet", "--engine", f"cmd={STANDIN} good",
+        "--engine", f"cmd={STANDIN} good", "--movetime", "20", "--games", "400",
+        "--concurrency", "1", "--pgn", str(games),
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(HERE.parent.parent))
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while b"[Result" not in (games.read_bytes() if games.exists() else b""):
+        assert time.monotonic() < deadline and proc.poll() is None, "no game finished"
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    text = out.decode()
+    assert "Stopped: interrupted" in text and "Score:" in text
+    played = int(summary(text)["Games"].split()[0])
+    assert 1 <= played < 400
+    assert games.read_text().count("[Result ") == played
 
 
 def test_stop_on_failure(capsys) -> None:
