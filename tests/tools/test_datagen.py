@@ -146,7 +146,12 @@ def test_an_interrupted_run_continues_to_the_same_bytes(tmp_path, stand_in) -> N
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     # slow moves (same moves) so that the Ctrl-C lands mid-run however busy the machine is
     slow = dict(env, DATAGEN_STANDIN_DELAY="0.02")
-    proc = subprocess.Popen(command, env=slow, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # Ctrl-C's handler even when this test runs in a shell's background job, whose children
+    # inherit SIGINT ignored (Python then keeps it ignored)
+    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    proc = subprocess.Popen(
+        command, env=slow, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint
+    )
     deadline = time.monotonic() + 60
     while not (out / "chunk-000000.fzd").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
