@@ -257,7 +257,7 @@ class Evaluator:
         # Step 0. The network, where the position keeps its accumulators (not against a bare
         # king: material and the mop-up of the hand-made evaluation drive it to the mate).
         score: cython.int
-        if self.nn_on and pos.nn and pos.pcount[0] > 1 and pos.pcount[1] > 1:
+        if self.nn_on and pos.nn and not alone(pos, 0) and not alone(pos, 1):
             score = forward(pos, self.net)
             if score > SAFE_MAX:
                 return SAFE_MAX
@@ -509,6 +509,22 @@ class Evaluator:
 # ------------------------------------------------------------------ the steps of Evaluator.hand
 # Module functions, not methods: each is called from hand() alone, so the C compiler inlines
 # them there (a method would also sit in the class's vtable and stay a call).
+
+
+@cython.cfunc
+@cython.inline
+@cython.nogil
+@cython.exceptval(check=False)
+def alone(pos: Position, c: cython.int) -> cython.bint:
+    """Side c has its royal piece and nothing else: no other piece on the board or in hand (a
+    crazyhouse king with pieces to drop is not bare)."""
+    p: cython.int
+    if pos.pcount[c] > 1:
+        return False
+    for p in range(2 + c, pos.npc, 2):
+        if pos.hand[p]:
+            return False
+    return True
 
 
 @cython.cfunc
@@ -993,7 +1009,7 @@ def total(ev: Evaluator, pos: Position, s: Scratch) -> cython.int:
     if scale == 0 and s.npawns[weak] == 0:
         s.dead = 1
         return 0  # neither side can win: a dead draw
-    if pos.pcount[weak] == 1 and (
+    if alone(pos, weak) and (
         s.npm[strong] >= ev.rook_value
         or (ev.material_draws and scale > 0 and s.npawns[strong] == 0 and s.npm[strong] > 0)
     ):

@@ -266,8 +266,9 @@ class Position:
 
     def nn_hand(self, p: cython.int, i: cython.int, add: cython.bint) -> cython.void:
         """The hand of p's colour now holds an i-th piece of p's type (add), or no longer
-        holds it (add false): that input's row in both views (none above the type's cap)."""
-        if i <= 0 or i >= MAXHAND:
+        holds it (add false): that input's row in both views (none above the type's cap, and
+        nothing without a network that sees hands, so make and unmake call it unguarded)."""
+        if not (self.nn_hands and self.nn) or i <= 0 or i >= MAXHAND:
             return
         k: cython.Py_ssize_t = 2 * (p * MAXHAND + i)
         if self.nn_hrow[k] >= 0:
@@ -493,8 +494,7 @@ class Position:
             p = 2 * fr + us
             self.u_piece[ply] = p
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
-            if self.nn_hands and self.nn:
-                self.nn_hand(p, self.hand[p], False)
+            self.nn_hand(p, self.hand[p], False)
             self.hand[p] -= 1
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
             q = p if move_promo(m) == 0 else 2 * move_promo(m) + us  # dropPromoted: +L@b1
@@ -528,8 +528,7 @@ class Position:
                     key ^= self.z_hand[h * MAXHAND + self.hand[h]]
                     self.hand[h] += 1
                     key ^= self.z_hand[h * MAXHAND + self.hand[h]]
-                    if self.nn_hands and self.nn:
-                        self.nn_hand(h, self.hand[h], True)
+                    self.nn_hand(h, self.hand[h], True)
                     self.mg += self.pst_mg[h * nsq]
                     self.eg += self.pst_eg[h * nsq]
             self.shift(fr, to)
@@ -673,8 +672,7 @@ class Position:
             sq = move_to(m) if (m >> 27) & 1 else move_from(m)
             q = 2 * g + us
             key ^= self.z_hand[q * MAXHAND + self.hand[q]]
-            if self.nn_hands and self.nn:
-                self.nn_hand(q, self.hand[q], False)
+            self.nn_hand(q, self.hand[q], False)
             self.hand[q] -= 1
             key ^= self.z_hand[q * MAXHAND + self.hand[q]]
             self.put(q, sq)
@@ -713,8 +711,7 @@ class Position:
         q: cython.int = self.u_gated[ply]
         self.lift(sq)
         self.hand[q] += 1
-        if self.nn_hands and self.nn:
-            self.nn_hand(q, self.hand[q], True)
+        self.nn_hand(q, self.hand[q], True)
 
     def gate_key(self, gates: cython.longlong) -> cython.ulonglong:
         """The hash of a set of gates (seirawanGating)."""
@@ -767,8 +764,7 @@ class Position:
         elif kind == DROP:
             self.lift(to)
             self.hand[p] += 1
-            if self.nn_hands and self.nn:
-                self.nn_hand(p, self.hand[p], True)
+            self.nn_hand(p, self.hand[p], True)
         else:
             if kind == PROMO:
                 q = self.board[to]
@@ -786,8 +782,7 @@ class Position:
                     self.put(capt, to)
                 if self.capt_to_hand:
                     h = 2 * self.demoted[capt >> 1] + us
-                    if self.nn_hands and self.nn:
-                        self.nn_hand(h, self.hand[h], False)
+                    self.nn_hand(h, self.hand[h], False)
                     self.hand[h] -= 1
         self.castling = self.u_castle[ply]
         self.ep = self.u_ep[ply]

@@ -248,3 +248,22 @@ def test_hand_inputs_count_toward_the_int16_limit(tmp_path):
     assert not pos.nn
     pos.set_fen(f"4k3/8/8/8/8/8/8/4K3[{pawns[1:]}] w - - 0 1")
     assert pos.nn
+
+
+def test_a_king_with_pieces_in_hand_is_not_bare(tmp_path):
+    """The network judges a drop game's position where a side has only its king on the board
+    but pieces in hand; the hand-made mop-up takes over only when a king has nothing at all."""
+    rules = get("crazyhouse")
+    net = nnue.read(hand_net(tmp_path, "crazyhouse"))
+
+    def both(fen: str) -> tuple[int, int]:
+        """The evaluation of fen with the network and without it."""
+        with_net, without = Evaluator(rules, net=net), Evaluator(rules)
+        a = factory.position(rules, fen, with_net)
+        b = factory.position(rules, fen, without)
+        return with_net.eval(a), without.eval(b)
+
+    networked, handmade = both("4k3/8/8/8/8/8/8/R3K3[q] w - - 0 1")
+    assert networked != handmade  # Black's queen in hand: no mop-up of a bare king
+    networked, handmade = both("4k3/8/8/8/8/8/8/R3K3[] w - - 0 1")
+    assert networked == handmade  # a bare king: the hand-made mop-up drives the mate
