@@ -254,12 +254,20 @@ def test_rules_signature_decides_where_a_network_applies(net):
 
 def test_shipped_networks_serve_their_own_variants():
     """Each network in ferz/nets is chosen by the rules it was trained for: xiangqi-1 for
-    xiangqi only (not its smaller or other-army cousins), chess-2 for the chess family."""
+    xiangqi only (not its smaller or other-army cousins), crazyhouse-1 for crazyhouse only
+    (not the drop games whose captures or hands work otherwise), chess-2 for the chess
+    family."""
     assert nnue.bundled(get("xiangqi")).header["name"] == "xiangqi-1"
+    assert nnue.bundled(get("crazyhouse")).header["name"] == "crazyhouse-1"
     assert nnue.bundled(get("chess960")).header["name"] == "chess-2"
-    for variant in ("minixiangqi", "manchu", "janggi", "supply"):
-        net = nnue.bundled(get(variant))
-        assert net is None or net.header["name"] != "xiangqi-1", variant
+    cousins = {
+        "xiangqi-1": ("minixiangqi", "manchu", "janggi", "supply"),
+        "crazyhouse-1": ("loop", "chessgi", "bughouse", "koedem", "placement", "seirawan"),
+    }
+    for name, variants in cousins.items():
+        for variant in variants:
+            net = nnue.bundled(get(variant))
+            assert net is None or net.header["name"] != name, variant
     engine = Engine()
     engine.set_option("UCI_Variant", "xiangqi")
     assert engine._evaluator.net.header["name"] == "xiangqi-1"
@@ -353,7 +361,8 @@ def test_shipped_chess_network():
     net = nnue.bundled(get("chess"))
     assert net is not None
     assert nnue.bundled(get("chess960")) is net
-    assert nnue.bundled(get("crazyhouse")) is None
+    assert nnue.bundled(get("crazyhouse")) is not net
+    assert nnue.bundled(get("atomic")) is None
     rules = get("chess")
     ev = Evaluator(rules, net=net)
     pos = factory.position(rules, None, ev)
