@@ -276,3 +276,21 @@ def test_palace_king_buckets_for_xiangqi(tmp_path):
     assert net.nkings == 6 and net.mirror and not net.hands and net.fits(rules)
     check = tool.agree(out, stats["model"], stats["layout"], [data], 200, "xiangqi")
     assert check["positions"] == check["exact"] > 100 and check["beyond"] == 0
+
+
+def test_networks_without_king_buckets_have_the_finer_output_scale(tmp_path):
+    """--kings none keeps format 1's inputs but writes the output weights at qb 256 (format
+    2's scale, a format 2 file without king buckets), and the engine scores it as trained."""
+    need_module("torch")
+    need_module("numpy")
+    data = tmp_path / "data.txt"
+    data.write_text("\n".join(variant_lines("xiangqi", 8, 2)) + "\n")
+    out = tmp_path / "xiangqi.nnue"
+    stats = tool.train(
+        [data], out, "xiangqi", 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings="none", cache=False
+    )
+    net = nnue.read(out)
+    assert net.qb == 256 and not net.kings and net.fits(get("xiangqi"))
+    assert out.read_bytes()[8] == 2  # the format version after the magic
+    check = tool.agree(out, stats["model"], stats["layout"], [data], 200, "xiangqi")
+    assert check["positions"] == check["exact"] > 100 and check["beyond"] == 0
