@@ -266,16 +266,23 @@ def test_palace_king_buckets_for_xiangqi(tmp_path):
     assert kings[9 + 3] == kings[9 + 5] == 2 and kings[2 * 9 + 4] == 5
     with pytest.raises(ValueError, match="no royal piece confined"):
         tool.king_map("palace", 9, 9, get("shogi"))
+    net = trained_xiangqi(tmp_path, "palace")
+    assert net.nkings == 6 and net.mirror and not net.hands and net.fits(rules)
+
+
+def trained_xiangqi(tmp_path: Path, kings: str) -> nnue.Network:
+    """A small xiangqi network trained with these king buckets, checked to score in the
+    engine exactly as the trainer's integer model does."""
     data = tmp_path / "data.txt"
     data.write_text("\n".join(variant_lines("xiangqi", 8, 2)) + "\n")
     out = tmp_path / "xiangqi.nnue"
     stats = tool.train(
-        [data], out, "xiangqi", 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings="palace", cache=False
+        [data], out, "xiangqi", 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings=kings, cache=False
     )
-    net = nnue.read(out)
-    assert net.nkings == 6 and net.mirror and not net.hands and net.fits(rules)
     check = tool.agree(out, stats["model"], stats["layout"], [data], 200, "xiangqi")
     assert check["positions"] == check["exact"] > 100 and check["beyond"] == 0
+    assert out.read_bytes()[8] == 2  # format 2 (the version after the magic)
+    return nnue.read(out)
 
 
 def test_networks_without_king_buckets_have_the_finer_output_scale(tmp_path):
@@ -283,14 +290,5 @@ def test_networks_without_king_buckets_have_the_finer_output_scale(tmp_path):
     2's scale, a format 2 file without king buckets), and the engine scores it as trained."""
     need_module("torch")
     need_module("numpy")
-    data = tmp_path / "data.txt"
-    data.write_text("\n".join(variant_lines("xiangqi", 8, 2)) + "\n")
-    out = tmp_path / "xiangqi.nnue"
-    stats = tool.train(
-        [data], out, "xiangqi", 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings="none", cache=False
-    )
-    net = nnue.read(out)
+    net = trained_xiangqi(tmp_path, "none")
     assert net.qb == 256 and not net.kings and net.fits(get("xiangqi"))
-    assert out.read_bytes()[8] == 2  # the format version after the magic
-    check = tool.agree(out, stats["model"], stats["layout"], [data], 200, "xiangqi")
-    assert check["positions"] == check["exact"] > 100 and check["beyond"] == 0
