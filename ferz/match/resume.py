@@ -208,7 +208,8 @@ def load(
         if entry["opening"] != opening_digest(opening, a_white):
             raise ValueError(
                 f"game {index + 1} of {pgn_path} was played from another opening than "
-                "these settings give it (has the openings file changed?)"
+                "these settings give it (the openings file changed, or --shuffle of random "
+                "openings, whose order depends on --games)"
             )
     try:
         written = Path(pgn_path).read_text(encoding="utf-8")
