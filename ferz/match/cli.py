@@ -242,11 +242,11 @@ class Progress:
         with self.lock:
             if self.closed:
                 return False
+            text = to_pgn(record, self.event, self.config.budget) if self.pgn_path else ""
             self.records[record.index] = record
             if self.pgn_path:
                 # appended at once, so a match that is killed keeps its games; the state
                 # after it, so that the state never names a game the PGN lacks
-                text = to_pgn(record, self.event, self.config.budget)
                 self.texts[record.index] = text
                 with open(self.pgn_path, "a", encoding="utf-8") as handle:
                     handle.write(text)
