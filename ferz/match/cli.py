@@ -8,6 +8,7 @@ asked for), Failures, Terminations, Time, PGN.
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
@@ -17,12 +18,13 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from . import openings as openings_module
-from . import stats
+from . import resume, stats
 from .adjudication import Adjudication
 from .clock import Budget, parse_tc
 from .engines import EngineSpec, parse_spec
 from .record import to_pgn
 from .referee import FAILURES, GameRecord
+from .resume import MatchState, state_path, write_atomically
 from .runner import MatchConfig, MatchError, default_concurrency, run_local
 
 EXAMPLES = """\
@@ -42,7 +44,13 @@ examples:
       option.UCI_Elo=1800 --tc 10+0.1 --games 100 --concurrency 2
   ferz match --variant shatranj --engine cmd=ferz proto=xboard \\
       --engine cmd=/usr/games/fairymax proto=xboard --tc 10+0.1 --games 20
-  ferz match ... --ray auto       (the same match as Ray tasks on a cluster: docs/match.md)"""
+  ferz match ... --ray auto       (the same match as Ray tasks on a cluster: docs/match.md)
+
+resuming: with --pgn FILE the match keeps its state in FILE.state.json after every game;
+  the same command with --resume continues a stopped match (the games played count, the
+  game that was in progress is played again). Only --games (to extend), --concurrency,
+  --ray, --quiet and --stop-on-failure may change. Without --resume, a FILE that holds games
+  is refused, never overwritten."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -135,7 +143,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--stop-on-failure", action="store_true", help="stop at the first engine failure"
     )
     out = parser.add_argument_group("output")
-    out.add_argument("--pgn", metavar="FILE", help="write the games here (in game order)")
+    out.add_argument(
+        "--pgn",
+        metavar="FILE",
+        help="write the games here (in game order), the match's state to FILE.state.json",
+    )
+    out.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue the match of --pgn FILE where it stopped (a new one if FILE is empty)",
+    )
     out.add_argument("--event", default="ferz match", help="PGN Event tag")
     out.add_argument("--quiet", action="store_true", help="no progress line")
 
@@ -205,6 +222,11 @@ class Progress:
     records: dict[int, GameRecord] = field(default_factory=dict)
     decision: str = ""
     started: float = field(default_factory=time.monotonic)
+    state: MatchState | None = None  # kept beside the PGN, saved after every game
+    texts: dict[int, str] = field(default_factory=dict)  # each game's PGN text, by index
+    seconds_before: float = 0.0  # of the sessions before this one
+    closed: bool = False  # the match has ended: a game finishing now is not taken
+    lock: threading.Lock = field(default_factory=threading.Lock)
 
     def scores(self) -> dict[int, float]:
         """Engine A's score by game index."""
@@ -217,19 +239,53 @@ class Progress:
 
     def add(self, record: GameRecord) -> bool:
         """Take a finished game; False to stop the match."""
-        self.records[record.index] = record
-        if self.pgn_path:
-            # appended at once, so a match that is killed keeps its games
-            with open(self.pgn_path, "a", encoding="utf-8") as handle:
-                handle.write(to_pgn(record, self.event, self.config.budget))
+        with self.lock:
+            if self.closed:
+                return False
+            text = to_pgn(record, self.event, self.config.budget) if self.pgn_path else ""
+            self.records[record.index] = record
+            if self.pgn_path:
+                # appended at once, so a match that is killed keeps its games; the state
+                # after it, so that the state never names a game the PGN lacks
+                self.texts[record.index] = text
+                with open(self.pgn_path, "a", encoding="utf-8") as handle:
+                    handle.write(text)
+                if self.state is not None:
+                    self.state.add(record, text)
+                    self.save_state()
+            return self.judge(record)
+
+    def save_state(self) -> None:
+        """Write the state file with the time run so far."""
+        assert self.state is not None and self.pgn_path
+        self.state.seconds = self.seconds()
+        self.state.save(state_path(self.pgn_path))
+
+    def seconds(self) -> float:
+        """Seconds the match has run, in this session and the ones it resumes."""
+        return self.seconds_before + time.monotonic() - self.started
+
+    def judge(self, record: GameRecord | None = None) -> bool:
+        """The SPRT's decision and the progress line after a game; False to stop."""
         tally = stats.tally(self.scores())
         if self.sprt is not None:
             self.decision = self.sprt.decision(list(tally.pairs))
-        if not self.quiet:
+        if not self.quiet and record is not None:
             self.show(record, tally)
         if self.decision:
             return False
-        return not (self.stop_on_failure and record.failure)
+        return not (self.stop_on_failure and record is not None and record.failure)
+
+    def close(self) -> None:
+        """End the match: no more games are taken, the PGN is rewritten in game order
+        (atomically: a kill while writing keeps the previous file) and the state saved."""
+        with self.lock:
+            self.closed = True
+            if not self.pgn_path or not self.texts:
+                return
+            write_atomically(self.pgn_path, "".join(t for _, t in sorted(self.texts.items())))
+            if self.state is not None:
+                self.save_state()
 
     def show(self, record: GameRecord, tally: stats.Tally) -> None:
         """The progress line: games, W/D/L, Elo, LLR and the last game's end."""
@@ -323,13 +379,23 @@ def main(args: argparse.Namespace) -> int:
         sprt.check()
     if args.concurrency is not None and args.concurrency < 1:
         raise ValueError("--concurrency must be at least 1")
-    if args.pgn:
-        try:
-            open(args.pgn, "w", encoding="utf-8").close()
-        except OSError as error:
-            raise ValueError(f"cannot write {args.pgn}: {error.strerror}") from None
+    if args.resume and not args.pgn:
+        raise ValueError("--resume continues the match of a --pgn FILE: give it")
     progress = Progress(config, sprt, args.stop_on_failure, args.pgn, args.event, args.quiet)
-    started = time.monotonic()
+    if args.pgn:
+        open_pgn(args, progress)
+    todo = [index for index in range(config.games) if index not in progress.records]
+    if progress.records:
+        progress.judge()  # the SPRT of the games already played
+    if progress.records and (not todo or progress.decision):
+        # a resumed match with nothing left to play
+        done = "its SPRT had decided" if progress.decision else "it was complete"
+        for line in failure_lines(progress):
+            print(line)
+        for line in summary(progress, _names(progress, config), progress.seconds_before):
+            print(line)
+        print(f"Resumed: nothing to play, {done}")
+        return 0
     error = None
     interrupted = False
     previous = _stop_on_sigterm()
@@ -337,9 +403,9 @@ def main(args: argparse.Namespace) -> int:
         if args.ray:
             from .cluster import run_ray
 
-            run_ray(config, args.ray, args.concurrency or 0, progress.add)
+            run_ray(config, args.ray, args.concurrency or 0, progress.add, todo)
         else:
-            run_local(config, args.concurrency or default_concurrency(), progress.add)
+            run_local(config, args.concurrency or default_concurrency(), progress.add, todo)
     except MatchError as failure:
         error = str(failure)
     except KeyboardInterrupt:
@@ -347,14 +413,10 @@ def main(args: argparse.Namespace) -> int:
     finally:
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
-    seconds = time.monotonic() - started
+    progress.close()
+    seconds = progress.seconds()
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\n")
-    if args.pgn and progress.records:
-        with open(args.pgn, "w", encoding="utf-8") as handle:  # again, in game order
-            for index in sorted(progress.records):
-                record = progress.records[index]
-                handle.write(to_pgn(record, args.event, config.budget))
     names = _names(progress, config)
     for line in failure_lines(progress):
         print(line)
@@ -367,6 +429,42 @@ def main(args: argparse.Namespace) -> int:
         print(f"ferz: error: {error}", file=sys.stderr)
         return 2
     return 0
+
+
+def open_pgn(args: argparse.Namespace, progress: Progress) -> None:
+    """Start the PGN and the state of a new match, or with --resume take the games of a
+    stopped one into `progress`; ValueError (nothing written) when FILE holds games that
+    are not to be continued, or a state that cannot be."""
+    config = progress.config
+    now = resume.settings(args, config)
+    path = state_path(args.pgn)
+    written = os.path.exists(args.pgn) and os.path.getsize(args.pgn) > 0
+    if not args.resume and (written or path.exists()):
+        raise ValueError(
+            f"{args.pgn} already holds a match: add --resume to continue it, "
+            f"or give another --pgn (or delete {args.pgn} and {path})"
+        )
+    if args.resume and path.exists():
+        state, texts = resume.load(args.pgn, now, config)
+        for index in state.games:
+            progress.records[index] = state.record(index, config)
+        progress.texts = texts
+        progress.state = state
+        progress.seconds_before = state.seconds
+        # the games the state knows, in order: a game written after the last save goes
+        write_atomically(args.pgn, "".join(t for _, t in sorted(texts.items())))
+        print(
+            f"ferz match: resuming {args.pgn}: {len(texts)} games played (state {path})",
+            file=sys.stderr,
+        )
+        return
+    if written:
+        raise ValueError(f"cannot resume {args.pgn}: it has no state file {path}")
+    progress.state = MatchState(os.path.basename(args.pgn), now)
+    try:
+        open(args.pgn, "w", encoding="utf-8").close()  # the state follows with the first game
+    except OSError as error:
+        raise ValueError(f"cannot write {args.pgn}: {error.strerror}") from None
 
 
 def _interrupt(signum: int, frame: object) -> None:

@@ -9,7 +9,7 @@ the driver if Ray gives up, so no game is lost. Ray is an optional dependency:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -70,17 +70,30 @@ def cluster_cpus(ray: Any) -> int:
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def run_ray(config: MatchConfig, address: str, in_flight: int, on_record: OnRecord) -> None:
-    """Play the schedule as Ray tasks, at most `in_flight` at once (0: one per cluster CPU)."""
+def run_ray(
+    config: MatchConfig,
+    address: str,
+    in_flight: int,
+    on_record: OnRecord,
+    indexes: Sequence[int] | None = None,
+) -> None:
+    """Play the schedule (or only its games `indexes`) as Ray tasks, at most `in_flight` at
+    once (0: one per cluster CPU)."""
     with session(address) as ray:
-        _run(ray, config, in_flight, on_record)
+        _run(ray, config, in_flight, on_record, indexes)
 
 
-def _run(ray: Any, config: MatchConfig, in_flight: int, on_record: OnRecord) -> None:
+def _run(
+    ray: Any,
+    config: MatchConfig,
+    in_flight: int,
+    on_record: OnRecord,
+    indexes: Sequence[int] | None = None,
+) -> None:
     """The schedule on a joined cluster."""
     remote = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_task)
     limit = in_flight or cluster_cpus(ray)
-    upcoming = iter(range(config.games))
+    upcoming = iter(range(config.games) if indexes is None else indexes)
     shared = ray.put(config)
     pending: dict[Any, int] = {}
     replays: dict[int, int] = {}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .adjudication import Adjudication
@@ -119,11 +119,18 @@ def play_one(config: MatchConfig, index: int) -> GameRecord:
         pair.close()
 
 
-def run_local(config: MatchConfig, concurrency: int, on_record: OnRecord) -> None:
-    """Play the schedule on `concurrency` threads; MatchError if an engine cannot start."""
+def run_local(
+    config: MatchConfig,
+    concurrency: int,
+    on_record: OnRecord,
+    indexes: Sequence[int] | None = None,
+) -> None:
+    """Play the schedule (or only its games `indexes`, for a match that resumes) on
+    `concurrency` threads; MatchError if an engine cannot start."""
     lock = threading.Lock()
     stop = threading.Event()
-    upcoming = iter(range(config.games))
+    todo = range(config.games) if indexes is None else indexes
+    upcoming = iter(todo)
     errors: list[MatchError] = []
 
     def worker() -> None:
@@ -150,7 +157,7 @@ def run_local(config: MatchConfig, concurrency: int, on_record: OnRecord) -> Non
 
     threads = [
         threading.Thread(target=worker, name=f"match-{n}", daemon=True)
-        for n in range(max(1, min(concurrency, config.games)))
+        for n in range(max(1, min(concurrency, len(todo))))
     ]
     for thread in threads:
         thread.start()

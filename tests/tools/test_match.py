@@ -318,6 +318,7 @@ def test_help_lists_every_option() -> None:
         "--sprt-model",
         "--ray",
         "--pgn",
+        "--resume",
     ):
         assert option in done.stdout, option
 
