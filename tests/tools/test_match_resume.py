@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from ferz import cli, pgn
+from ferz import pgn
 from tests.programs import need_module
+from tests.tools.test_match import run, summary
 
 HERE = Path(__file__).resolve().parent
 STANDIN = f"{sys.executable} {HERE / 'misbehave.py'}"
@@ -23,20 +24,9 @@ ENGINES = ("--engine", f"cmd={STANDIN} good", "name=first",
            "--engine", f"cmd={STANDIN} illegal 9", "name=second")  # fmt: skip
 
 
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """Run `ferz match --quiet ARGS`; (exit code, stdout, stderr)."""
-    code = cli.main(["match", "--quiet", *args])
-    out = capsys.readouterr()
-    return code, out.out, out.err
-
-
 def figures(text: str) -> dict[str, str]:
-    """The summary's `Key: value` lines but Time (which differs between runs)."""
-    return dict(
-        line.split(": ", 1)
-        for line in text.splitlines()
-        if ": " in line and not line.startswith(("game ", "Time", "PGN"))
-    )
+    """The summary's `Key: value` lines but Time and PGN (which differ between runs)."""
+    return {k: v for k, v in summary(text).items() if k not in ("Time", "PGN")}
 
 
 def games(path: Path) -> list[tuple]:
