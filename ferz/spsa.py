@@ -25,11 +25,11 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from .files import write_atomically
 from .match.engines import EngineSpec
 from .match.referee import GameRecord
 from .match.runner import MatchConfig
@@ -192,9 +192,7 @@ class State:
     def save(self, path: Path) -> None:
         """Write the state atomically (a stopped run never leaves half a file)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(path.suffix + ".tmp")
-        temporary.write_text(self.to_json())
-        os.replace(temporary, path)
+        write_atomically(path, self.to_json())
 
 
 def engine_with(spec: EngineSpec, values: dict[str, int]) -> EngineSpec:

@@ -53,6 +53,7 @@ cdef class Search:
     cdef bint rule_draw(self) noexcept nogil
     cdef int chase_value(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil
+    cdef int mated(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil
     cdef void update_pv(self, int ply, int m) noexcept nogil
     cdef void reward(self, int ply, int m, int depth, int nquiets, int ncapts) noexcept nogil

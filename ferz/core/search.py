@@ -388,6 +388,16 @@ class Search:
         self.chase_vals[slot] = r
         return r
 
+    def mated(self, ply: cython.int) -> cython.int:
+        """The score of a side to move in check without a legal move: the variant's value of
+        a checkmate (shatar's by the checks that led to it), a win after a forbidden pawn-drop
+        mate."""
+        if endrules.pawn_drop_check(self.pos):
+            return MATE - ply  # mated by a pawn drop where that is illegal: a win
+        if self.pos.shatar:
+            return (MATE - ply) * endrules.shatar_value(self.pos)
+        return (MATE - ply) * self.mate_score
+
     def has_pieces(self, color: cython.int) -> cython.bint:
         """Whether `color` has a piece other than pawns and royals (null-move zugzwang guard)."""
         i: cython.int
@@ -832,11 +842,7 @@ class Search:
             if excl != 0:
                 return alpha
             if in_check:
-                if endrules.pawn_drop_check(self.pos):
-                    return MATE - ply  # mated by a pawn drop where that is illegal: a win
-                if self.pos.shatar:
-                    return (MATE - ply) * endrules.shatar_value(self.pos)
-                return (MATE - ply) * self.mate_score
+                return self.mated(ply)
             if self.stalemate_pieces:
                 # suicide: the side with fewer pieces wins the stalemate, equal ones draw
                 balance = self.pos.pcount[self.pos.side] - self.pos.pcount[self.pos.side ^ 1]
@@ -1009,11 +1015,7 @@ class Search:
                     alpha = score
         # Step 5. Mated (no evasion), else store the result.
         if in_check and legal == 0:
-            if endrules.pawn_drop_check(self.pos):
-                return MATE - ply  # mated by a pawn drop where that is illegal: a win
-            if self.pos.shatar:
-                return (MATE - ply) * endrules.shatar_value(self.pos)
-            return (MATE - ply) * self.mate_score
+            return self.mated(ply)
         if best >= beta:
             bound = BOUND_LOWER
         elif pvnode and best > old_alpha:

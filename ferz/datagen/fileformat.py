@@ -46,6 +46,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..files import write_atomically
+
 MAGIC = b"FERZDATA"
 VERSION = 1
 FEN, PACKED = 0, 1
@@ -267,9 +269,7 @@ def chunk_bytes(records: list[Record], variant: str, header: dict) -> bytes:
 
 def write_chunk(path: Path, records: list[Record], variant: str, header: dict) -> None:
     """Write a chunk file atomically (a temporary file renamed: a chunk is whole or absent)."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_bytes(chunk_bytes(records, variant, header))
-    temporary.replace(path)
+    write_atomically(path, chunk_bytes(records, variant, header))
 
 
 def read_header(data: bytes, name: str = "chunk") -> tuple[dict, int, int, int]:

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from ..board import Board
 from ..data import OPENINGS
+from ..files import write_atomically
 from ..match.adjudication import Adjudication
 from ..match.clock import Budget
 from ..match.engines import EngineError, EngineSpec, launch
@@ -293,9 +294,7 @@ def chunk_name(chunk: int) -> str:
 
 def _write_json(path: Path, data: dict) -> None:
     """Write JSON atomically (a temporary file renamed)."""
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
-    temporary.replace(path)
+    write_atomically(path, json.dumps(data, indent=1, sort_keys=True) + "\n")
 
 
 def prepare(out: Path, recipe: Recipe, command: list[str]) -> tuple[dict, dict]:

@@ -17,6 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from ..files import write_atomically
 from . import openings as openings_module
 from . import resume, stats
 from .adjudication import Adjudication
@@ -24,7 +25,7 @@ from .clock import Budget, parse_tc
 from .engines import EngineSpec, parse_spec
 from .record import to_pgn
 from .referee import FAILURES, GameRecord
-from .resume import MatchState, state_path, write_atomically
+from .resume import MatchState, state_path
 from .runner import MatchConfig, MatchError, default_concurrency, run_local
 
 EXAMPLES = """\

@@ -21,6 +21,7 @@ import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..files import write_atomically
 from .openings import Opening
 from .referee import GameRecord
 from .runner import MatchConfig
@@ -159,16 +160,6 @@ class MatchState:
     def save(self, path: Path) -> None:
         """Write the state atomically: a match killed while writing keeps the previous one."""
         write_atomically(path, self.to_json())
-
-
-def write_atomically(path: str | Path, text: str) -> None:
-    """Replace a file's text by way of a temporary file and a rename."""
-    temporary = Path(f"{path}.tmp")
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(temporary, path)
 
 
 def split_games(text: str) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 
 from ..engine import Info
 from .engines import MATE_CP, Engine, EngineError, EngineSpec, Limits, Reply, allotted
@@ -21,6 +22,7 @@ class UciEngine(Engine):
 
     protocol = "uci"
     newgame: str | None = "ucinewgame"  # the protocol's new-game command
+    ends: tuple[str, ...] = ("bestmove",)  # the first words of the line that ends a search
 
     def handshake(self, variant: str) -> None:
         """uci / uciok, the options, UCI_Variant, isready."""
@@ -95,17 +97,28 @@ class UciEngine(Engine):
         text = f"position fen {fen}"
         return text + (" moves " + " ".join(moves) if moves else "")
 
+    def _go(self, limits: Limits, white: bool) -> str:
+        """The go command (the side to move matters to protocols that name the clocks so)."""
+        return go_command(limits)
+
+    def _info(self, words: list[str], reply: Reply) -> None:
+        """An info line's words into the reply."""
+        parse_info(words, reply)
+
+    def _best(self, words: list[str], line: str) -> str:
+        """The move of the line that ended the search (its words); EngineError for none."""
+        if len(words) < 2 or words[1] in ("(none)", "0000", "none"):
+            raise EngineError("protocol", f"bestmove without a move: {line!r}")
+        return words[1]
+
     def play(self, limits: Limits, grace: float, white: bool) -> Reply:
         """position + go; info lines until bestmove."""
         self.drain()
         self.send(self._position(self.fen, self.moves))
-        stamp_go = time.monotonic()
-        self.send(go_command(limits))
-        return self._read_reply(stamp_go, allotted(limits, white) + grace)
-
-    def _read_reply(self, started: float, seconds: float) -> Reply:
-        """Info lines until bestmove, within `seconds` of `started`."""
+        started = time.monotonic()
+        self.send(self._go(limits, white))
         reply = Reply()
+        seconds = allotted(limits, white) + grace
         deadline = started + seconds
         while True:
             got = self.readline(deadline)
@@ -116,12 +129,10 @@ class UciEngine(Engine):
             if not words:
                 continue
             if words[0] == "info":
-                parse_info(words, reply)
-            elif words[0] == "bestmove":
+                self._info(words, reply)
+            elif words[0] in self.ends:
                 reply.elapsed = stamp - started
-                if len(words) < 2 or words[1] in ("(none)", "0000", "none"):
-                    raise EngineError("protocol", f"bestmove without a move: {line!r}")
-                reply.move = words[1]
+                reply.move = self._best(words, line)
                 return reply
 
     def analyse(self, fen: str, moves: list[str], limits: Limits, multipv: int) -> list[Reply]:
@@ -170,11 +181,17 @@ def go_command(limits: Limits) -> str:
             parts.append(f"movestogo {limits.movestogo}")
     if limits.movetime is not None:
         parts.append(f"movetime {limits.movetime}")
+    return " ".join(parts + nodes_and_depth(limits))
+
+
+def nodes_and_depth(limits: Limits) -> list[str]:
+    """The go command's node and depth limits (the same words in UCI, USI and UCCI)."""
+    parts = []
     if limits.nodes is not None:
         parts.append(f"nodes {limits.nodes}")
     if limits.depth is not None:
         parts.append(f"depth {limits.depth}")
-    return " ".join(parts)
+    return parts
 
 
 #: The info fields that carry one integer, by their names in ferz.engine.Info.
@@ -235,9 +252,9 @@ def read_info(line: str, strict: bool = True) -> Info:
     return info
 
 
-def parse_info(words: list[str], reply: Reply) -> None:
+def parse_info(words: list[str], reply: Reply, move: Callable[[str], str] | None = None) -> None:
     """Depth, score, nodes and pv of an info line (its words) into a reply, as read_info reads
-    them; bound scores and malformed fields are left out."""
+    them, each pv move through `move` if given; bound scores and malformed fields are left out."""
     info = read_info(" ".join(words), strict=False)
     if info.depth is not None:
         reply.depth = info.depth
@@ -249,4 +266,4 @@ def parse_info(words: list[str], reply: Reply) -> None:
         mate = info.score_mate
         reply.score = MATE_CP - mate if mate > 0 else -MATE_CP - mate
     if info.pv:
-        reply.pv = info.pv
+        reply.pv = [move(m) for m in info.pv] if move else info.pv

@@ -4,11 +4,9 @@ to and from ferz's."""
 
 from __future__ import annotations
 
-import time
-
 from ..protocol import ucci, usi
-from .engines import EngineError, EngineSpec, Limits, Reply, allotted
-from .uci import UciEngine, parse_info
+from .engines import EngineError, EngineSpec, Limits, Reply
+from .uci import UciEngine, nodes_and_depth, parse_info
 
 #: The variant each protocol plays when none is set.
 DEFAULT_VARIANT = {"usi": "shogi", "ucci": "xiangqi"}
@@ -19,6 +17,7 @@ class UsiEngine(UciEngine):
 
     protocol = "usi"
     newgame = "usinewgame"
+    ends = ("bestmove", "nobestmove")
 
     def __init__(self, spec: EngineSpec) -> None:
         super().__init__(spec)
@@ -47,9 +46,13 @@ class UsiEngine(UciEngine):
         """An engine's move as ferz's."""
         return usi.move_to_ferz(move, self.files, self.ranks)
 
+    def _fen(self, fen: str) -> str:
+        """A position other than the start in the position command."""
+        return f"sfen {usi.fen_to_sfen(fen)}"
+
     def _position(self, fen: str, moves: list[str]) -> str:
         """position startpos|sfen ... moves ..."""
-        head = "startpos" if fen == self.start_fen else f"sfen {usi.fen_to_sfen(fen)}"
+        head = "startpos" if fen == self.start_fen else self._fen(fen)
         text = f"position {head}"
         return text + (" moves " + " ".join(self._out(m) for m in moves) if moves else "")
 
@@ -61,39 +64,20 @@ class UsiEngine(UciEngine):
             parts += [f"binc {limits.winc}", f"winc {limits.binc}"]
         if limits.movetime is not None:
             parts += ["btime 0 wtime 0", f"byoyomi {limits.movetime}"]
-        if limits.nodes is not None:
-            parts.append(f"nodes {limits.nodes}")
-        if limits.depth is not None:
-            parts.append(f"depth {limits.depth}")
-        return " ".join(parts)
+        return " ".join(parts + nodes_and_depth(limits))
 
-    def play(self, limits: Limits, grace: float, white: bool) -> Reply:
-        """position + go; info lines until bestmove, translated."""
-        self.drain()
-        self.send(self._position(self.fen, self.moves))
-        started = time.monotonic()
-        self.send(self._go(limits, white))
-        reply = Reply()
-        seconds = allotted(limits, white) + grace
-        deadline = started + seconds
-        while True:
-            got = self.readline(deadline)
-            if got is None:
-                raise EngineError("stall", f"no bestmove within {seconds:.1f} s")
-            stamp, line = got
-            words = line.split()
-            if words and words[0] == "info":
-                parse_info(self._info_words(words), reply)
-                reply.pv = [self._pv_move(m) for m in reply.pv]
-            elif words and words[0] in ("bestmove", "nobestmove"):
-                reply.elapsed = stamp - started
-                if len(words) < 2 or words[0] == "nobestmove" or words[1] in ("resign", "win"):
-                    raise EngineError("protocol", f"no move: {line!r}")
-                try:
-                    reply.move = self._in(words[1])
-                except ValueError as error:
-                    raise EngineError("protocol", str(error)) from None
-                return reply
+    def _info(self, words: list[str], reply: Reply) -> None:
+        """An info line as UCI's into the reply, its pv in ferz's notation."""
+        parse_info(self._info_words(words), reply, self._pv_move)
+
+    def _best(self, words: list[str], line: str) -> str:
+        """The best move as ferz's; EngineError for nobestmove, resign, win or a non-move."""
+        if len(words) < 2 or words[0] == "nobestmove" or words[1] in ("resign", "win"):
+            raise EngineError("protocol", f"no move: {line!r}")
+        try:
+            return self._in(words[1])
+        except ValueError as error:
+            raise EngineError("protocol", str(error)) from None
 
     def _pv_move(self, move: str) -> str:
         """A pv move as ferz's (kept as it is if it is not in the notation)."""
@@ -125,11 +109,9 @@ class UcciEngine(UsiEngine):
         """A UCCI move as ferz's."""
         return ucci.move_to_ferz(move, self.ranks)
 
-    def _position(self, fen: str, moves: list[str]) -> str:
-        """position startpos|fen ... moves ..."""
-        head = "startpos" if fen == self.start_fen else f"fen {fen}"
-        text = f"position {head}"
-        return text + (" moves " + " ".join(self._out(m) for m in moves) if moves else "")
+    def _fen(self, fen: str) -> str:
+        """A position other than the start: `fen` and its FEN as ferz writes it."""
+        return f"fen {fen}"
 
     def _go(self, limits: Limits, white: bool) -> str:
         """go with the side to move's clock as time and the other as opptime."""
@@ -141,11 +123,7 @@ class UcciEngine(UsiEngine):
             parts += [f"opptime {max(1, opp)}", f"oppincrement {opp_inc}"]
         if limits.movetime is not None:
             parts.append(f"movetime {limits.movetime}")
-        if limits.nodes is not None:
-            parts.append(f"nodes {limits.nodes}")
-        if limits.depth is not None:
-            parts.append(f"depth {limits.depth}")
-        return " ".join(parts)
+        return " ".join(parts + nodes_and_depth(limits))
 
     def _info_words(self, words: list[str]) -> list[str]:
         """UCCI's `score N` as UCI's `score cp N`."""

@@ -7,6 +7,7 @@ import random
 import subprocess
 import sys
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,21 @@ def fresh(pos: Position) -> list[int]:
     return list(pos.copy().acc)
 
 
+def random_moves(pos: Position, rng: random.Random, plies: int) -> Iterator[None]:
+    """Play up to `plies` random legal moves, pausing after each (for the caller's checks),
+    then unmake them all."""
+    played = 0
+    for _ in range(plies):
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos.make(rng.choice(moves))
+        played += 1
+        yield
+    for _ in range(played):
+        pos.unmake()
+
+
 def test_accumulators_follow_make_and_unmake(net):
     """Through random games (castling, en passant, promotions, captures) the incrementally
     kept hidden units equal those computed from scratch, and unmaking restores them."""
@@ -86,16 +102,8 @@ def test_accumulators_follow_make_and_unmake(net):
         pos.set_fen(start)
         before = list(pos.acc)
         assert before == fresh(pos)
-        played = 0
-        for _ in range(80):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.make(rng.choice(moves))
-            played += 1
+        for _ in random_moves(pos, rng, 80):
             assert list(pos.acc) == fresh(pos), pos.fen()
-        for _ in range(played):
-            pos.unmake()
         assert list(pos.acc) == before
         pos.make_null()
         assert list(pos.acc) == before  # a null move moves no piece

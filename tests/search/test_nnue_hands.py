@@ -19,7 +19,7 @@ from ferz.core.position import Position
 from ferz.engine import Engine
 from ferz.variants import get
 from tests.pure_core import run_pure
-from tests.search.test_nnue import random_net
+from tests.search.test_nnue import random_moves, random_net
 
 
 def caps_of(variant: str, cap: int = 3) -> list[int]:
@@ -113,17 +113,9 @@ def test_accumulators_with_hands_follow_random_games(tmp_path, variant, kings):
         pos.set_fen(start)
         before = list(pos.acc)
         assert pos.nn and before == expected_acc(pos, net)
-        played = 0
-        for _ in range(70):
-            moves = pos.legal_moves()
-            if not moves:
-                break
-            pos.make(rng.choice(moves))
-            played += 1
+        for _ in random_moves(pos, rng, 70):
             held = max(held, max(pos.hand[p] for p in range(2, pos.npc)))
             assert list(pos.acc) == expected_acc(pos, net), pos.fen()
-        for _ in range(played):
-            pos.unmake()
         assert list(pos.acc) == before
     assert held >= (1 if variant == "seirawan" else 4)  # (the caps of 3 were passed)
 

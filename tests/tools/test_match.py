@@ -42,6 +42,11 @@ def run(capsys, *args: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
+def standins(behaviour: str) -> list[str]:
+    """Two stand-in engines (misbehave.py): A behaves as `behaviour` says, B plays well."""
+    return ["--engine", f"cmd={STANDIN} {behaviour}", "--engine", f"cmd={STANDIN} good"]
+
+
 def summary(text: str) -> dict[str, str]:
     """The summary's `Key: value` lines."""
     return dict(
@@ -67,23 +72,9 @@ def test_a_failing_engine_loses_and_the_match_goes_on(capsys, tmp_path, kind, te
     restarted, so both games fail the same way and the summary counts them."""
     out_pgn = tmp_path / "games.pgn"
     code, out, _ = run(
-        capsys,
-        "--engine",
-        f"cmd={STANDIN} {kind} 2",
-        "--engine",
-        f"cmd={STANDIN} good",
-        "name=good",
-        "--tc",
-        "1+0.01",
-        "--grace",
-        "1",
-        "--games",
-        "2",
-        "--concurrency",
-        "1",
-        "--pgn",
-        str(out_pgn),
-    )
+        capsys, *standins(f"{kind} 2"), "name=good", "--tc", "1+0.01", "--grace", "1",
+        "--games", "2", "--concurrency", "1", "--pgn", str(out_pgn),
+    )  # fmt: skip
     assert code == 0, out
     figures = summary(out)
     failure = {"nomove": "protocol", "slow": "time"}.get(kind, kind)
@@ -101,28 +92,10 @@ def test_a_failing_engine_loses_and_the_match_goes_on(capsys, tmp_path, kind, te
 def test_summary_format_and_pgn_of_a_ferz_match(capsys, tmp_path) -> None:
     out_pgn = tmp_path / "ferz.pgn"
     code, out, _ = run(
-        capsys,
-        "--engine",
-        "cmd=ferz",
-        "name=one",
-        "--engine",
-        "cmd=ferz",
-        "name=two",
-        "option.Hash=8",
-        "--nodes",
-        "1500",
-        "--games",
-        "2",
-        "--max-moves",
-        "20",
-        "--concurrency",
-        "2",
-        "--sprt",
-        "-5",
-        "5",
-        "--pgn",
-        str(out_pgn),
-    )
+        capsys, "--engine", "cmd=ferz", "name=one", "--engine", "cmd=ferz", "name=two",
+        "option.Hash=8", "--nodes", "1500", "--games", "2", "--max-moves", "20",
+        "--concurrency", "2", "--sprt", "-5", "5", "--pgn", str(out_pgn),
+    )  # fmt: skip
     assert code == 0, out
     keys = [line.split(": ", 1)[0] for line in out.splitlines()]
     assert keys == SUMMARY_KEYS[:10] + ["SPRT"] + SUMMARY_KEYS[10:] + ["PGN"], out
@@ -147,21 +120,9 @@ def test_summary_format_and_pgn_of_a_ferz_match(capsys, tmp_path) -> None:
 
 def test_sprt_stops_the_match_when_decided(capsys) -> None:
     code, out, _ = run(
-        capsys,
-        "--engine",
-        f"cmd={STANDIN} crash 1",
-        "--engine",
-        f"cmd={STANDIN} good",
-        "--movetime",
-        "100",
-        "--games",
-        "60",
-        "--concurrency",
-        "1",
-        "--sprt",
-        "0",
-        "100",
-    )
+        capsys, *standins("crash 1"), "--movetime", "100", "--games", "60", "--concurrency", "1",
+        "--sprt", "0", "100",
+    )  # fmt: skip
     assert code == 0
     figures = summary(out)
     assert figures["SPRT"].endswith("H0 accepted"), out
@@ -195,81 +156,30 @@ def test_sigterm_stops_a_match_with_its_summary_and_games(tmp_path) -> None:
 
 def test_stop_on_failure(capsys) -> None:
     code, out, _ = run(
-        capsys,
-        "--engine",
-        f"cmd={STANDIN} illegal 1",
-        "--engine",
-        f"cmd={STANDIN} good",
-        "--movetime",
-        "100",
-        "--games",
-        "10",
-        "--concurrency",
-        "1",
+        capsys, *standins("illegal 1"), "--movetime", "100", "--games", "10", "--concurrency", "1",
         "--stop-on-failure",
-    )
+    )  # fmt: skip
     assert code == 0 and summary(out)["Games"] == "1 of 10", out
 
 
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (
-            ["--engine", "cmd=/no/such/engine", "--engine", "cmd=ferz", "--nodes", "10"],
-            "engine A (engine) cannot run '/no/such/engine'",
-        ),
-        (
-            ["--engine", "cmd=ferz", "--engine", "cmd=ferz", "--tc", "fast"],
-            "bad time control 'fast'",
-        ),
-        (["--engine", "cmd=ferz", "--nodes", "10"], "--engine must be given twice"),
-        (["--engine", "cmd=ferz", "--engine", "cmd=ferz"], "no limit"),
-        (
-            [
-                "--engine",
-                "cmd=ferz",
-                "--engine",
-                "cmd=ferz",
-                "--nodes",
-                "10",
-                "--openings",
-                "/no/file.epd",
-            ],
-            "cannot read openings /no/file.epd",
-        ),
-        (
-            [
-                "--engine",
-                "cmd=ferz",
-                "--engine",
-                "cmd=ferz",
-                "--nodes",
-                "10",
-                "--variant",
-                "nosuch",
-            ],
-            "nosuch",
-        ),
-        (
-            ["--engine", "cmd=ferz", "proto=cecp", "--engine", "cmd=ferz", "--nodes", "10"],
-            "proto='cecp'",
-        ),
-        (
-            [
-                "--engine",
-                "cmd=ferz",
-                "option.NoSuchOption=1",
-                "--engine",
-                "cmd=ferz",
-                "--nodes",
-                "10",
-            ],
-            "has no option 'NoSuchOption'",
-        ),
+        ("--engine cmd=/no/such/engine --engine cmd=ferz --nodes 10",
+         "engine A (engine) cannot run '/no/such/engine'"),
+        ("--engine cmd=ferz --engine cmd=ferz --tc fast", "bad time control 'fast'"),
+        ("--engine cmd=ferz --nodes 10", "--engine must be given twice"),
+        ("--engine cmd=ferz --engine cmd=ferz", "no limit"),
+        ("--engine cmd=ferz --engine cmd=ferz --nodes 10 --openings /no/file.epd",
+         "cannot read openings /no/file.epd"),
+        ("--engine cmd=ferz --engine cmd=ferz --nodes 10 --variant nosuch", "nosuch"),
+        ("--engine cmd=ferz proto=cecp --engine cmd=ferz --nodes 10", "proto='cecp'"),
+        ("--engine cmd=ferz option.NoSuchOption=1 --engine cmd=ferz --nodes 10",
+         "has no option 'NoSuchOption'"),
     ],
-)
+)  # fmt: skip
 def test_bad_input_is_a_clear_error(capsys, args, message) -> None:
-    code, _, err = run(capsys, "--games", "2", *args)
+    code, _, err = run(capsys, "--games", "2", *args.split())
     assert code == 2
     assert message in err and "Traceback" not in err
 
@@ -278,16 +188,9 @@ def test_bad_openings_name_file_and_line(capsys, tmp_path) -> None:
     bad = tmp_path / "bad.epd"
     bad.write_text("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nnot a position\n")
     code, _, err = run(
-        capsys,
-        "--engine",
-        "cmd=ferz",
-        "--engine",
-        "cmd=ferz",
-        "--nodes",
-        "10",
-        "--openings",
-        str(bad),
-    )
+        capsys, "--engine", "cmd=ferz", "--engine", "cmd=ferz", "--nodes", "10",
+        "--openings", str(bad),
+    )  # fmt: skip
     assert code == 2 and f"{bad}:2: not a chess position" in err
 
 

@@ -2,7 +2,8 @@
 """Variant matches over xboard with `ferz match` (ferz vs fairymax, ferz vs ferz), checked
 against pyffish (Fairy-Stockfish's rules, a test-only oracle): every move the referee took is
 legal for pyffish, and the games end where pyffish says they end. Also the notation helpers
-that join engines and referee: xboard's rank shift and promotion spellings."""
+that join engines and referee: xboard's rank shift and promotion spellings, and the USI and
+UCCI drivers' moves and pvs in ferz's notation."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 
 from ferz import cli, pgn
 from ferz.board import Board
+from ferz.match.engines import EngineSpec, Limits, launch
 from ferz.match.openings import random_openings
 from ferz.match.referee import find_move
 from ferz.match.xboard import shift_ranks
@@ -68,6 +70,25 @@ def agree_with_pyffish(game: pgn.Game) -> None:
         ended = pyffish.is_immediate_game_end(variant, fen, moves)[0]
         optional = pyffish.is_optional_game_end(variant, fen, moves)[0]
         assert ended or optional or not pyffish.legal_moves(variant, fen, moves)
+
+
+@pytest.mark.parametrize(("protocol", "variant"), [("usi", "shogi"), ("ucci", "xiangqi")])
+def test_usi_and_ucci_drivers_give_moves_and_pvs_in_ferz_notation(protocol, variant) -> None:
+    """Two moves of ferz over USI/UCCI (the UCI driver's loop with the protocols' hooks): each
+    best move legal for ferz's board, each pv starting with it."""
+    engine = launch(EngineSpec([], protocol=protocol), variant)
+    try:
+        board = Board(variant=variant)
+        engine.new_game(board.fen(), True, [], board.ranks)
+        for white in (True, False):
+            reply = engine.play(Limits(depth=3), 30.0, white)
+            move = find_move(board, reply.move)
+            assert move is not None, reply.move
+            assert reply.pv[:1] == [reply.move]
+            board.push(move)
+            engine.played(reply.move)
+    finally:
+        engine.quit()
 
 
 @pytest.mark.e2e

@@ -1,14 +1,16 @@
 """UCI `info` lines read back (ferz/match/uci.py `read_info`, the one reader the match's
 drivers and the web's engine workers share): every field ferz writes, strict and lenient
-reading, and the reply a match driver keeps from them."""
+reading, and the reply a match driver keeps from them (a USI or UCCI driver's in ferz's
+notation)."""
 
 from __future__ import annotations
 
 import pytest
 
 from ferz.engine import Info
-from ferz.match.engines import MATE_CP, Reply
+from ferz.match.engines import MATE_CP, EngineSpec, Reply
 from ferz.match.uci import parse_info, read_info
+from ferz.match.usi import UcciEngine
 from ferz.protocol.uci import format_info
 
 
@@ -64,3 +66,14 @@ def test_a_match_reply_keeps_depth_nodes_exact_scores_and_the_pv():
     assert (reply.score, reply.depth) == (-MATE_CP + 2, 7)
     feed(reply, "info string depth 9 score cp 1")  # a string says nothing
     assert (reply.score, reply.depth) == (-MATE_CP + 2, 7)
+
+
+def test_a_ucci_drivers_pv_is_translated_once():
+    engine = UcciEngine(EngineSpec([], protocol="ucci"))
+    engine.ranks = 10  # xiangqi: UCCI counts ranks from 0, ferz from 1
+    reply = Reply()
+    first, then = "info depth 2 score 30 pv h2e2 h9g7", "info depth 2 nodes 500"
+    engine._info(first.split(), reply)
+    assert (reply.score, reply.pv) == (30, ["h3e3", "h10g8"])
+    engine._info(then.split(), reply)  # no pv: the last one stays as it is
+    assert (reply.nodes, reply.pv) == (500, ["h3e3", "h10g8"])

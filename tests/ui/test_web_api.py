@@ -3,10 +3,12 @@ persistence across a restart, queueing and concurrency (engine: tests/ui/web_sta
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,15 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
     response = client.post("/api/games", json=body)
     assert response.status_code == 201, response.text
     return response.json()
+
+
+@contextlib.contextmanager
+def opened(client: TestClient, **body: Any) -> Iterator[tuple[dict[str, Any], Any]]:
+    """A new game (as new_game) and its WebSocket, the first state already read."""
+    game = new_game(client, **body)
+    with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
+        state(ws)
+        yield game, ws
 
 
 # ---------------------------------------------------------------- static files and pages
@@ -135,9 +146,7 @@ def test_engine_moves_first_when_the_person_plays_black(tmp_path):
 def test_checkmate_ends_the_game_and_the_engine_stays_quiet(tmp_path):
     stats = Stats()
     with TestClient(app_for(tmp_path, stats)) as client:
-        game = new_game(client, fen=MATE_IN_ONE)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
+        with opened(client, fen=MATE_IN_ONE) as (game, ws):
             ws.send_json({"type": "move", "uci": "a1a8", "ply": 0})
             over = state(ws, lambda g: g["result"] is not None)
             assert over["result"] == "1-0" and over["termination"] == "checkmate"
@@ -177,9 +186,7 @@ def test_promotion_to_a_knight(tmp_path):
 )
 def test_bad_moves_and_messages_get_errors(tmp_path, message, expected):
     with TestClient(app_for(tmp_path)) as client:
-        game = new_game(client)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
+        with opened(client) as (game, ws):
             ws.send_json(message)
             assert expected in error(ws)
             ws.send_json({"type": "sync"})
@@ -196,26 +203,26 @@ def test_bad_moves_and_messages_get_errors(tmp_path, message, expected):
     ],
 )
 def test_malformed_and_oversized_messages(tmp_path, raw, expected):
-    with TestClient(app_for(tmp_path)) as client:
-        game = new_game(client)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
-            ws.send_text(raw)
-            assert expected in error(ws)
-            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-            assert state(ws, settled(2))["moves"][0]["uci"] == "e2e4"
+    with (
+        TestClient(app_for(tmp_path)) as client,
+        opened(client) as (game, ws),
+    ):
+        ws.send_text(raw)
+        assert expected in error(ws)
+        ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+        assert state(ws, settled(2))["moves"][0]["uci"] == "e2e4"
 
 
 def test_moving_out_of_turn_while_the_engine_thinks(tmp_path):
-    with TestClient(app_for(tmp_path, engine={"think_ms": 400})) as client:
-        game = new_game(client, movetime_ms=400)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
-            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-            state(ws, lambda g: len(g["moves"]) == 1 and g["thinking"])
-            ws.send_json({"type": "move", "uci": "d2d4", "ply": 1})
-            assert error(ws) == "it is not your turn"
-            assert [m["uci"] for m in state(ws, settled(2))["moves"]][0] == "e2e4"
+    with (
+        TestClient(app_for(tmp_path, engine={"think_ms": 400})) as client,
+        opened(client, movetime_ms=400) as (game, ws),
+    ):
+        ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+        state(ws, lambda g: len(g["moves"]) == 1 and g["thinking"])
+        ws.send_json({"type": "move", "uci": "d2d4", "ply": 1})
+        assert error(ws) == "it is not your turn"
+        assert [m["uci"] for m in state(ws, settled(2))["moves"]][0] == "e2e4"
 
 
 def test_unknown_game_ids(tmp_path):
@@ -304,9 +311,7 @@ def test_engine_gets_the_clock_as_search_limits(tmp_path):
     stats = Stats()
     with TestClient(app_for(tmp_path, stats)) as client:
         clock = {"initial_ms": 60000, "increment_ms": 2000}
-        game = new_game(client, clock=clock)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
+        with opened(client, clock=clock) as (game, ws):
             ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
             done = state(ws, settled(2))
         limits, _ = stats.searches[-1]
@@ -321,9 +326,7 @@ def test_engine_gets_the_clock_as_search_limits(tmp_path):
 def test_games_survive_a_server_restart(tmp_path):
     app = app_for(tmp_path, engine={"think_ms": 30})
     with TestClient(app) as client:
-        game = new_game(client)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
+        with opened(client) as (game, ws):
             ws.send_json({"type": "move", "uci": "d2d4", "ply": 0})
             before = state(ws, settled(2))
         token = client.cookies["ferz_player"]
@@ -344,12 +347,12 @@ def test_games_survive_a_server_restart(tmp_path):
 
 
 def test_an_interrupted_engine_turn_resumes_after_restart(tmp_path):
-    with TestClient(app_for(tmp_path, engine={"think_ms": 60_000})) as client:
-        game = new_game(client, movetime_ms=1000)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
-            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-            state(ws, lambda g: len(g["moves"]) == 1 and g["thinking"])
+    with (
+        TestClient(app_for(tmp_path, engine={"think_ms": 60_000})) as client,
+        opened(client, movetime_ms=1000) as (game, ws),
+    ):
+        ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+        state(ws, lambda g: len(g["moves"]) == 1 and g["thinking"])
     rows = sqlite3.connect(tmp_path / "games.sqlite3").execute("SELECT moves FROM games").fetchall()
     assert rows == [("e2e4",)]
     client = TestClient(app_for(tmp_path))
@@ -403,36 +406,34 @@ def test_searches_beyond_the_slots_wait_in_line(tmp_path):
 
 def test_think_time_ceiling_stops_a_runaway_search(tmp_path):
     app = app_for(tmp_path, max_think_ms=300, engine={"think_ms": 60_000})
-    with TestClient(app) as client:
-        game = new_game(client, movetime_ms=300)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
-            start = time.monotonic()
-            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-            state(ws, settled(2))
-            assert time.monotonic() - start < 3
+    with (
+        TestClient(app) as client,
+        opened(client, movetime_ms=300) as (game, ws),
+    ):
+        start = time.monotonic()
+        ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+        state(ws, settled(2))
+        assert time.monotonic() - start < 3
 
 
 def test_draw_offers(tmp_path):
-    with TestClient(app_for(tmp_path, engine={"score_cp": -500})) as client:
-        game = new_game(client)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
-            ws.send_json({"type": "draw"})
-            assert until(ws, lambda m: m["type"] == "draw")["accepted"] is False  # no score yet
-            ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-            state(ws, settled(2))
-            ws.send_json({"type": "draw"})  # the engine now thinks it is 5 pawns down
-            assert until(ws, lambda m: m["type"] == "draw")["accepted"] is True
-            over = state(ws, lambda g: g["result"] is not None)
-            assert (over["result"], over["termination"]) == ("1/2-1/2", "agreement")
+    with (
+        TestClient(app_for(tmp_path, engine={"score_cp": -500})) as client,
+        opened(client) as (game, ws),
+    ):
+        ws.send_json({"type": "draw"})
+        assert until(ws, lambda m: m["type"] == "draw")["accepted"] is False  # no score yet
+        ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
+        state(ws, settled(2))
+        ws.send_json({"type": "draw"})  # the engine now thinks it is 5 pawns down
+        assert until(ws, lambda m: m["type"] == "draw")["accepted"] is True
+        over = state(ws, lambda g: g["result"] is not None)
+        assert (over["result"], over["termination"]) == ("1/2-1/2", "agreement")
 
 
 def test_a_closed_socket_does_not_break_the_game(tmp_path):
     with TestClient(app_for(tmp_path, engine={"think_ms": 200})) as client:
-        game = new_game(client, movetime_ms=200)
-        with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
-            state(ws)
+        with opened(client, movetime_ms=200) as (game, ws):
             ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
             state(ws, lambda g: g["thinking"])
         deadline = time.monotonic() + 5

@@ -4,9 +4,11 @@ the lobby, the stored games' migration, and hostile input (engine: tests/ui/web_
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -66,6 +68,21 @@ class Person:
 
     def socket(self, path: str):
         return self.client.websocket_connect(path, headers=self.headers)
+
+
+@contextlib.contextmanager
+def sockets(a: Person, b: Person, game: dict[str, Any]) -> Iterator[tuple[Any, Any]]:
+    """White's and Black's sockets on a seated game, each one's first state read."""
+    path = f"/ws/games/{game['id']}"
+    with a.socket(path) as wa, b.socket(path) as wb:
+        state(wa), state(wb)
+        yield wa, wb
+
+
+def play(mover: Any, watcher: Any, uci: str, ply: int) -> dict[str, Any]:
+    """`mover` plays `uci` as move `ply`; the state `watcher` gets once it has seen it."""
+    mover.send_json({"type": "move", "uci": uci, "ply": ply})
+    return state(watcher, plies(ply + 1))
 
 
 # games between people answer within 40 messages
@@ -138,8 +155,7 @@ def test_a_friend_link_seats_the_first_visitor_and_the_rest_spectate(client):
                     wc.send_json(message)
                     assert SPECTATING in error(wc)
                 # White's move reaches Black and the spectator at once
-                wa.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-                assert state(wb, plies(1))["moves"][0]["san"] == "e4"
+                assert play(wa, wb, "e2e4", 0)["moves"][0]["san"] == "e4"
                 assert state(wc, plies(1))["you"] == []
                 wa.send_json({"type": "move", "uci": "d2d4", "ply": 1})
                 assert error(wa) == "it is not your turn"
@@ -209,9 +225,7 @@ def seated(client, **body: Any):
 
 def test_draw_offer_declined_then_accepted(client):
     a, b, game = seated(client)
-    path = f"/ws/games/{game['id']}"
-    with a.socket(path) as wa, b.socket(path) as wb:
-        state(wa), state(wb)
+    with sockets(a, b, game) as (wa, wb):
         wa.send_json({"type": "draw"})
         assert state(wb, lambda g: g["offers"])["offers"] == {"draw": "white"}
         wa.send_json({"type": "draw"})
@@ -233,47 +247,34 @@ def test_draw_offer_declined_then_accepted(client):
 
 def test_takeback_request_accepted_and_a_move_declines_an_offer(client):
     a, b, game = seated(client)
-    path = f"/ws/games/{game['id']}"
-    with a.socket(path) as wa, b.socket(path) as wb:
-        state(wa), state(wb)
+    with sockets(a, b, game) as (wa, wb):
         wa.send_json({"type": "takeback"})
         assert "no move of yours" in error(wa)
-        wa.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-        state(wb, plies(1))
-        wb.send_json({"type": "move", "uci": "e7e5", "ply": 1})
-        state(wa, plies(2))
+        play(wa, wb, "e2e4", 0)
+        play(wb, wa, "e7e5", 1)
         wa.send_json({"type": "takeback"})  # White's turn: White's move and the reply
         assert state(wb, lambda g: g["offers"])["offers"] == {"takeback": "white"}
         wb.send_json({"type": "accept", "offer": "takeback"})
         back = state(wa, plies(0))
         assert back["turn"] == "white" and back["offers"] == {}
         # a takeback request the opponent answers with a move is declined by it
-        wa.send_json({"type": "move", "uci": "d2d4", "ply": 0})
-        state(wb, plies(1))
+        play(wa, wb, "d2d4", 0)
         wa.send_json({"type": "takeback"})
         state(wb, lambda g: g["offers"] == {"takeback": "white"})
-        wb.send_json({"type": "move", "uci": "d7d5", "ply": 1})
-        assert state(wa, plies(2))["offers"] == {}
+        assert play(wb, wa, "d7d5", 1)["offers"] == {}
 
 
 def test_abort_before_both_sides_moved_and_not_after(client):
     a, b, game = seated(client)
-    path = f"/ws/games/{game['id']}"
-    with a.socket(path) as wa, b.socket(path) as wb:
-        state(wa), state(wb)
-        wa.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-        state(wb, plies(1))
+    with sockets(a, b, game) as (wa, wb):
+        play(wa, wb, "e2e4", 0)
         wb.send_json({"type": "abort"})  # Black has not moved yet
         end = state(wa, lambda g: g["result"])
         assert end["result"] == "*" and end["outcome_text"] == "Game aborted"
     a, b, game = seated(client)
-    path = f"/ws/games/{game['id']}"
-    with a.socket(path) as wa, b.socket(path) as wb:
-        state(wa), state(wb)
-        wa.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-        state(wb, plies(1))
-        wb.send_json({"type": "move", "uci": "e7e5", "ply": 1})
-        state(wa, plies(2))
+    with sockets(a, b, game) as (wa, wb):
+        play(wa, wb, "e2e4", 0)
+        play(wb, wa, "e7e5", 1)
         wa.send_json({"type": "abort"})
         assert "can no longer be aborted" in error(wa)
         wb.send_json({"type": "resign"})
@@ -304,11 +305,8 @@ def test_a_player_who_stays_away_can_be_claimed_against(client):
 
 def test_the_server_flags_a_clock_with_nobody_connected(client):
     a, b, game = seated(client, clock={"initial_ms": 1000, "increment_ms": 0})
-    path = f"/ws/games/{game['id']}"
-    with a.socket(path) as wa, b.socket(path) as wb:
-        state(wa), state(wb)
-        wa.send_json({"type": "move", "uci": "e2e4", "ply": 0})
-        state(wb, plies(1))  # Black's clock runs from here
+    with sockets(a, b, game) as (wa, wb):
+        play(wa, wb, "e2e4", 0)  # Black's clock runs from here
     time.sleep(1.3)
     done = a.get(f"/api/games/{game['id']}").json()
     assert done["result"] == "1-0" and done["termination"] == "time forfeit"
@@ -316,9 +314,7 @@ def test_the_server_flags_a_clock_with_nobody_connected(client):
 
 def test_rematch_offered_declined_then_accepted_swaps_colours(client):
     a, b, game = seated(client)
-    path = f"/ws/games/{game['id']}"
-    with a.socket(path) as wa, b.socket(path) as wb:
-        state(wa), state(wb)
+    with sockets(a, b, game) as (wa, wb):
         wa.send_json({"type": "rematch"})
         assert "not over" in error(wa)
         wb.send_json({"type": "resign"})
