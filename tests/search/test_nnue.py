@@ -264,15 +264,18 @@ def test_shipped_networks_serve_their_own_variants():
     """Each network in ferz/nets is chosen by the rules it was trained for: xiangqi-1 for
     xiangqi only (not its smaller or other-army cousins), crazyhouse-1 for crazyhouse only
     (not the drop games whose captures or hands work otherwise), makruk-1 for makruk only
-    (not its cousins with other rules), chess-2 for the chess family."""
+    (not its cousins with other rules), shogi-1 for shogi only (not the smaller shogi games),
+    chess-2 for the chess family."""
     assert nnue.bundled(get("xiangqi")).header["name"] == "xiangqi-1"
     assert nnue.bundled(get("crazyhouse")).header["name"] == "crazyhouse-1"
     assert nnue.bundled(get("makruk")).header["name"] == "makruk-1"
+    assert nnue.bundled(get("shogi")).header["name"] == "shogi-1"
     assert nnue.bundled(get("chess960")).header["name"] == "chess-2"
     cousins = {
         "xiangqi-1": ("minixiangqi", "manchu", "janggi", "supply"),
         "crazyhouse-1": ("loop", "chessgi", "bughouse", "koedem", "placement", "seirawan"),
         "makruk-1": ("makpong", "cambodian", "asean", "karouk", "sittuyin"),
+        "shogi-1": ("minishogi", "judkins", "gorogoro", "euroshogi", "kyotoshogi", "dobutsu"),
     }
     for name, variants in cousins.items():
         for variant in variants:
