@@ -208,6 +208,8 @@ class Engine:
         self._tt = TT(16)
         self._searches: list[Search] = []
         self._board = Board(variant=self._rules.name)
+        # the last `position` command's FEN and moves, and the board it made (see _extended)
+        self._given: tuple[str | None, list[str], Board] | None = None
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
         self._done.set()
@@ -418,7 +420,38 @@ class Engine:
         """Set up a position (None = start) and play UCI moves; ValueError keeps the old one."""
         if self.searching:
             raise ValueError("the position cannot change during a search")
-        self._board = self._rebuild(fen, moves, self._board.chess960)
+        moves = list(moves)
+        board = self._extended(fen, moves)
+        if board is None:
+            board = self._rebuild(fen, moves, self._board.chess960)
+        self._board = board
+        self._given = (fen, moves, board)
+
+    def _extended(self, fen: str | None, moves: list[str]) -> Board | None:
+        """The current board with only the new moves played when this position is the last
+        one given plus some moves, else None. A GUI sends the whole game before each move,
+        and replaying thousands of moves in Python would cost time on the clock."""
+        if self._given is None:
+            return None
+        given_fen, given_moves, board = self._given
+        known = len(given_moves)
+        if (
+            board is not self._board
+            or given_fen != fen
+            or len(board.move_stack) != known
+            or moves[:known] != given_moves
+        ):
+            return None
+        played = 0
+        try:
+            for i in range(known, len(moves)):
+                board.push_uci(moves[i])
+                played += 1
+        except ValueError as error:
+            for _ in range(played):
+                board.pop()  # the old position stays, as after a rebuild that fails
+            raise ValueError(f"move {i + 1} ({moves[i]}): {error}") from None
+        return board
 
     def _rebuild(self, fen: str | None, moves: Sequence[str], chess960: bool) -> Board:
         """A new board from FEN and UCI moves; raises ValueError naming the bad part."""

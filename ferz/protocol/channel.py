@@ -7,8 +7,11 @@ import queue
 import threading
 from typing import BinaryIO, TextIO
 
-#: Longest input line kept; the rest of a longer line is read and thrown away.
-MAX_LINE = 16384
+#: Longest input line kept; the rest of a longer line is read and thrown away. Room for the
+#: position command of the longest game a Board holds (MAX_GAME_PLY moves of up to eight
+#: characters each and a FEN): a GUI sends the whole game before every move, and a makruk
+#: game against Fairy-Stockfish reached 3 263 plies (16 KiB was too little for it).
+MAX_LINE = 65536
 
 #: The reader puts this on the queue at end of input (treated as `quit`).
 EOF = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import threading
 
+from ferz.core.defs import MAX_GAME_PLY
 from ferz.protocol.channel import MAX_LINE, Splitter, Writer, clean
 
 
@@ -29,6 +30,12 @@ def test_oversized_line_is_flagged_once_and_its_rest_dropped() -> None:
     assert splitter.feed(b"zz\nisready\n") == [("isready", False)]
     long_in_one = Splitter().feed(b"a" * (MAX_LINE + 1) + b"\nb\n")
     assert long_in_one == [("a" * MAX_LINE, True), ("b", False)]
+
+
+def test_a_line_holds_the_position_command_of_the_longest_game() -> None:
+    # a GUI sends the whole game before every move: MAX_GAME_PLY moves of up to eight
+    # characters, their spaces and a FEN of a 16 x 16 board must fit
+    assert MAX_LINE >= MAX_GAME_PLY * 9 + 1024
 
 
 def test_writer_lines_are_whole_under_threads() -> None:

@@ -8,6 +8,8 @@ from collections.abc import Iterator
 import chess
 import pytest
 
+from ferz.board import Board
+from tests.conftest import ROOT
 from tests.protocol.proc import EngineProcess
 
 # Wall-clock bounds here only catch a hang (a loaded 2-core machine can delay any answer by
@@ -169,6 +171,27 @@ def test_bad_position_keeps_the_previous_one(uci: EngineProcess) -> None:
     after_e4 = chess.Board()
     after_e4.push_uci("e2e4")
     assert chess.Move.from_uci(lines[-1].split()[1]) in after_e4.legal_moves
+
+
+def test_a_game_of_thousands_of_plies_is_followed_to_its_last_move(uci: EngineProcess) -> None:
+    """A real makruk game of 3 263 plies: each position command is the whole game (16 386
+    bytes at the end); ferz follows it to the last move and answers in that position (a line
+    limit of 16 KiB once left it two plies behind, and it played a move of the old position)."""
+    text = (ROOT / "tests" / "data" / "makruk-3263-plies.txt").read_text()
+    moves = " ".join(x for x in text.splitlines() if not x.startswith("#")).split()
+    uci.send("setoption name UCI_Variant value makruk")
+    start = "rnsmksnr/8/pppppppp/8/8/PPPPPPPP/8/RNSKMSNR w - - 0 1"
+    for plies in (3000, 3100, 3200, 3261, 3263):
+        uci.send(f"position fen {start} moves " + " ".join(moves[:plies]))
+    uci.send("d")
+    uci.expect("Fen: 8/3K4/8/6k1/6p1/8/8/6m1 b - - 3089 1632")
+    uci.send("go depth 3")
+    best = uci.expect("bestmove")[-1].split()[1]
+    board = Board(variant="makruk")
+    for move in moves:
+        board.push_uci(move)
+    assert best in {board.uci(move) for move in board.legal_moves}
+    assert not [x for x in uci.output if "error" in x or "longer than" in x]
 
 
 def test_mated_and_stalemated_positions(uci: EngineProcess) -> None:

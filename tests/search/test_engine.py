@@ -137,6 +137,31 @@ def test_bad_input_changes_nothing(engine: Engine):
     assert engine.options.get("Hash") == 8
 
 
+def test_a_position_that_extends_the_last_one_plays_only_the_new_moves(engine: Engine):
+    """A GUI's next position command (the same game plus moves) extends the board in place;
+    the result is the board a fresh replay gives, and a bad new move keeps the old one."""
+    moves = ["g1f3", "g8f6", "f3g1", "f6g8"] * 3 + ["e2e4", "e7e5", "g1f3"]
+    engine.set_position(None, moves[:6])
+    board = engine.board
+    engine.set_position(None, moves)
+    assert engine.board is board  # extended, not rebuilt
+    fresh = Engine()
+    fresh.set_position(None, moves)
+    assert engine.board.fen() == fresh.board.fen()
+    assert engine.board.repetitions() == fresh.board.repetitions()
+    with pytest.raises(ValueError, match="move 17"):
+        engine.set_position(None, [*moves, "b8c6", "e4e5"])
+    assert engine.board.fen() == fresh.board.fen()
+    assert len(engine.board.move_stack) == len(moves)
+    # another game, another start or the same game shortened: built anew
+    engine.set_position(None, ["d2d4"])
+    assert engine.board.fen().startswith("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b")
+    engine.set_position(chess.STARTING_FEN, ["d2d4", "d7d5"])
+    assert engine.board.fen().startswith("rnbqkbnr/ppp1pppp/8/3p4/3P4")
+    engine.set_position(chess.STARTING_FEN, ["d2d4"])
+    assert engine.board.fen().startswith("rnbqkbnr/pppppppp/8/8/3P4")
+
+
 def test_skill_level_plays_legal_moves(engine: Engine):
     """A limited-strength engine still returns legal moves quickly."""
     engine.set_option("UCI_LimitStrength", True)
