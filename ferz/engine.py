@@ -21,6 +21,7 @@ from . import timeman, variants
 from .board import Board, Move, rules_for
 from .book import Book, bundled_book
 from .core import factory, nnue
+from .core.defs import MAX_GAME_PLY
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.search import DEPTH_LIMIT, Search, mate_in
@@ -209,7 +210,7 @@ class Engine:
         self._searches: list[Search] = []
         self._board = Board(variant=self._rules.name)
         # the last `position` command's FEN and moves, and the board it made (see _extended)
-        self._given: tuple[str | None, list[str], Board] | None = None
+        self._given: tuple[str | None, list[str], Board, int] | None = None
         self._thread: threading.Thread | None = None
         self._done = threading.Event()
         self._done.set()
@@ -425,7 +426,7 @@ class Engine:
         if board is None:
             board = self._rebuild(fen, moves, self._board.chess960)
         self._board = board
-        self._given = (fen, moves, board)
+        self._given = (fen, moves, board, len(board.move_stack))
 
     def _extended(self, fen: str | None, moves: list[str]) -> Board | None:
         """The current board with only the new moves played when this position is the last
@@ -433,12 +434,13 @@ class Engine:
         and replaying thousands of moves in Python would cost time on the clock."""
         if self._given is None:
             return None
-        given_fen, given_moves, board = self._given
+        given_fen, given_moves, board, stack = self._given
         known = len(given_moves)
         if (
             board is not self._board
             or given_fen != fen
-            or len(board.move_stack) != known
+            or len(board.move_stack) != stack
+            or board.position.ply + len(moves) - known > MAX_GAME_PLY  # rebuilt from a later root
             or moves[:known] != given_moves
         ):
             return None
@@ -454,9 +456,13 @@ class Engine:
         return board
 
     def _rebuild(self, fen: str | None, moves: Sequence[str], chess960: bool) -> Board:
-        """A new board from FEN and UCI moves; raises ValueError naming the bad part."""
+        """A new board from FEN and UCI moves; raises ValueError naming the bad part. A game
+        longer than a board holds goes on from a later root (its FEN): only repetitions of
+        positions from before that root go unseen, thousands of plies back."""
         board = Board(fen, rules=self._rules, chess960=chess960)
         for i, text in enumerate(moves):
+            if board.position.ply >= MAX_GAME_PLY:
+                board = Board(board.fen(), rules=self._rules, chess960=chess960)
             try:
                 board.push_uci(text)
             except ValueError as error:

@@ -176,7 +176,8 @@ def test_bad_position_keeps_the_previous_one(uci: EngineProcess) -> None:
 def test_a_game_of_thousands_of_plies_is_followed_to_its_last_move(uci: EngineProcess) -> None:
     """A real makruk game of 3 263 plies: each position command is the whole game (16 386
     bytes at the end); ferz follows it to the last move and answers in that position (a line
-    limit of 16 KiB once left it two plies behind, and it played a move of the old position)."""
+    limit of 16 KiB once left it two plies behind, and it played a move of the old position),
+    and past the plies a board holds."""
     text = (ROOT / "tests" / "data" / "makruk-3263-plies.txt").read_text()
     moves = " ".join(x for x in text.splitlines() if not x.startswith("#")).split()
     uci.send("setoption name UCI_Variant value makruk")
@@ -191,6 +192,10 @@ def test_a_game_of_thousands_of_plies_is_followed_to_its_last_move(uci: EnginePr
     for move in moves:
         board.push_uci(move)
     assert best in {board.uci(move) for move in board.legal_moves}
+    # on past the 3 800 plies a board holds (the kings walk to and fro: 136 rounds of 4 plies)
+    moves += ["g5h5", "d7e7", "h5g5", "e7d7"] * 136
+    uci.send(f"position fen {start} moves " + " ".join(moves), "d")
+    uci.expect("Fen: 8/3K4/8/6k1/6p1/8/8/6m1 b - - 3633 1904")
     assert not [x for x in uci.output if "error" in x or "longer than" in x]
 
 
