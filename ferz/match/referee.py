@@ -2,7 +2,8 @@
 
 The referee keeps the clocks, checks every move against the legal moves of the variant, ends
 the game by the rules (mate, stalemate, repetition, the fifty-move and counting rules, variant
-ends, insufficient material) or by adjudication, and turns every engine failure into a loss
+ends, insufficient material) or by adjudication (always a draw at MAX_GAME_PLY plies, the most
+its board holds), and turns every engine failure into a loss
 for that engine with the reason recorded:
 
 - `time`: its clock fell below minus the margin;
@@ -19,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 from ..board import Board, IllegalMoveError, Move
+from ..core.defs import MAX_GAME_PLY
 from .adjudication import Adjudication
 from .clock import Budget, Clocks
 from .engines import MATE_CP, Engine, EngineError
@@ -191,6 +193,10 @@ def _play(
             return
         played = len(record.plies)
         decided = adjudication.decide(scores[keys[0]], scores[keys[1]], played)
+        if decided is None and board.position.ply >= MAX_GAME_PLY:
+            # a game the rules never end (a makruk count that cannot start) stops where the
+            # referee's board is full, rather than blaming the engine to move
+            decided = "1/2-1/2", f"draw: {MAX_GAME_PLY} plies, the longest game the referee keeps"
         if decided is not None:
             record.result, record.reason = decided
             record.termination = "adjudication"

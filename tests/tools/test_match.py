@@ -15,6 +15,7 @@ import chess.pgn
 import pytest
 
 from ferz import cli, pgn
+from ferz.match import referee
 
 HERE = Path(__file__).resolve().parent
 STANDIN = f"{sys.executable} {HERE / 'misbehave.py'}"
@@ -87,6 +88,26 @@ def test_a_failing_engine_loses_and_the_match_goes_on(capsys, tmp_path, kind, te
     assert games[0].headers["Result"] == "0-1" and games[1].headers["Result"] == "1-0"
     assert games[0].headers["FerzFailure"] == f"A {failure}"
     assert f"{failure}:" in games[0].end().comment
+
+
+def test_a_game_the_rules_never_end_is_drawn_when_the_referees_board_is_full(
+    capsys, tmp_path, monkeypatch
+) -> None:
+    """No engine is blamed when a game outgrows the referee's board: it is adjudicated a
+    draw at MAX_GAME_PLY plies (made small here), with the reason in the PGN."""
+    monkeypatch.setattr(referee, "MAX_GAME_PLY", 8)
+    out_pgn = tmp_path / "long.pgn"
+    code, out, _ = run(
+        capsys, *standins("good"), "--movetime", "20", "--games", "2", "--concurrency", "1",
+        "--pgn", str(out_pgn),
+    )  # fmt: skip
+    assert code == 0, out
+    figures = summary(out)
+    assert figures["Score"].startswith("W 0 D 2 L 0"), out
+    assert figures["Failures"].startswith("0"), out
+    games = pgn.read_file(str(out_pgn))
+    assert [g.headers["PlyCount"] for g in games] == ["8", "8"]
+    assert "8 plies, the longest game the referee keeps" in games[0].end().comment
 
 
 def test_summary_format_and_pgn_of_a_ferz_match(capsys, tmp_path) -> None:
