@@ -3,8 +3,8 @@
 The referee keeps the clocks, checks every move against the legal moves of the variant, ends
 the game by the rules (mate, stalemate, repetition, the fifty-move and counting rules, variant
 ends, insufficient material) or by adjudication (always a draw at MAX_GAME_PLY plies, the most
-its board holds), and turns every engine failure into a loss
-for that engine with the reason recorded:
+its board holds), and turns every engine failure into a loss for that engine with the reason
+recorded:
 
 - `time`: its clock fell below minus the margin;
 - `illegal`: a move that is not legal here (or a false result claim);
