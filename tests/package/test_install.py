@@ -61,7 +61,7 @@ def test_wheel_without_a_compiler_installs_the_pure_core(tmp_path: Path) -> None
     assert "ferz/data/epd/wac.epd" in names and "ferz/nets/chess.nnue" in names
     assert "ferz/nets/xiangqi.nnue" in names
     assert "ferz/nets/crazyhouse.nnue" in names and "ferz/nets/makruk.nnue" in names
-    assert "ferz/nets/shogi.nnue" in names
+    assert "ferz/nets/shogi.nnue" in names and "ferz/nets/capablanca.nnue" in names
     target = tmp_path / "venv"
     venv.create(target, system_site_packages=True, with_pip=False)
     python = target / "bin" / "python"
