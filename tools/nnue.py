@@ -85,23 +85,40 @@ _HALF = {
     # k16: each back-rank and second-rank square, the third rank in pairs, the rest in two
     "k16": [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11], [12, 12, 13, 13]] + [[14, 14, 15, 15]] * 4,
 }
-KING_LAYOUTS = ("none", *_HALF, "palace")
+KING_LAYOUTS = ("none", *_HALF, "zones", "palace")
 
 
 def king_map(name: str, files: int, ranks: int, rules=None) -> list[int] | None:
     """The king bucket of each own-view square (a1 = 0, rank by rank) for a --kings layout,
     None for "none"; k4, k8 and k16 are drawn for 8 x 8 boards, "palace" for any board whose
     royal piece is confined to a region (xiangqi's and janggi's palace): a bucket per square
-    of that region, left and right halves alike (mirror images share one)."""
+    of that region, left and right halves alike (mirror images share one); "zones" for any
+    board (zones_map)."""
     if name == "none":
         return None
     if name == "palace":
         return palace_map(rules)
+    if name == "zones":
+        return zones_map(files, ranks)
     if name not in _HALF:
         raise ValueError(f"unknown king layout {name!r} (known: {', '.join(KING_LAYOUTS)})")
     if (files, ranks) != (8, 8):
         raise ValueError(f"king layout {name} is drawn for 8 x 8 boards, not {files} x {ranks}")
     return [_HALF[name][r][min(f, 7 - f)] for r in range(8) for f in range(8)]
+
+
+def zones_map(files: int, ranks: int) -> list[int]:
+    """The "zones" king buckets, drawn for any board (shogi's 9 x 9, 10 x 8): on the back rank
+    the corner, the next file and the rest apart; on the second rank the two edge files and the
+    rest; everything beyond in one (6 buckets, left and right halves alike)."""
+
+    def bucket(f: int, r: int) -> int:
+        edge = min(f, files - 1 - f)
+        if r == 0:
+            return min(edge, 2)
+        return (3 if edge <= 1 else 4) if r == 1 else 5
+
+    return [bucket(f, r) for r in range(ranks) for f in range(files)]
 
 
 def palace_map(rules) -> list[int]:
@@ -994,9 +1011,9 @@ def main(argv: list[str] | None = None) -> int:
         "--kings",
         default="k8",
         choices=KING_LAYOUTS,
-        help="king buckets (format 2; k4, k8, k16 on 8 x 8 boards, palace for a royal piece"
-        " kept in a region, as in xiangqi; none: format 1's inputs, as chess-2, with format 2's"
-        " finer output scale)",
+        help="king buckets (format 2; k4, k8, k16 on 8 x 8 boards, zones on any board, palace"
+        " for a royal piece kept in a region, as in xiangqi; none: format 1's inputs, as"
+        " chess-2, with format 2's finer output scale)",
     )
     p.add_argument(
         "--group", type=int, default=1_000_000, help="positions in memory at once (shuffled)"

@@ -266,22 +266,36 @@ def test_palace_king_buckets_for_xiangqi(tmp_path):
     assert kings[9 + 3] == kings[9 + 5] == 2 and kings[2 * 9 + 4] == 5
     with pytest.raises(ValueError, match="no royal piece confined"):
         tool.king_map("palace", 9, 9, get("shogi"))
-    net = trained_xiangqi(tmp_path, "palace")
+    net = trained(tmp_path, "xiangqi", "palace")
     assert net.nkings == 6 and net.mirror and not net.hands and net.fits(rules)
 
 
-def trained_xiangqi(tmp_path: Path, kings: str) -> nnue.Network:
-    """A small xiangqi network trained with these king buckets, checked to score in the
+def test_zones_king_buckets_for_any_board(tmp_path):
+    """--kings zones draws 6 buckets on any board (back-rank corner, next file and centre;
+    second-rank edge and centre; the rest), left and right alike; a shogi network trained with
+    them and its hands scores in the engine as the trainer computes it."""
+    need_module("torch")
+    need_module("numpy")
+    kings = tool.king_map("zones", 9, 9, get("shogi"))
+    assert kings[:9] == [0, 1, 2, 2, 2, 2, 2, 1, 0]
+    assert kings[9:18] == [3, 3, 4, 4, 4, 4, 4, 3, 3] and set(kings[18:]) == {5}
+    assert tool.king_map("zones", 10, 8)[:10] == [0, 1, 2, 2, 2, 2, 2, 2, 1, 0]
+    net = trained(tmp_path, "shogi", "zones", version=3)
+    assert net.nkings == 6 and net.mirror and net.hands and net.fits(get("shogi"))
+
+
+def trained(tmp_path: Path, variant: str, kings: str, version: int = 2) -> nnue.Network:
+    """A small network of a variant trained with these king buckets, checked to score in the
     engine exactly as the trainer's integer model does."""
     data = tmp_path / "data.txt"
-    data.write_text("\n".join(variant_lines("xiangqi", 8, 2)) + "\n")
-    out = tmp_path / "xiangqi.nnue"
+    data.write_text("\n".join(variant_lines(variant, 8, 2)) + "\n")
+    out = tmp_path / f"{variant}.nnue"
     stats = tool.train(
-        [data], out, "xiangqi", 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings=kings, cache=False
+        [data], out, variant, 16, 2, 16, 2, 64, 0.01, 0.1, 400, 3, kings=kings, cache=False
     )
-    check = tool.agree(out, stats["model"], stats["layout"], [data], 200, "xiangqi")
+    check = tool.agree(out, stats["model"], stats["layout"], [data], 200, variant)
     assert check["positions"] == check["exact"] > 100 and check["beyond"] == 0
-    assert out.read_bytes()[8] == 2  # format 2 (the version after the magic)
+    assert out.read_bytes()[8] == version  # the format (the version after the magic)
     return nnue.read(out)
 
 
@@ -290,5 +304,5 @@ def test_networks_without_king_buckets_have_the_finer_output_scale(tmp_path):
     2's scale, a format 2 file without king buckets), and the engine scores it as trained."""
     need_module("torch")
     need_module("numpy")
-    net = trained_xiangqi(tmp_path, "none")
+    net = trained(tmp_path, "xiangqi", "none")
     assert net.qb == 256 and not net.kings and net.fits(get("xiangqi"))
