@@ -205,6 +205,9 @@ class Tables:
     rook_value: int = 0
     max_phase: int = 1
     material_draws: int = 0  # 1 when checkmate is the only way to win
+    # the first rank each colour's pawns promote on, where they can only become colour-bound
+    # pieces and never leave their file without capturing (-1 otherwise; _bound_promotion)
+    promo_rank: tuple[int, int] = (-1, -1)
     arrays: dict[str, array] = field(default_factory=dict)  # the per-type/code/square tables
 
 
@@ -253,7 +256,33 @@ def build(
     _build_pieces(out, rules, w, layout, dict(values or KNOWN_VALUES), PST if pst is None else pst)
     _scale_passed(out, rules, values or KNOWN_VALUES)
     out.material_draws = int(_mate_only(rules))
+    out.promo_rank = _bound_promotion(rules)
     return out
+
+
+def _bound_promotion(rules) -> tuple[int, int]:
+    """White's and Black's first promotion rank where every pawn steps only along its file
+    (captures aside), must promote there, and can only become colour-bound pieces (makruk's
+    met): against a bare king such a pawn is a piece on a known square colour. (-1, -1) where
+    the rules differ."""
+    pawns = [p for p in rules.pieces if p.pawn]
+    if not pawns or not rules.promotion_ranks or not rules.mandatory_promotion:
+        return (-1, -1)
+    if rules.sittuyin_promotion or rules.promotion_region is not None:
+        return (-1, -1)
+    letters = {p.letter: p for p in rules.pieces}
+    for piece in pawns:
+        if any(atom.move and atom.dx != 0 for atom in piece.atoms):
+            return (-1, -1)
+        targets = set(rules.promotion_letters) | set(rules.promotion_letters_black or "")
+        if piece.promoted:
+            targets.add(piece.promoted)
+        if not targets or any(
+            x not in letters or not _flags(letters[x]) & FL_COLORBOUND for x in targets
+        ):
+            return (-1, -1)
+    first = min(rules.promotion_ranks)
+    return (first, rules.ranks - 1 - first)
 
 
 def _mate_only(rules) -> bool:

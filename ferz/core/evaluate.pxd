@@ -75,6 +75,8 @@ cdef class Evaluator:
     cdef int base  # the mailbox index of a1
     # 1 when checkmate is the only way to win, so too little material means a draw
     cdef public int material_draws
+    # each colour's first promotion rank where pawns can only become colour-bound pieces
+    cdef public int promo_white, promo_black
     cdef public int[::1] pst_mg, pst_eg, phase_w
     # per piece type (index = type): role, movement flags, value, evaluation class, attack-map
     # bucket, mobility table (offset, size) or centre and scale, attack unit of other pieces

@@ -197,6 +197,7 @@ class Evaluator:
         self.rook_value = built.rook_value
         self.max_phase = built.max_phase
         self.material_draws = built.material_draws
+        self.promo_white, self.promo_black = built.promo_rank
         self.blast = 1 if rules.blast_on_capture else 0
         self.pawn_cache = array("Q", bytes(16 * PAWN_CACHE_SIZE))
         self.net = net
@@ -995,6 +996,13 @@ def total(ev: Evaluator, pos: Position, s: Scratch) -> cython.int:
             scale = 0  # a lone minor piece, or pieces bound to one square colour, cannot mate
         elif pos.pcount[weak] > 1 and s.npm[strong] - s.npm[weak] < ev.rook_value:
             scale = ev.scale_no_pawns_small
+    elif (
+        ev.material_draws
+        and s.nbound[strong] == s.npieces[strong]
+        and alone(pos, weak)
+        and bound_colours(ev, pos, strong) | s.bound_mask[strong] != 3
+    ):
+        scale = 0  # pawns that will be colour-bound pieces on the pieces' colour cannot mate
     if (
         s.npieces[0] == 1
         and s.npieces[1] == 1
@@ -1032,6 +1040,25 @@ def total(ev: Evaluator, pos: Position, s: Scratch) -> cython.int:
         score += mop
         s.mopup = mop
     return score if pos.side == 0 else -score
+
+
+@cython.cfunc
+@cython.nogil
+@cython.exceptval(check=False)
+def bound_colours(ev: Evaluator, pos: Position, c: cython.int) -> cython.int:
+    """The square colours (bit 0, bit 1) on which colour c's pawns will promote, where they can
+    only promote into colour-bound pieces on their own file (3: unknown, or not so)."""
+    i: cython.int
+    sq: cython.int
+    rank: cython.int = ev.promo_white if c == 0 else ev.promo_black
+    mask: cython.int = 0
+    if rank < 0:
+        return 3
+    for i in range(pos.pcount[c]):
+        sq = pos.plist[c * MAXP + i]
+        if ev.kind[pos.board[sq] >> 1] == K_PAWN:
+            mask |= 1 << ((ev.sq_file[sq] + rank) & 1)
+    return mask
 
 
 @cython.cfunc

@@ -129,6 +129,25 @@ def test_mating_material_is_judged_by_square_colours():
 
 
 @pytest.mark.variant
+def test_pawns_that_become_mets_of_the_mets_colour_cannot_mate():
+    """A makruk pawn only ever becomes a met, on its file's promotion square: against a bare
+    king, a met and pawns that will be mets on the same square colour cannot mate and score a
+    draw, as a lone pawn does; a pawn on a file of the other colour can. (ferz scored the
+    first +2 to +5 in a game of 3 263 plies that neither engine's rules could end.) A chess
+    pawn may become a queen and keeps its value."""
+    same, other, lone = _evals(
+        "makruk",
+        (
+            "8/3K4/8/6k1/6p1/8/8/6m1 b - - 0 1",
+            "8/3K4/8/6k1/5p2/8/8/6m1 b - - 0 1",
+            "8/3K4/8/6k1/6p1/8/8/8 b - - 0 1",
+        ),
+    )
+    assert same == 0 and lone == 0 and other > 100
+    assert _evals("chess", ("8/3K4/8/6k1/6p1/8/8/6b1 b - - 0 1",))[0] > 300
+
+
+@pytest.mark.variant
 def test_material_draws_only_where_mate_is_the_goal():
     """A knight cannot mate, but on the hill, with drops or with checks counted material on
     the board is not the whole story: the evaluation keeps its terms there."""
