@@ -37,6 +37,7 @@ SEARCH: dict[str, int] = {
     # late move pruning: quiets after (base + depth^2) / (2 - improving) moves are skipped
     "lmp_max_depth": 8,
     "lmp_base": 3,
+    "lmp_drop_checks": 1,  # drop games: late move pruning keeps the quiet moves that give check
     # late move reductions in plies: base / 100 + ln(depth) * ln(moves) / (div / 100)
     "lmr_min_depth": 3,
     "lmr_base": 75,

@@ -42,8 +42,8 @@ cdef class MovePicker:
 
     cdef void score_moves(self, int base, int n, int ply, int ttm, int prev) noexcept nogil
     cdef int pick(self, int base, int i, int n) noexcept nogil
-    cdef int drop_quiets(self, int i, int end) noexcept nogil
+    cdef int drop_quiets(self, int i, int end, bint checks) noexcept nogil
     cdef void start(self, int ply, int ttm, bint staged, int prev) noexcept nogil
-    cdef void skip_quiets(self, int ply) noexcept nogil
+    cdef void skip_quiets(self, int ply, bint checks) noexcept nogil
     cdef void gen_list(self, int ply, int base, int ttm, bint captures) noexcept nogil
     cdef int next(self, int ply) noexcept nogil

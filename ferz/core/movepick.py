@@ -11,7 +11,7 @@ from __future__ import annotations
 from array import array
 
 import cython
-from cython.cimports.ferz.core import movegen
+from cython.cimports.ferz.core import attacks, movegen
 from cython.cimports.ferz.core.defs import (
     CASTLE,
     DROP,
@@ -135,11 +135,14 @@ class MovePicker:
         self.prev[ply] = prev
         self.cm[ply] = self.hist.counter_move(prev)
 
-    def skip_quiets(self, ply: cython.int) -> cython.void:
-        """Late move pruning: no more quiet moves at this node."""
-        self.skip[ply] = 1
+    def skip_quiets(self, ply: cython.int, checks: cython.bint) -> cython.void:
+        """Late move pruning: no more quiet moves at this node, or (`checks`) only those that
+        give check."""
+        self.skip[ply] = 2 if checks else 1
         if self.stage[ply] == ST_ALL:
-            self.end[ply] = self.drop_quiets(self.cur[ply], self.end[ply])
+            self.end[ply] = self.drop_quiets(self.cur[ply], self.end[ply], checks)
+        elif self.stage[ply] == ST_QUIETS and checks:
+            self.qend[ply] = self.drop_quiets(self.qcur[ply], self.qend[ply], True)
 
     def gen_list(
         self, ply: cython.int, base: cython.int, ttm: cython.int, captures: cython.bint
@@ -205,26 +208,29 @@ class MovePicker:
                 if (
                     m != 0
                     and m != ttm
-                    and not self.skip[ply]
+                    and self.skip[ply] != 1
                     and not is_tactical(self.pos, m)
                     and movegen.is_pseudo_legal(self.pos, m)
+                    and (self.skip[ply] == 0 or attacks.checks(self.pos, m))
                 ):
                     self.score[ply] = SC_KILLER
                     return m
             elif stage == ST_GEN_QUIETS:
-                if self.skip[ply]:
+                if self.skip[ply] == 1:
                     self.cur[ply] = self.bad[ply]
                     self.stage[ply] = ST_BAD
                     continue
                 end = self.end[ply]
                 self.qend[ply] = movegen.gen_quiets(self.pos, self.moves, end, base)
+                if self.skip[ply] == 2:
+                    self.qend[ply] = self.drop_quiets(end, self.qend[ply], True)
                 self.score_moves(end, self.qend[ply] - end, ply, ttm, self.prev[ply])
                 self.qcur[ply] = end
                 self.stage[ply] = ST_QUIETS
             elif stage == ST_QUIETS:
                 i = self.qcur[ply]
                 end = self.end[ply]
-                if self.skip[ply] or i >= self.qend[ply]:
+                if self.skip[ply] == 1 or i >= self.qend[ply]:
                     self.cur[ply] = self.bad[ply]
                     self.stage[ply] = ST_BAD
                     continue
@@ -275,13 +281,16 @@ class MovePicker:
             else:
                 return 0
 
-    def drop_quiets(self, i: cython.int, end: cython.int) -> cython.int:
-        """Keep only the tactical moves of [i, end) (their order kept); returns the new end.
-        Late move pruning has skipped the quiet ones: picking them would only cost time."""
+    def drop_quiets(self, i: cython.int, end: cython.int, checks: cython.bint) -> cython.int:
+        """Keep only the tactical moves of [i, end) (and with `checks` the quiet checks; their
+        order kept); returns the new end. Late move pruning has skipped the others: picking
+        them would only cost time."""
         j: cython.int
         k: cython.int = i
         for j in range(i, end):
-            if is_tactical(self.pos, self.moves[j]):
+            if is_tactical(self.pos, self.moves[j]) or (
+                checks and attacks.checks(self.pos, self.moves[j])
+            ):
                 self.moves[k] = self.moves[j]
                 self.scores[k] = self.scores[j]
                 k += 1

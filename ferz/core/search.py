@@ -107,6 +107,8 @@ class Search:
         self.variant_end = 1 if pos.end_rules else 0
         # checks of a move are found before playing it where the rules allow (attacks.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
+        if not pos.drops:
+            self.lmp_checks = 0
         self.pv = _ints(MAXDEPTH * MAXDEPTH)
         self.pv_len = _ints(MAXDEPTH + 1)
         self.hist = History(pos, MAXDEPTH + 1, self.history_max, self.corr_limit, self.corr_div)
@@ -171,6 +173,7 @@ class Search:
         self.see_max_depth = p.pop("see_max_depth")
         self.iir_min_depth = p.pop("iir_min_depth")
         self.delta_margin = p.pop("delta_margin")
+        self.lmp_checks = p.pop("lmp_drop_checks")
         self.lazy_margin = p.pop("lazy_margin")
         self.history_bonus_max = p.pop("history_bonus_max")
         self.history_max = p.pop("history_max")
@@ -541,6 +544,7 @@ class Search:
         bound: cython.int
         prev: cython.int
         skip_quiets: cython.bint = False
+        checks_only: cython.bint = False  # late move pruning kept only the quiet checks
         sc: cython.int
         old_alpha: cython.int = alpha
 
@@ -740,12 +744,22 @@ class Search:
             # Step 12. Pruning of late and losing moves (never while mated scores are possible).
             if ply > 0 and best > -MATE_BOUND and not in_check:
                 if not tactical:
-                    if depth <= self.lmp_max_depth and nquiets >= (
-                        self.lmp_base + depth * depth
-                    ) // (2 - improving):
-                        skip_quiets = True
-                        self.mp.skip_quiets(ply)
-                        continue
+                    if (
+                        depth <= self.lmp_max_depth
+                        and not checks_only
+                        and nquiets >= (self.lmp_base + depth * depth) // (2 - improving)
+                    ):
+                        # (in drop games the quiet checks stay: a mate by a drop is a quiet
+                        # move that history rarely puts first)
+                        if self.lmp_checks:
+                            checks_only = True
+                            self.mp.skip_quiets(ply, True)
+                            if not attacks.checks(self.pos, m):
+                                continue
+                        else:
+                            skip_quiets = True
+                            self.mp.skip_quiets(ply, False)
+                            continue
                     # Futile and losing quiet moves are skipped unless they give check.
                     if (
                         depth <= self.futility_max_depth

@@ -209,3 +209,23 @@ def test_antichess_plays_legal_moves_to_the_end():
         assert engine.wait(30)
         board.push_uci(got[0])
     assert board.is_game_over() or len(board.move_stack) == 200
+
+
+@pytest.mark.variant
+def test_a_mate_by_a_drop_survives_late_move_pruning():
+    """Shogi, from a game ferz lost to Fairy-Stockfish: c4d2+ takes a lance and promotes the
+    knight, and G@c7 then mates. The gold drop is a quiet move that the histories do not put
+    first: late move pruning skipped it at every depth (ferz played c4d2+ at depth 1 to 8). In
+    drop games quiet checks now survive late move pruning, so three plies see the mate (with
+    FERZ_PARAMS=lmp_drop_checks=0 the search plays c4d2+ again and this test fails)."""
+    fen = "+R8/1Sk5l/p4p1gp/1p5s1/1nP1p4/PKnPb1P1P/1P2+b4/2pL2+n2/LN1S1g2L[GSPPrgpppp] b - - 6 65"
+    board = Board(fen, variant="shogi")
+    board.push_uci("c4d2+")
+    board.push_uci("G@c7")
+    assert board.is_checkmate()
+    engine = Engine(variant="shogi")
+    engine.set_position(fen, [])
+    got = []
+    engine.go(Limits(depth=3), on_bestmove=lambda b, p: got.append(b))
+    assert engine.wait(60)
+    assert got[0] != "c4d2+"
