@@ -34,9 +34,10 @@ cdef class MovePicker:
     # the move lists of every ply (MAXMOVES from ply * MAXMOVES) and their ordering scores
     cdef public int[::1] moves, scores
     cdef int[::1] see_buf
-    # per ply: stage, TT move, staged or whole list, quiets skipped, killer index, the move
-    # before and its counter move, cursor and end of the captures (or whole list), start of
-    # the bad captures, cursor and end of the quiets, score of the move returned
+    # per ply: stage, TT move, staged or whole list, quiets skipped (1) or all but their
+    # checks (2), killer index, the move before and its counter move, cursor and end of the
+    # captures (or whole list), start of the bad captures, cursor and end of the quiets, score
+    # of the move returned
     cdef int[::1] stage, ttm, staged, skip, kidx, prev, cm, cur, end, bad, qcur, qend
     cdef public int[::1] score
 
