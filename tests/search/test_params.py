@@ -71,3 +71,22 @@ def test_rewrite_refuses_a_file_without_the_block(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="block"):
         paramfile.rewrite({}, {}, {}, {}, copy)
     assert copy.read_text() == "X = 1\n"
+
+
+SPSA_FILES = sorted((ROOT / "tools" / "spsa").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", SPSA_FILES, ids=lambda p: p.name)
+def test_spsa_parameter_files_start_at_the_engines_values(path: Path) -> None:
+    """A tuning recipe in tools/spsa names parameters that FERZ_PARAMS sets, each starting at
+    its present value and inside its range (a file left behind by a change of params.py would
+    tune from stale numbers)."""
+    from ferz import spsa
+
+    tables = {**params.SEARCH, **params.TIME, **params.EVAL}
+    specs = spsa.read_params(path)
+    assert specs
+    for spec in specs:
+        assert spec.name in tables, spec.name
+        assert spec.start == tables[spec.name], spec.name
+        assert spec.low <= spec.start <= spec.high, spec.name
