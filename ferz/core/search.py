@@ -544,7 +544,6 @@ class Search:
         bound: cython.int
         prev: cython.int
         skip_quiets: cython.bint = False
-        checks_only: cython.bint = False  # late move pruning kept only the quiet checks
         sc: cython.int
         old_alpha: cython.int = alpha
 
@@ -746,13 +745,12 @@ class Search:
                 if not tactical:
                     if (
                         depth <= self.lmp_max_depth
-                        and not checks_only
+                        and self.mp.skip[ply] == 0  # (2: it started, keeping the checks)
                         and nquiets >= (self.lmp_base + depth * depth) // (2 - improving)
                     ):
                         # (in drop games the quiet checks stay: a mate by a drop is a quiet
                         # move that history rarely puts first)
                         if self.lmp_checks:
-                            checks_only = True
                             self.mp.skip_quiets(ply, True)
                             if not attacks.checks(self.pos, m):
                                 continue
