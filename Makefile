@@ -3,7 +3,12 @@
 PY ?= python3
 
 .PHONY: build pgo test slow lint format bench docs clean
+# (pyproject.toml's SPDX licence needs setuptools 77: pip's isolated build has it, an older
+# setuptools in the environment stops `setup.py` with a schema error, so say what to do instead)
+SETUPTOOLS_OK = $(PY) -c "import setuptools as s, sys; v = int(s.__version__.split('.')[0]); \
+	sys.exit(0 if v >= 77 else 'make: setuptools ' + s.__version__ + ' is too old for setup.py; run: $(PY) -m pip install -U \'setuptools>=77\'')"
 build:
+	@$(SETUPTOOLS_OK)
 	flock /tmp/ferz-build.lock $(PY) setup.py -q build_ext --inplace
 # Profile-guided build: compile instrumented, run a bench and a perft (chess and a variant) to
 # record which branches are taken, then compile again with that profile. CFLAGS adds the profile
@@ -12,6 +17,7 @@ build:
 # before its counters are relocated. Optional (docs/engine.md "Build flags").
 NOCLONES = '-DFERZ_SIMD=__attribute__((unused))'
 pgo:
+	@$(SETUPTOOLS_OK)
 	find build -name '*.gcda' -delete 2>/dev/null || true
 	CFLAGS="-fprofile-generate -fprofile-update=single $(NOCLONES)" LDFLAGS="-fprofile-generate" \
 		flock /tmp/ferz-build.lock $(PY) setup.py -q build_ext --inplace --force

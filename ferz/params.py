@@ -38,11 +38,13 @@ SEARCH: dict[str, int] = {
     "lmp_max_depth": 8,
     "lmp_base": 3,
     "lmp_drop_checks": 1,  # drop games: late move pruning keeps the quiet moves that give check
-    # late move reductions in plies: base / 100 + ln(depth) * ln(moves) / (div / 100)
+    # late move reductions in plies: base / 100 + ln(depth) * ln(moves) / (div / 100), less
+    # by lmr_check plies for a move that gives check
     "lmr_min_depth": 3,
     "lmr_base": 75,
     "lmr_div": 225,
     "lmr_history_div": 8192,
+    "lmr_check": 1,
     # SEE thresholds for pruning in the main search (per depth)
     "see_quiet_margin": 60,
     "see_capture_margin": 30,
@@ -67,6 +69,11 @@ SEARCH: dict[str, int] = {
     # how often (in nodes) the search polls the stop flag and node limit
     "poll_mask": 1023,
 }
+
+# Games with drops (shogi, crazyhouse, ...) search with these values in place of SEARCH's: a
+# drop can land anywhere, so static evaluation and quiescence see less of what threatens there.
+# Each entry is kept by an SPRT in drop games (docs/variants.md, "the rungs reached").
+SEARCH_DROPS: dict[str, int] = {}
 
 # ---------------------------------------------------------------------------------------------
 # Time management (milliseconds unless said otherwise)
@@ -365,10 +372,15 @@ PST: dict[str, dict[str, list[int]]] = {
 def _override(spec: str) -> None:
     """Change SEARCH, TIME or EVAL values from `name=value,name=value` (the FERZ_PARAMS
     environment variable: for experiments, such as a match of two settings, without editing
-    this file). An unknown name or a value that is not an integer is an error."""
+    this file); `drops.NAME=value` sets a search value for games with drops only
+    (SEARCH_DROPS). An unknown name or a value that is not an integer is an error."""
     for item in filter(None, (part.strip() for part in spec.split(","))):
         name, _, value = item.partition("=")
-        table = next((t for t in (SEARCH, TIME, EVAL) if name in t), None)
+        if name.startswith("drops."):
+            name = name[len("drops.") :]
+            table = SEARCH_DROPS if name in SEARCH else None
+        else:
+            table = next((t for t in (SEARCH, TIME, EVAL) if name in t), None)
         if table is None or not value.lstrip("-").isdigit():
             raise ValueError(f"FERZ_PARAMS: cannot set {item!r}")
         table[name] = int(value)

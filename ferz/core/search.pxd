@@ -43,7 +43,7 @@ cdef class Search:
     cdef public int futility_per_depth, lmp_max_depth, lmp_base, lmr_min_depth, lmr_base, lmr_div
     cdef public int lmr_history_div, see_quiet_margin, see_capture_margin, see_max_depth
     cdef public int iir_min_depth, delta_margin, lazy_margin, history_bonus_max, history_max, poll_mask
-    cdef public int se_min_depth, se_margin, corr_limit, corr_div, lmp_checks
+    cdef public int se_min_depth, se_margin, corr_limit, corr_div, lmp_checks, lmr_check
 
     cdef int root(self, int alpha, int beta, int depth, int first) noexcept nogil
     cdef int search(self, int alpha, int beta, int depth, int ply, bint cutnode) noexcept nogil

@@ -47,7 +47,7 @@ from cython.cimports.ferz.core.tt import (
     tt_score,
 )
 
-from ferz.params import SEARCH
+from ferz.params import SEARCH, SEARCH_DROPS
 
 if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallback
     MAXDEPTH = 128
@@ -148,6 +148,8 @@ class Search:
     def read_params(self) -> None:
         """The search parameters from ferz.params.SEARCH, each into its declared field."""
         p = dict(SEARCH)  # the tunables of ferz.params, each read once, by name
+        if self.pos.drops:
+            p.update(SEARCH_DROPS)
         self.aspiration_delta = p.pop("aspiration_delta")
         self.aspiration_min_depth = p.pop("aspiration_min_depth")
         self.null_min_depth = p.pop("null_min_depth")
@@ -168,6 +170,7 @@ class Search:
         self.lmr_base = p.pop("lmr_base")
         self.lmr_div = p.pop("lmr_div")
         self.lmr_history_div = p.pop("lmr_history_div")
+        self.lmr_check = p.pop("lmr_check")
         self.see_quiet_margin = p.pop("see_quiet_margin")
         self.see_capture_margin = p.pop("see_capture_margin")
         self.see_max_depth = p.pop("see_max_depth")
@@ -818,7 +821,7 @@ class Search:
                 if not improving:
                     r += 1
                 if gives_check:
-                    r -= 1
+                    r -= self.lmr_check
                 if m == self.hist.killers[2 * ply] or m == self.hist.killers[2 * ply + 1]:
                     r -= 1
                 r -= tdiv(hist, self.lmr_history_div)

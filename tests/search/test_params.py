@@ -30,6 +30,32 @@ def test_override_sets_search_time_and_eval_values() -> None:
             table.update(old)
 
 
+def test_drop_games_search_with_their_own_values() -> None:
+    """`drops.NAME` sets SEARCH_DROPS, which a Search reads in games with drops only."""
+    from ferz.core import factory
+    from ferz.core.evaluate import Evaluator
+    from ferz.core.search import Search
+    from ferz.core.tt import TT
+    from ferz.variants import get
+
+    def lmr_check(variant: str) -> int:
+        rules = get(variant)
+        ev = Evaluator(rules)
+        return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev).lmr_check
+
+    saved = dict(params.SEARCH_DROPS)
+    try:
+        params._override("drops.lmr_check=7")
+        assert params.SEARCH_DROPS["lmr_check"] == 7
+        assert (lmr_check("shogi"), lmr_check("crazyhouse")) == (7, 7)
+        assert lmr_check("chess") == params.SEARCH["lmr_check"]
+        with pytest.raises(ValueError, match="drops.tempo"):
+            params._override("drops.tempo=3")  # an evaluation value has no drop-game twin
+    finally:
+        params.SEARCH_DROPS.clear()
+        params.SEARCH_DROPS.update(saved)
+
+
 @pytest.mark.parametrize("spec", ["no_such_name=3", "tempo=fast", "tempo", "tempo=1.5"])
 def test_override_refuses_unknown_names_and_non_integers(spec: str) -> None:
     """A bad item is an error naming it, and nothing is changed."""
