@@ -666,6 +666,7 @@ class Engine:
             movetime=limits.movetime,
             infinite=limits.infinite,
             overhead=int(self.options.get("Move Overhead")) + int(self._lag),
+            drops=bool(self._rules.drops),
         )
         skill = skill_of(self.options)
         threads = int(self.options.get("Threads")) if skill is None else 1
@@ -695,7 +696,7 @@ class Engine:
         timer = threading.Thread(target=self._watch, args=(searches, on_info), daemon=True)
         timer.start()
         last = None
-        stability = timeman.Stability()
+        stability = timeman.Stability(drops=bool(self._rules.drops))
         try:
             for iteration in main.iterate(depth, multipv):
                 last = iteration

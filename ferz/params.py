@@ -70,11 +70,6 @@ SEARCH: dict[str, int] = {
     "poll_mask": 1023,
 }
 
-# Games with drops (shogi, crazyhouse, ...) search with these values in place of SEARCH's: a
-# drop can land anywhere, so static evaluation and quiescence see less of what threatens there.
-# Each entry is kept by an SPRT in drop games (docs/variants.md, "the rungs reached").
-SEARCH_DROPS: dict[str, int] = {}
-
 # ---------------------------------------------------------------------------------------------
 # Time management (milliseconds unless said otherwise)
 # ---------------------------------------------------------------------------------------------
@@ -94,6 +89,23 @@ TIME: dict[str, int] = {
     "stable_min_percent": 70,
     "score_drop_percent": 50,  # + this % per 100 cp that the score fell since the last iteration
 }
+
+# Games with drops (shogi, crazyhouse, ...) use these SEARCH and TIME values in place of the
+# tables' own: a drop can land anywhere, so static evaluation and quiescence see less of what
+# threatens there, and the games run longer than chess's. Each entry is kept by an SPRT in drop
+# games (docs/variants.md, "the rungs reached").
+DROPS: dict[str, int] = {}
+
+
+def search_values(drops: bool) -> dict[str, int]:
+    """SEARCH, with DROPS' values in games with drops."""
+    return {**SEARCH, **{k: v for k, v in DROPS.items() if k in SEARCH}} if drops else SEARCH
+
+
+def time_values(drops: bool) -> dict[str, int]:
+    """TIME, with DROPS' values in games with drops."""
+    return {**TIME, **{k: v for k, v in DROPS.items() if k in TIME}} if drops else TIME
+
 
 # ---------------------------------------------------------------------------------------------
 # Evaluation settings (not fitted by the tuner)
@@ -372,13 +384,13 @@ PST: dict[str, dict[str, list[int]]] = {
 def _override(spec: str) -> None:
     """Change SEARCH, TIME or EVAL values from `name=value,name=value` (the FERZ_PARAMS
     environment variable: for experiments, such as a match of two settings, without editing
-    this file); `drops.NAME=value` sets a search value for games with drops only
-    (SEARCH_DROPS). An unknown name or a value that is not an integer is an error."""
+    this file); `drops.NAME=value` sets a search or time value for games with drops only
+    (DROPS). An unknown name or a value that is not an integer is an error."""
     for item in filter(None, (part.strip() for part in spec.split(","))):
         name, _, value = item.partition("=")
         if name.startswith("drops."):
             name = name[len("drops.") :]
-            table = SEARCH_DROPS if name in SEARCH else None
+            table = DROPS if name in SEARCH or name in TIME else None
         else:
             table = next((t for t in (SEARCH, TIME, EVAL) if name in t), None)
         if table is None or not value.lstrip("-").isdigit():

@@ -239,4 +239,4 @@ def ferz_names() -> set[str]:
     """The numbers FERZ_PARAMS can set."""
     from .params import EVAL, SEARCH, TIME
 
-    return set(SEARCH) | set(TIME) | set(EVAL) | {f"drops.{name}" for name in SEARCH}
+    return set(SEARCH) | set(TIME) | set(EVAL) | {f"drops.{name}" for name in (*SEARCH, *TIME)}

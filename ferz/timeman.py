@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .params import TIME
+from .params import TIME, time_values
 
 
 @dataclass(frozen=True)
@@ -29,36 +29,41 @@ def allocate(
     movetime: int | None = None,
     infinite: bool = False,
     overhead: int = TIME["move_overhead"],
+    drops: bool = False,
 ) -> Budget:
-    """The time budget of the side to move (0 white, 1 black); never more than the clock holds."""
+    """The time budget of the side to move (0 white, 1 black); never more than the clock holds.
+
+    `drops`: a game with drops, which reads ferz.params.DROPS' time values before TIME's.
+    """
+    t = time_values(drops)
     if infinite:
         return Budget(None, None)
     if movetime is not None:
-        spend = max(TIME["min_think"], movetime - overhead)
+        spend = max(t["min_think"], movetime - overhead)
         return Budget(spend, spend)
     clock = wtime if side == 0 else btime
     if clock is None:
         return Budget(None, None)
     inc = (winc if side == 0 else binc) or 0
-    mtg = movestogo if movestogo and movestogo > 0 else TIME["moves_to_go"]
-    mtg = min(mtg, TIME["moves_to_go"])
+    mtg = movestogo if movestogo and movestogo > 0 else t["moves_to_go"]
+    mtg = min(mtg, t["moves_to_go"])
     # What is safely ours: the clock minus the overhead of every move still to play.
     usable = max(0.0, clock - overhead * min(mtg, 5))
-    soft = (usable / mtg + inc * 3 / 4) * TIME["optimum_percent"] / 100
-    hard = soft * TIME["maximum_percent"] / 100
-    cap = usable * TIME["maximum_share"] / 100 if mtg > 1 else usable * 0.8
+    soft = (usable / mtg + inc * 3 / 4) * t["optimum_percent"] / 100
+    hard = soft * t["maximum_percent"] / 100
+    cap = usable * t["maximum_share"] / 100 if mtg > 1 else usable * 0.8
     # On a short clock a loaded machine can answer late by more than the overhead: the hard
     # limit then shrinks towards the soft one, and never takes more than a small share of
     # what the clock holds after this move's overhead (an increment cannot be banked early).
     left = max(0.0, clock - overhead)
     if mtg > 1:
-        cap = min(cap, left * TIME["clock_share"] / 100)
-        if clock < TIME["short_clock"]:
+        cap = min(cap, left * t["clock_share"] / 100)
+        if clock < t["short_clock"]:
             hard = min(hard, soft * 2)
     hard = min(hard, cap, left)
     soft = min(soft, hard)
     # a few ms to find any move at all, but no more than the share the clock allows
-    floor = float(min(TIME["min_think"], max(1.0, left * TIME["clock_share"] / 100)))
+    floor = float(min(t["min_think"], max(1.0, left * t["clock_share"] / 100)))
     return Budget(max(floor, soft), max(floor, hard))
 
 
@@ -66,7 +71,8 @@ class Stability:
     """How much of the soft limit a search should use, from how its iterations went: less
     while the best move stays the same, more right after it changed or when the score falls."""
 
-    def __init__(self) -> None:
+    def __init__(self, drops: bool = False) -> None:
+        self.t = time_values(drops)  # (DROPS' values in a game with drops)
         self.best: int | None = None
         self.score: int | None = None
         self.stable = 0
@@ -81,11 +87,10 @@ class Stability:
         self.best, self.score = best, score
         if depth < 4:
             return 1.0
+        t = self.t
         steady = (
-            TIME["unstable_percent"]
+            t["unstable_percent"]
             if self.stable == 0
-            else max(
-                TIME["stable_min_percent"], 100 - TIME["stable_step_percent"] * (self.stable - 1)
-            )
+            else max(t["stable_min_percent"], 100 - t["stable_step_percent"] * (self.stable - 1))
         )
-        return steady / 100 * (1 + drop * TIME["score_drop_percent"] / 10000)
+        return steady / 100 * (1 + drop * t["score_drop_percent"] / 10000)

@@ -47,7 +47,7 @@ from cython.cimports.ferz.core.tt import (
     tt_score,
 )
 
-from ferz.params import SEARCH, SEARCH_DROPS
+from ferz.params import search_values
 
 if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallback
     MAXDEPTH = 128
@@ -146,10 +146,9 @@ class Search:
         self.chase_vals = _ints(CHASE_CACHE)
 
     def read_params(self) -> None:
-        """The search parameters from ferz.params.SEARCH, each into its declared field."""
-        p = dict(SEARCH)  # the tunables of ferz.params, each read once, by name
-        if self.pos.drops:
-            p.update(SEARCH_DROPS)
+        """The search parameters from ferz.params.SEARCH (in drop games with DROPS' values), each
+        into its declared field."""
+        p = dict(search_values(self.pos.drops))  # ferz.params' tunables, each read once, by name
         self.aspiration_delta = p.pop("aspiration_delta")
         self.aspiration_min_depth = p.pop("aspiration_min_depth")
         self.null_min_depth = p.pop("null_min_depth")

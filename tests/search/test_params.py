@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ferz import params
+from ferz import params, timeman
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -31,7 +31,7 @@ def test_override_sets_search_time_and_eval_values() -> None:
 
 
 def test_drop_games_search_with_their_own_values() -> None:
-    """`drops.NAME` sets SEARCH_DROPS, which a Search reads in games with drops only."""
+    """`drops.NAME` sets DROPS, which a Search and the clock read in games with drops only."""
     from ferz.core import factory
     from ferz.core.evaluate import Evaluator
     from ferz.core.search import Search
@@ -43,17 +43,22 @@ def test_drop_games_search_with_their_own_values() -> None:
         ev = Evaluator(rules)
         return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev).lmr_check
 
-    saved = dict(params.SEARCH_DROPS)
+    saved = dict(params.DROPS)
     try:
         params._override("drops.lmr_check=7")
-        assert params.SEARCH_DROPS["lmr_check"] == 7
+        assert params.DROPS["lmr_check"] == 7
         assert (lmr_check("shogi"), lmr_check("crazyhouse")) == (7, 7)
         assert lmr_check("chess") == params.SEARCH["lmr_check"]
+        params._override("drops.moves_to_go=40")
+        clock = {"wtime": 10000, "winc": 100, "overhead": 0}
+        chess, drops = timeman.allocate(0, **clock), timeman.allocate(0, drops=True, **clock)
+        assert chess.soft == 10000 / params.TIME["moves_to_go"] + 75
+        assert drops.soft == 10000 / 40 + 75
         with pytest.raises(ValueError, match="drops.tempo"):
             params._override("drops.tempo=3")  # an evaluation value has no drop-game twin
     finally:
-        params.SEARCH_DROPS.clear()
-        params.SEARCH_DROPS.update(saved)
+        params.DROPS.clear()
+        params.DROPS.update(saved)
 
 
 @pytest.mark.parametrize("spec", ["no_such_name=3", "tempo=fast", "tempo", "tempo=1.5"])

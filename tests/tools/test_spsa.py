@@ -87,8 +87,9 @@ def test_engine_values_go_to_ferz_params_or_uci_options() -> None:
     assert ferz.params == "tempo=10,rfp_margin=140"
     other = spsa.engine_with(EngineSpec(["./engine"]), {"Margin": 3})
     assert other.options == {"Margin": "3"} and other.params == ""
-    # a drop-game value (SEARCH_DROPS) is tuned under its FERZ_PARAMS name
-    assert "drops.rfp_margin" in spsa.ferz_names() and "drops.tempo" not in spsa.ferz_names()
+    # a drop-game value (DROPS) is tuned under its FERZ_PARAMS name
+    names = spsa.ferz_names()
+    assert {"drops.rfp_margin", "drops.moves_to_go"} <= names and "drops.tempo" not in names
 
 
 def test_unknown_ferz_parameter_and_other_runs_are_refused(tmp_path, capsys) -> None:
