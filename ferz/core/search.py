@@ -545,7 +545,6 @@ class Search:
         se_beta: cython.int
         bound: cython.int
         prev: cython.int
-        skip_quiets: cython.bint = False
         sc: cython.int
         old_alpha: cython.int = alpha
 
@@ -740,8 +739,6 @@ class Search:
                 continue
             sc = self.mp.score[ply]
             tactical = is_tactical(self.pos, m)
-            if skip_quiets and not tactical:
-                continue
             # Step 12. Pruning of late and losing moves (never while mated scores are possible).
             if ply > 0 and best > -MATE_BOUND and not in_check:
                 if not tactical:
@@ -750,15 +747,11 @@ class Search:
                         and self.mp.skip[ply] == 0  # (2: it started, keeping the checks)
                         and nquiets >= (self.lmp_base + depth * depth) // (2 - improving)
                     ):
-                        # (in drop games the quiet checks stay: a mate by a drop is a quiet
-                        # move that history rarely puts first)
-                        if self.lmp_checks:
-                            self.mp.skip_quiets(ply, True)
-                            if not attacks.checks(self.pos, m):
-                                continue
-                        else:
-                            skip_quiets = True
-                            self.mp.skip_quiets(ply, False)
+                        # The picker returns no more quiet moves; in drop games it keeps the
+                        # quiet checks: a mate by a drop is a quiet move that history rarely
+                        # puts first.
+                        self.mp.skip_quiets(ply, self.lmp_checks)
+                        if not self.lmp_checks or not attacks.checks(self.pos, m):
                             continue
                     # Futile and losing quiet moves are skipped unless they give check.
                     if (
