@@ -107,8 +107,6 @@ class Search:
         self.variant_end = 1 if pos.end_rules else 0
         # checks of a move are found before playing it where the rules allow (attacks.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
-        if not pos.drops:
-            self.lmp_checks = 0
         self.pv = _ints(MAXDEPTH * MAXDEPTH)
         self.pv_len = _ints(MAXDEPTH + 1)
         self.hist = History(pos, MAXDEPTH + 1, self.history_max, self.corr_limit, self.corr_div)
@@ -175,7 +173,7 @@ class Search:
         self.see_max_depth = p.pop("see_max_depth")
         self.iir_min_depth = p.pop("iir_min_depth")
         self.delta_margin = p.pop("delta_margin")
-        self.lmp_checks = p.pop("lmp_drop_checks")
+        self.lmp_checks = p.pop("lmp_checks")
         self.lazy_margin = p.pop("lazy_margin")
         self.history_bonus_max = p.pop("history_bonus_max")
         self.history_max = p.pop("history_max")

@@ -217,7 +217,7 @@ def test_a_mate_by_a_drop_survives_late_move_pruning():
     knight, and G@c7 then mates. The gold drop is a quiet move that the histories do not put
     first: late move pruning skipped it at every depth (ferz played c4d2+ at depth 1 to 8). In
     drop games quiet checks now survive late move pruning, so three plies see the mate (with
-    FERZ_PARAMS=lmp_drop_checks=0 the search plays c4d2+ again and this test fails)."""
+    FERZ_PARAMS=drops.lmp_checks=0 the search plays c4d2+ again and this test fails)."""
     fen = "+R8/1Sk5l/p4p1gp/1p5s1/1nP1p4/PKnPb1P1P/1P2+b4/2pL2+n2/LN1S1g2L[GSPPrgpppp] b - - 6 65"
     board = Board(fen, variant="shogi")
     board.push_uci("c4d2+")
