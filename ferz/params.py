@@ -101,14 +101,9 @@ DROPS: dict[str, int] = {
 }
 
 
-def search_values(drops: bool) -> dict[str, int]:
-    """SEARCH, with DROPS' values in games with drops."""
-    return {**SEARCH, **{k: v for k, v in DROPS.items() if k in SEARCH}} if drops else SEARCH
-
-
-def time_values(drops: bool) -> dict[str, int]:
-    """TIME, with DROPS' values in games with drops."""
-    return {**TIME, **{k: v for k, v in DROPS.items() if k in TIME}} if drops else TIME
+def values(table: dict[str, int], drops: bool) -> dict[str, int]:
+    """SEARCH or TIME, with DROPS' values for its names in games with drops."""
+    return {**table, **{k: v for k, v in DROPS.items() if k in table}} if drops else table
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .params import TIME, time_values
+from .params import TIME, values
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def allocate(
 
     `drops`: a game with drops, which reads ferz.params.DROPS' time values before TIME's.
     """
-    t = time_values(drops)
+    t = values(TIME, drops)
     if infinite:
         return Budget(None, None)
     if movetime is not None:
@@ -72,7 +72,7 @@ class Stability:
     while the best move stays the same, more right after it changed or when the score falls."""
 
     def __init__(self, drops: bool = False) -> None:
-        self.t = time_values(drops)  # (DROPS' values in a game with drops)
+        self.t = values(TIME, drops)  # (DROPS' values in a game with drops)
         self.best: int | None = None
         self.score: int | None = None
         self.stable = 0

@@ -47,7 +47,7 @@ from cython.cimports.ferz.core.tt import (
     tt_score,
 )
 
-from ferz.params import search_values
+from ferz.params import SEARCH, values
 
 if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallback
     MAXDEPTH = 128
@@ -146,7 +146,7 @@ class Search:
     def read_params(self) -> None:
         """The search parameters from ferz.params.SEARCH (in drop games with DROPS' values), each
         into its declared field."""
-        p = dict(search_values(self.pos.drops))  # ferz.params' tunables, each read once, by name
+        p = dict(values(SEARCH, self.pos.drops))  # ferz.params' tunables, each read once, by name
         self.aspiration_delta = p.pop("aspiration_delta")
         self.aspiration_min_depth = p.pop("aspiration_min_depth")
         self.null_min_depth = p.pop("null_min_depth")
