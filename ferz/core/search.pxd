@@ -23,6 +23,8 @@ cdef class Search:
     # the root move being searched (read by the engine's watcher thread for currmove)
     cdef public int root_depth, root_index, root_move
     cdef int nsq, variant_end, fast_checks
+    cdef int chk_move, chk_val  # checks(): the last move asked about and the answer
+    cdef unsigned long long chk_key
     # chasing rule (xiangqi): a Python judge of repetition cycles, its verdicts cached by cycle
     cdef public object chase_judge
     cdef public int chasing
@@ -49,6 +51,7 @@ cdef class Search:
     cdef int search(self, int alpha, int beta, int depth, int ply, bint cutnode) noexcept nogil
     cdef int qsearch(self, int alpha, int beta, int ply, bint checks) noexcept nogil
     cdef void poll(self) noexcept nogil
+    cdef bint checks(self, int m) noexcept nogil
     cdef bint is_draw(self) noexcept nogil
     cdef bint rule_draw(self) noexcept nogil
     cdef int chase_value(self) noexcept nogil

@@ -107,6 +107,9 @@ class Search:
         self.variant_end = 1 if pos.end_rules else 0
         # checks of a move are found before playing it where the rules allow (attacks.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
+        self.chk_move = 0  # the last move asked about by checks(), its position and answer
+        self.chk_key = 0
+        self.chk_val = 0
         self.pv = _ints(MAXDEPTH * MAXDEPTH)
         self.pv_len = _ints(MAXDEPTH + 1)
         self.hist = History(pos, MAXDEPTH + 1, self.history_max, self.corr_limit, self.corr_div)
@@ -349,6 +352,14 @@ class Search:
         if hint >= 0:
             return hint == 1
         return attacks.in_check(self.pos)
+
+    def checks(self, m: cython.int) -> cython.bint:
+        """Whether m gives check here; pruning and extensions may each ask of one move."""
+        if m != self.chk_move or self.pos.key != self.chk_key:
+            self.chk_move = m
+            self.chk_key = self.pos.key
+            self.chk_val = 1 if attacks.checks(self.pos, m) else 0
+        return self.chk_val == 1
 
     def is_draw(self) -> cython.bint:
         """Repetition or a rule draw (a checkmate on the last move still counts as mate)."""
@@ -749,7 +760,7 @@ class Search:
                         # quiet checks: a mate by a drop is a quiet move that history rarely
                         # puts first.
                         self.mp.skip_quiets(ply, self.lmp_checks)
-                        if not self.lmp_checks or not attacks.checks(self.pos, m):
+                        if not self.lmp_checks or not self.checks(m):
                             continue
                     # Futile and losing quiet moves are skipped unless they give check.
                     if (
@@ -757,7 +768,7 @@ class Search:
                         and not pvnode
                         and static + self.futility_base + self.futility_per_depth * depth <= alpha
                         and m != self.hist.killers[2 * ply]
-                        and not attacks.checks(self.pos, m)
+                        and not self.checks(m)
                     ):
                         continue
                     if (
@@ -765,7 +776,7 @@ class Search:
                         and not see_ge(
                             self.pos, self.ev, m, -self.see_quiet_margin * depth, self.see_buf
                         )
-                        and not attacks.checks(self.pos, m)
+                        and not self.checks(m)
                     ):
                         continue
                 elif (
@@ -774,10 +785,10 @@ class Search:
                     and not see_ge(
                         self.pos, self.ev, m, -self.see_capture_margin * depth * depth, self.see_buf
                     )
-                    and not attacks.checks(self.pos, m)
+                    and not self.checks(m)
                 ):
                     continue
-            gives_check = self.fast_checks and attacks.checks(self.pos, m)
+            gives_check = self.fast_checks and self.checks(m)
             hist = 0 if tactical else self.hist.quiet(ply, m)
             self.hist.ctx[ply] = self.hist.move_row(m)
             if not self.pos.make(m):
@@ -982,7 +993,7 @@ class Search:
                 # (drops are left out: in drop variants they would multiply the work)
                 if (
                     move_kind(m) == DROP
-                    or not attacks.checks(self.pos, m)
+                    or not self.checks(m)
                     or not see_ge(self.pos, self.ev, m, 0, self.see_buf)
                 ):
                     continue
@@ -996,7 +1007,7 @@ class Search:
                 if self.mp.scores[i] < SC_TT and not see_ge(self.pos, self.ev, m, 0, self.see_buf):
                     continue
             if self.fast_checks:
-                self.check_hint[ply + 1] = 1 if attacks.checks(self.pos, m) else 0
+                self.check_hint[ply + 1] = 1 if self.checks(m) else 0
             self.hist.ctx[ply] = self.hist.move_row(m)
             if not self.pos.make(m):
                 continue
