@@ -1,9 +1,18 @@
-"""Writing a file whole or not at all: a temporary file beside it, flushed to disk, renamed."""
+"""Writing a file whole or not at all (a temporary file beside it, flushed to disk, renamed),
+and one writer at a time for the files of a long run (a lock held while the process lives)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import IO
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks; runs there are not guarded against twins
+    fcntl = None  # type: ignore[assignment]
+
+_held: dict[str, IO[str]] = {}  # the locks this process holds, open until it exits
 
 
 def write_atomically(path: str | Path, data: str | bytes) -> None:
@@ -17,3 +26,31 @@ def write_atomically(path: str | Path, data: str | bytes) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+def claim(path: str | Path, what: str) -> None:
+    """Make this process the only writer of PATH (a match's PGN, a run's state or directory)
+    for as long as it lives, by a lock on PATH.lock; ValueError naming the other process when
+    one already writes it (two runs on the same files would overwrite each other's)."""
+    lock = os.path.abspath(f"{path}.lock")
+    if fcntl is None or lock in _held:
+        return
+    try:
+        handle = open(lock, "a+", encoding="utf-8")  # noqa: SIM115 (held open until exit)
+    except OSError as error:
+        raise ValueError(f"cannot write {path}: {error.strerror} ({lock})") from None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        pid = handle.read().strip() or "unknown"
+        handle.close()
+        raise ValueError(
+            f"{path} is being written by another {what} (process {pid}): wait for it to end "
+            f"or stop it, or give other files"
+        ) from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"{os.getpid()}\n")
+    handle.flush()
+    _held[lock] = handle

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from . import spsa
+from .files import claim
 from .match import openings as openings_module
 from .match.adjudication import Adjudication
 from .match.clock import Budget, parse_tc
@@ -156,6 +157,7 @@ def main(args: argparse.Namespace) -> int:
     if args.show:
         print("\n".join(report(state)))
         return 0
+    claim(path, "ferz spsa")
     concurrency = args.concurrency or default_concurrency()
     if concurrency < 1 or (args.batch is not None and args.batch < 1):
         raise ValueError("--concurrency and --batch must be at least 1")

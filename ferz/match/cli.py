@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from ..files import write_atomically
+from ..files import claim, write_atomically
 from . import openings as openings_module
 from . import resume, stats
 from .adjudication import Adjudication
@@ -51,7 +51,8 @@ resuming: with --pgn FILE the match keeps its state in FILE.state.json after eve
   the same command with --resume continues a stopped match (the games played count, the
   game that was in progress is played again). Only --games (to extend), --concurrency,
   --ray, --quiet and --stop-on-failure may change. Without --resume, a FILE that holds games
-  is refused, never overwritten."""
+  is refused, never overwritten; while a match writes FILE (holding FILE.lock), another is
+  refused."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -436,6 +437,7 @@ def open_pgn(args: argparse.Namespace, progress: Progress) -> None:
     """Start the PGN and the state of a new match, or with --resume take the games of a
     stopped one into `progress`; ValueError (nothing written) when FILE holds games that
     are not to be continued, or a state that cannot be."""
+    claim(args.pgn, "ferz match")  # before the checks: two matches started at once both pass them
     config = progress.config
     now = resume.settings(args, config)
     path = state_path(args.pgn)

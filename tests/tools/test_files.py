@@ -1,12 +1,15 @@
-"""ferz.files.write_atomically: the one way match states, SPSA states and datagen chunks are
-written, so that a process killed while writing never leaves half a file."""
+"""ferz.files: write_atomically, the one way match states, SPSA states and datagen chunks are
+written, so that a process killed while writing never leaves half a file; claim, which keeps a
+second run off the files that a running one writes."""
 
 import os
 import stat
+import subprocess
+import sys
 
 import pytest
 
-from ferz.files import write_atomically
+from ferz.files import claim, write_atomically
 
 
 def test_text_and_bytes_replace_the_file_and_leave_no_temporary(tmp_path):
@@ -38,3 +41,24 @@ def test_the_file_gets_the_mode_any_new_file_gets(tmp_path):
     plain = tmp_path / "plain"
     plain.write_bytes(b"data")
     assert stat.S_IMODE(path.stat().st_mode) == stat.S_IMODE(plain.stat().st_mode)
+
+
+def test_a_second_process_cannot_claim_files_another_one_writes(tmp_path):
+    """claim: while one process holds a run's files, another is refused with an error naming
+    the holder; the same process may claim again, and the files are free once it has exited."""
+    if os.name != "posix":
+        pytest.skip("advisory locks (fcntl) are POSIX only")
+    pgn = tmp_path / "games.pgn"
+    claim(pgn, "ferz match")
+    claim(pgn, "ferz match")  # the same process: already its own
+    assert (tmp_path / "games.pgn.lock").read_text() == f"{os.getpid()}\n"
+    code = "import sys; from ferz.files import claim; claim(sys.argv[1], 'ferz match')"
+    other = [sys.executable, "-c", code]
+    refused = subprocess.run([*other, str(pgn)], capture_output=True, text=True)
+    assert refused.returncode == 1
+    assert f"games.pgn is being written by another ferz match (process {os.getpid()})" in (
+        refused.stderr
+    )
+    free = tmp_path / "other.pgn"
+    assert subprocess.run([*other, str(free)]).returncode == 0
+    claim(free, "ferz match")  # the first process's lock ended with it

@@ -80,6 +80,30 @@ def test_a_match_stopped_by_sigterm_resumes_as_if_it_never_stopped(capsys, tmp_p
     assert sorted(int(k) for k in state(stopped)["games"]) == list(range(24))
 
 
+def test_a_second_match_on_the_pgn_of_a_running_one_is_refused(capsys, tmp_path) -> None:
+    """Two matches writing one PGN would overwrite each other's games and state: while one
+    runs, the same command (with or without --resume) exits 2 naming the running process."""
+    common = [*ENGINES, "--movetime", "1000", "--games", "400", "--concurrency", "1"]
+    running = tmp_path / "running.pgn"
+    command = [sys.executable, "-m", "ferz", "match", "--quiet", *common, "--pgn", str(running)]
+    env = dict(os.environ, PYTHONPATH=str(HERE.parent.parent))
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not Path(f"{running}.state.json").exists():
+            assert time.monotonic() < deadline and proc.poll() is None, "no game finished"
+            time.sleep(0.02)
+        for resume in ([], ["--resume"]):
+            code, _, err = run(capsys, *common, "--pgn", str(running), *resume)
+            assert code == 2
+            assert f"is being written by another ferz match (process {proc.pid})" in err
+        assert proc.poll() is None  # the running match goes on
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=30)
+    assert proc.returncode == 130
+
+
 def test_a_resumed_match_may_be_extended_and_plays_what_one_longer_match_plays(
     capsys, tmp_path
 ) -> None:
