@@ -55,7 +55,7 @@ from .fileformat import (
 )
 
 MANIFEST = "manifest.json"
-LOCK = "datagen.lock"  # held by the run writing the directory (ferz.files.claim)
+LOCK = "datagen"  # the run writing the directory holds DIR/datagen.lock (ferz.files.claim)
 RECIPE = "recipe.json"
 _MOVE = re.compile(r"^[a-p]\d{1,2}[a-p]\d{1,2}")
 
@@ -308,7 +308,7 @@ def prepare(out: Path, recipe: Recipe, command: list[str]) -> tuple[dict, dict]:
         probe.unlink()
     except OSError as error:
         raise ValueError(f"cannot write to the output directory {out}: {error}") from None
-    claim(out / LOCK.removesuffix(".lock"), "ferz datagen")
+    claim(out / LOCK, "ferz datagen")
     manifest_path, recipe_path = out / MANIFEST, out / RECIPE
     manifest: dict = {"format": 1, "chunks": []}
     if manifest_path.exists():
@@ -355,7 +355,8 @@ def prepare(out: Path, recipe: Recipe, command: list[str]) -> tuple[dict, dict]:
 
 def _ours(name: str) -> bool:
     """Whether a file name is one a run writes (an unfinished first run leaves such files)."""
-    return name in (MANIFEST, RECIPE, LOCK) or name.startswith("chunk-") or name.endswith(".tmp")
+    ours = (MANIFEST, RECIPE, f"{LOCK}.lock")
+    return name in ours or name.startswith("chunk-") or name.endswith(".tmp")
 
 
 def verified(out: Path, manifest: dict, seen: set[int]) -> int:

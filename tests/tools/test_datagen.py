@@ -196,6 +196,31 @@ def test_another_recipe_in_the_same_directory_is_refused(tmp_path, stand_in) -> 
         generate(recipe_for(stand_in), 2, tmp_path, 1, report=lambda line: None)
 
 
+@pytest.mark.skipif(os.name != "posix", reason="advisory locks (fcntl) are POSIX only")
+def test_a_directory_another_run_writes_is_refused(tmp_path, stand_in) -> None:
+    """Two runs of one recipe would write the same chunks: while a process holds the
+    directory's datagen.lock, a run there stops before it writes anything."""
+    out = tmp_path / "out"
+    out.mkdir()
+    code = "import sys; from ferz.files import claim; claim(sys.argv[1], 'ferz datagen'); "
+    code += "print('held', flush=True); sys.stdin.read()"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", code, str(out / "datagen")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(
+            ValueError, match=f"being written by another ferz datagen .process {holder.pid}"
+        ):
+            generate(recipe_for(stand_in), 2, out, 1, report=lambda line: None)
+        assert sorted(p.name for p in out.iterdir()) == ["datagen.lock"]
+    finally:
+        holder.communicate("", timeout=30)
+    generate(recipe_for(stand_in), 2, out, 1, report=lambda line: None)  # free again
+    assert (out / "chunk-000000.fzd").exists()
+
+
 def test_ferz_itself_regenerates_the_same_bytes(tmp_path) -> None:
     # one worker plays both games with the same engines (ucinewgame between), two workers
     # each with fresh ones: the same games
