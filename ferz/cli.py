@@ -57,9 +57,14 @@ TOOLS: dict[str, tuple[str, str, str | None]] = {
 }
 
 
-def _add_tools(sub: argparse._SubParsersAction) -> None:
-    """The tool commands of TOOLS, each with its module's options and examples."""
+def _add_tools(sub: argparse._SubParsersAction, named: Sequence[str] | None) -> None:
+    """The tool commands of TOOLS, each with its module's options and examples; with `named`
+    (the command line's words), only the tools named there import their modules and options,
+    the rest are listed by their summaries (a GUI starting `ferz` loads no tool)."""
     for name, (module, summary, description) in TOOLS.items():
+        if named is not None and name not in named:
+            sub.add_parser(name, help=summary)
+            continue
         tool = importlib.import_module(module)
         parser = sub.add_parser(
             name,
@@ -76,8 +81,9 @@ def _add_variant(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--variant", default="chess", help="variant to play (default: chess)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand; given the command line `argv`, only the tool
+    commands that it names are built in full."""
     parser = argparse.ArgumentParser(
         prog="ferz",
         description=DESCRIPTION,
@@ -133,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     epd.add_argument("--threads", type=int, default=1)
     epd.add_argument("--hash", type=int, default=64, help="transposition table MB")
 
-    _add_tools(sub)
+    _add_tools(sub, argv)
 
     check = sub.add_parser("check", help="validate a variants.ini file")
     check.add_argument("file")
@@ -159,7 +165,8 @@ def _load_variants(path: str | None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the process exit code."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
     _warn_if_pure()
     try:
         _load_variants(args.variants)
