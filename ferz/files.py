@@ -1,9 +1,14 @@
 """Writing a file whole or not at all (a temporary file beside it, flushed to disk, renamed),
-and one writer at a time for the files of a long run (a lock held while the process lives)."""
+files that must change together (interrupts held back meanwhile), and one writer at a time
+for the files of a long run (a lock held while the process lives)."""
 
 from __future__ import annotations
 
 import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -12,6 +17,7 @@ try:
 except ImportError:  # Windows: no advisory locks; runs there are not guarded against twins
     fcntl = None  # type: ignore[assignment]
 
+HELD = (signal.SIGINT, signal.SIGTERM)  # the signals held_interrupts() defers
 _held: dict[str, IO[str]] = {}  # the locks this process holds, open until it exits
 
 
@@ -26,6 +32,27 @@ def write_atomically(path: str | Path, data: str | bytes) -> None:
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(temporary, path)
+
+
+@contextmanager
+def held_interrupts() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back inside the block and deliver them after it, so that files
+    written together (a data chunk and the manifest that lists it) change together. A no-op
+    outside the main thread (where Python cannot set handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    # Python-level handlers, not a blocked signal mask: a process-directed signal that the main
+    # thread blocks goes to another thread, whose handler would still interrupt the main one
+    saved = {sig: signal.signal(sig, lambda number, _: caught.append(number)) for sig in HELD}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        if caught:
+            signal.raise_signal(caught[0])  # now, to the handler the program had
 
 
 def claim(path: str | Path, what: str) -> None:

@@ -5,8 +5,8 @@ A run plays its games in chunks of `chunk_games` through ferz match's runner (lo
 Ray tasks), keeps each game's positions that pass the filters, drops positions already kept
 (by position key), and writes each chunk as a `.fzd` file (fileformat) in game order, then
 records it in `manifest.json`. A chunk is written whole or not at all (a temporary file
-renamed), and the manifest after it, so an interrupted run loses at most the games of the
-chunk it was playing, and running the same command again replays exactly those: the
+renamed), and the manifest after it (a Ctrl-C or SIGTERM meanwhile waits for both), so an
+interrupted run loses at most the games of the chunk it was playing, and running the same command again replays exactly those: the
 openings and random moves of game g depend only on the seed and g, and at a fixed node
 budget with one thread the engines play the same moves, so the output is the same bytes as
 an uninterrupted run's, whichever order local threads or Ray finish the games in.
@@ -30,7 +30,7 @@ from pathlib import Path
 
 from ..board import Board
 from ..data import OPENINGS
-from ..files import claim, write_atomically
+from ..files import claim, held_interrupts, write_atomically
 from ..match.adjudication import Adjudication
 from ..match.clock import Budget
 from ..match.engines import EngineError, EngineSpec, launch
@@ -458,11 +458,18 @@ def _run(
                     kept.append(record)
             name = chunk_name(chunk)
             header = {"chunk": chunk, "first_game": first, "games": recipe.chunk_games}
-            write_chunk(out / name, kept, recipe.variant, header)
-            manifest["chunks"].append(
-                {"file": name, "first_game": first, "games": len(records), "positions": len(kept)}
-            )
-            _write_json(out / MANIFEST, manifest)
+            entry = {
+                "file": name,
+                "first_game": first,
+                "games": len(records),
+                "positions": len(kept),
+            }
+            # a Ctrl-C between the chunk and its manifest entry would throw the chunk's games
+            # away (a chunk the manifest does not list is played again)
+            with held_interrupts():
+                write_chunk(out / name, kept, recipe.variant, header)
+                manifest["chunks"].append(entry)
+                _write_json(out / MANIFEST, manifest)
             progress.chunks += 1
             progress.games += len(records)
             progress.positions += len(kept)

@@ -1,15 +1,18 @@
 """ferz.files: write_atomically, the one way match states, SPSA states and datagen chunks are
-written, so that a process killed while writing never leaves half a file; claim, which keeps a
-second run off the files that a running one writes."""
+written, so that a process killed while writing never leaves half a file; held_interrupts,
+which keeps a Ctrl-C from landing between two files that change together; claim, which keeps
+a second run off the files that a running one writes."""
 
 import os
+import signal
 import stat
 import subprocess
 import sys
+import threading
 
 import pytest
 
-from ferz.files import claim, write_atomically
+from ferz.files import claim, held_interrupts, write_atomically
 
 
 def test_text_and_bytes_replace_the_file_and_leave_no_temporary(tmp_path):
@@ -41,6 +44,32 @@ def test_the_file_gets_the_mode_any_new_file_gets(tmp_path):
     plain = tmp_path / "plain"
     plain.write_bytes(b"data")
     assert stat.S_IMODE(path.stat().st_mode) == stat.S_IMODE(plain.stat().st_mode)
+
+
+def test_a_ctrl_c_inside_held_interrupts_lands_after_the_block(tmp_path):
+    """Both writes of the block happen, then the KeyboardInterrupt; the program's own handler
+    is back afterwards, also for a SIGTERM sent from another thread meanwhile."""
+    written = []
+    with pytest.raises(KeyboardInterrupt):
+        with held_interrupts():
+            os.kill(os.getpid(), signal.SIGINT)
+            written.append("chunk")
+            written.append("manifest")
+    assert written == ["chunk", "manifest"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+    terms = []
+    before = signal.signal(signal.SIGTERM, lambda number, _: terms.append(number))
+    try:
+        with held_interrupts():
+            sender = threading.Thread(target=os.kill, args=(os.getpid(), signal.SIGTERM))
+            sender.start()
+            sender.join()
+            written.append("inside")
+            assert terms == []
+        assert terms == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def test_a_second_process_cannot_claim_files_another_one_writes(tmp_path):
