@@ -6,10 +6,11 @@ Ray tasks), keeps each game's positions that pass the filters, drops positions a
 (by position key), and writes each chunk as a `.fzd` file (fileformat) in game order, then
 records it in `manifest.json`. A chunk is written whole or not at all (a temporary file
 renamed), and the manifest after it (a Ctrl-C or SIGTERM meanwhile waits for both), so an
-interrupted run loses at most the games of the chunk it was playing, and running the same command again replays exactly those: the
-openings and random moves of game g depend only on the seed and g, and at a fixed node
-budget with one thread the engines play the same moves, so the output is the same bytes as
-an uninterrupted run's, whichever order local threads or Ray finish the games in.
+interrupted run loses at most the games of the chunk it was playing, and running the same
+command again replays exactly those: the openings and random moves of game g depend only on
+the seed and g, and at a fixed node budget with one thread the engines play the same moves,
+so the output is the same bytes as an uninterrupted run's, whichever order local threads or
+Ray finish the games in.
 """
 
 from __future__ import annotations

@@ -50,11 +50,10 @@ def test_a_ctrl_c_inside_held_interrupts_lands_after_the_block(tmp_path):
     """Both writes of the block happen, then the KeyboardInterrupt; the program's own handler
     is back afterwards, also for a SIGTERM sent from another thread meanwhile."""
     written = []
-    with pytest.raises(KeyboardInterrupt):
-        with held_interrupts():
-            os.kill(os.getpid(), signal.SIGINT)
-            written.append("chunk")
-            written.append("manifest")
+    with pytest.raises(KeyboardInterrupt), held_interrupts():
+        os.kill(os.getpid(), signal.SIGINT)
+        written.append("chunk")
+        written.append("manifest")
     assert written == ["chunk", "manifest"]
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
