@@ -156,11 +156,14 @@ def _read(path: str | Path) -> str:
     try:
         if p.stat().st_size > MAX_FILE_BYTES:
             raise DefinitionError(str(p), 0, f"file larger than {MAX_FILE_BYTES} bytes")
-        return p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise DefinitionError(str(p), 0, f"not UTF-8 text ({error.reason})") from None
+        raw = p.read_bytes()
     except OSError as error:
         raise DefinitionError(str(p), 0, error.strerror or str(error)) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1  # the line that holds the first bad byte
+        raise DefinitionError(str(p), line, f"not UTF-8 text ({error.reason})") from None
 
 
 def load_file(path: str | Path) -> list[str]:

@@ -324,7 +324,10 @@ def test_check_main_reports_line(tmp_path, capsys) -> None:
     assert "No such file" in capsys.readouterr().err
     (tmp_path / "bin.ini").write_bytes(b"\xff\xfe[x]")
     assert variants.check_main(str(tmp_path / "bin.ini")) == 1
-    assert "UTF-8" in capsys.readouterr().err
+    assert f"{tmp_path / 'bin.ini'}:1: not UTF-8 text" in capsys.readouterr().err
+    (tmp_path / "latin.ini").write_bytes(b"[x:chess]\n# caf\xe9\n")
+    assert variants.check_main(str(tmp_path / "latin.ini")) == 1
+    assert f"{tmp_path / 'latin.ini'}:2: not UTF-8 text" in capsys.readouterr().err
 
 
 INI_TOKENS = st.sampled_from(
