@@ -17,7 +17,7 @@ try:
 except ImportError:  # Windows: no advisory locks; runs there are not guarded against twins
     fcntl = None  # type: ignore[assignment]
 
-HELD = (signal.SIGINT, signal.SIGTERM)  # the signals held_interrupts() defers
+INTERRUPTS = (signal.SIGINT, signal.SIGTERM)  # what held_interrupts() holds back
 _held: dict[str, IO[str]] = {}  # the locks this process holds, open until it exits
 
 
@@ -45,7 +45,7 @@ def held_interrupts() -> Iterator[None]:
     caught: list[int] = []
     # Python-level handlers, not a blocked signal mask: a process-directed signal that the main
     # thread blocks goes to another thread, whose handler would still interrupt the main one
-    saved = {sig: signal.signal(sig, lambda number, _: caught.append(number)) for sig in HELD}
+    saved = {sig: signal.signal(sig, lambda number, _: caught.append(number)) for sig in INTERRUPTS}
     try:
         yield
     finally:
