@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .defs import MAXHAND
 from .rules import Rules
 
 FILES = "abcdefghijklmnop"
@@ -65,6 +66,8 @@ def _parse_hand(rules: Rules, text: str, hand: dict[int, int]) -> None:
             raise ValueError(f"pocket: unexpected character {char!r}")
         code = _piece_code(rules, char)
         hand[code] = hand.get(code, 0) + 1
+        if hand[code] >= MAXHAND:  # the hash keys count up to MAXHAND - 1 of a piece
+            raise ValueError(f"pocket: more than {MAXHAND - 1} {char!r} in hand")
 
 
 def _parse_placement(rules: Rules, text: str, setup: Setup) -> None:

@@ -74,10 +74,12 @@ def sfen_to_fen(sfen: str) -> str:
     ply = int(fields[3]) if len(fields) == 4 and fields[3].isdigit() else 1
     pocket = ""
     if hand != "-":
-        for count, letter in re.findall(r"(\d*)([A-Za-z])", hand):
-            pocket += letter * (int(count) if count else 1)
         if "".join(re.findall(r"\d*[A-Za-z]", hand)) != hand:
             raise ValueError(f"bad SFEN hand {hand[:40]!r}")
+        for count, letter in re.findall(r"(\d*)([A-Za-z])", hand):
+            if len(count) > 3:  # the FEN parser refuses big counts; spell none of millions out
+                raise ValueError(f"SFEN hand count {count[:20]} is too big")
+            pocket += letter * (int(count) if count else 1)
     color = "w" if side == "b" else "b"
     return f"{board}[{pocket}] {color} - - 0 {max(1, (ply + 1) // 2)}"
 

@@ -85,6 +85,23 @@ def test_usi_transcript() -> None:
     assert "info depth 0 score mate 0" in out
 
 
+def test_usi_refuses_hands_too_big_to_hash() -> None:
+    start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"
+    out = talk(
+        "usi",
+        [
+            "position startpos moves 7g7f",
+            f"position sfen {start} b 99P 1",  # past the 63 a piece that the hash keys count
+            f"position sfen {start} b 100000000000000r 1",  # and not spelt out letter by letter
+            "d",
+        ],
+    )
+    errors = [line for line in out if line.startswith("info string error: position:")]
+    assert len(errors) == 2, out
+    assert "more than 63 'P' in hand" in errors[0] and "too big" in errors[1]
+    assert f"Sfen: {start.replace('/9/9/9/PPPPPPPPP', '/9/9/2P6/PP1PPPPPP')} w - 2" in out
+
+
 def test_ucci_transcript() -> None:
     out = talk(
         "ucci",

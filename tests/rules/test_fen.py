@@ -119,3 +119,12 @@ def test_a_confined_piece_outside_its_region_is_refused(fen: str, message: str) 
     assert board.fen() == Board(variant="xiangqi").fen()  # unchanged
     # inside its region the same piece is fine: an elephant on c5, its own side of the river
     Board("rnbakabnr/9/1c5c1/p1p1p1p1p/9/2B6/P1P1P1P1P/1C5C1/9/RN1AKABNR w - - 0 1", "xiangqi")
+
+
+def test_a_pocket_holds_no_more_of_a_piece_than_the_hash_counts() -> None:
+    start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{}] w KQkq - 0 1"
+    board = Board(start.format("P" * 63), "crazyhouse")
+    assert board.fen() == start.format("P" * 63)
+    with pytest.raises(InvalidFenError, match="more than 63 'n' in hand"):
+        board.set_fen(start.format("n" * 64))
+    assert board.fen() == start.format("P" * 63)  # unchanged
