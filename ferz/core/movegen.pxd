@@ -12,6 +12,7 @@ cdef int gen_quiets(Position pos, int[::1] out, int n, int first) noexcept nogil
 cdef int gen_castling(Position pos, int[::1] out, int n) noexcept nogil
 cdef int gen_drops(Position pos, int[::1] out, int n) noexcept nogil
 cdef bint is_pseudo_legal(Position pos, int m) noexcept nogil
+cdef bint is_drop(Position pos, int m) noexcept nogil
 cdef int gen_sittuyin(Position pos, int[::1] out, int n) noexcept nogil
 cdef bint hits_enemy(Position pos, int p, int sq, int empty_sq) noexcept nogil
 cdef int keep_drops(Position pos, int[::1] out, int first, int n, bint captures_only) noexcept nogil
