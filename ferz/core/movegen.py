@@ -758,6 +758,7 @@ def is_drop(pos: Position, m: cython.int) -> cython.bint:
     promo: cython.int = move_promo(m)
     p: cython.int = 2 * t + pos.side
     i: cython.int
+    at: cython.int
     k: cython.int = 0
     if m != encode(t, sq, promo, DROP) or t < 1 or p >= pos.npc or sq >= pos.nsq:
         return False
@@ -767,9 +768,8 @@ def is_drop(pos: Position, m: cython.int) -> cython.bint:
         return False
     if p == 2 * pos.nodbl_type + pos.side and pos.nodbl_type:
         for i in range(pos.pcount[pos.side]):  # no more than nodbl_count of it on a file
-            if pos.board[pos.plist[pos.side * MAXP + i]] == p and pos.file_idx[
-                pos.plist[pos.side * MAXP + i]
-            ] == pos.file_idx[sq]:
+            at = pos.plist[pos.side * MAXP + i]
+            if pos.board[at] == p and pos.file_idx[at] == pos.file_idx[sq]:
                 k += 1
         if k >= pos.nodbl_count:
             return False
