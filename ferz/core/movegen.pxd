@@ -2,10 +2,8 @@
 
 from ferz.core.position cimport Position
 
-cdef int emit(Position pos, int[::1] out, int n, int m) noexcept nogil
 cdef int only_captures(Position pos, int[::1] out, int first, int n) noexcept nogil
 cdef int makpong_moves(Position pos, int[::1] out, int first, int n) noexcept nogil
-cdef int add(Position pos, int[::1] out, int n, int fr, int to, int p, int mode) noexcept nogil
 cdef int gen(Position pos, int[::1] out, int n, bint captures_only) noexcept nogil
 cdef int gen_piece(Position pos, int[::1] out, int n, int fr, int p, int mode) noexcept nogil
 cdef int gen_quiets(Position pos, int[::1] out, int n, int first) noexcept nogil

@@ -38,6 +38,10 @@ from cython.cimports.ferz.core.defs import (
 from cython.cimports.ferz.core.position import Position
 
 
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.nogil
 def emit(pos: Position, out: cython.int[::1], n: cython.int, m: cython.int) -> cython.int:
     """Store a move unless this position's list is full (MAXMOVES, or the buffer's end):
     a definition with more moves than that cannot overrun memory; `overflow` records it."""
@@ -48,6 +52,10 @@ def emit(pos: Position, out: cython.int[::1], n: cython.int, m: cython.int) -> c
     return n + 1
 
 
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.nogil
 def add(
     pos: Position,
     out: cython.int[::1],
