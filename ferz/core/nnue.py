@@ -274,7 +274,7 @@ class Network:
         n: cython.Py_ssize_t = self.nfeatures * h
         at: cython.Py_ssize_t
         v: cython.int
-        worst = array("i", bytes(4 * h))
+        worst: cython.int[::1] = array("i", bytes(4 * h))
         for at in range(n):  # (typed: a king-bucket net has millions of weights)
             v = self.ft_w[at]
             if v < 0:
