@@ -13,6 +13,7 @@ cdef class History:
     cdef Position pos
     cdef int nsq, nplay, crows, cont_size, ntypes1, hist_from
     cdef int history_max, corr_limit, corr_div
+    cdef long long row1, row2
     cdef public int corr_on
     # playing-square index of each cell; the (piece, target) row of the move made at each ply
     cdef int[::1] sq_idx
@@ -24,8 +25,12 @@ cdef class History:
     cdef void gravity(self, int[::1] table, int idx, int bonus) noexcept nogil
     cdef int move_row(self, int m) noexcept nogil
     cdef int butterfly_index(self, int m) noexcept nogil
+    cdef long long cont_row(self, int ply) noexcept nogil
+    cdef int cont_cell(self, long long row, int col) noexcept nogil
     cdef int cont_index(self, int ply, int col) noexcept nogil
     cdef int quiet(self, int ply, int m) noexcept nogil
+    cdef void quiet_rows(self, int ply) noexcept nogil
+    cdef int quiet_at(self, int m) noexcept nogil
     cdef int capture_index(self, int m) noexcept nogil
     cdef int capture(self, int m) noexcept nogil
     cdef void bonus_quiet(self, int ply, int m, int bonus) noexcept nogil

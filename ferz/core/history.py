@@ -59,6 +59,7 @@ class History:
         self.cont_size = min(self.crows * self.crows, CONT_MAX)
         self.cont = _ints(self.cont_size)
         self.ctx = array("i", [-1]) * (plies + 1)
+        self.row1 = self.row2 = -1  # the rows of quiet_rows()
         # Capture history: (piece, target) and the captured type
         self.ntypes1 = len(rules.pieces) + 1
         self.capt = _ints(self.crows * self.ntypes1)
@@ -108,31 +109,45 @@ class History:
             a = self.sq_idx[move_from(m)]
         return (self.pos.side * self.hist_from + a) * self.nplay + self.sq_idx[move_to(m)]
 
-    def cont_index(self, ply: cython.int, col: cython.int) -> cython.int:
-        """Continuation-history cell of a move (its column) after the move made at `ply`,
-        or -1 when there is none (the root's parent, a null move)."""
-        row: cython.int
-        idx: cython.longlong
-        if ply < 0:
+    def cont_row(self, ply: cython.int) -> cython.longlong:
+        """The first continuation-history cell (before folding) of the moves after the move
+        made at `ply`, or -1 when there is none (the root's parent, a null move)."""
+        if ply < 0 or self.ctx[ply] < 0:
             return -1
-        row = self.ctx[ply]
-        if row < 0:
-            return -1
-        idx = cython.cast(cython.longlong, row) * self.crows + col
+        return cython.cast(cython.longlong, self.ctx[ply]) * self.crows
+
+    def cont_cell(self, row: cython.longlong, col: cython.int) -> cython.int:
+        """The cell of column col in a row from cont_row()."""
+        idx: cython.longlong = row + col
         if idx >= self.cont_size:
             idx %= self.cont_size  # a large board: the table is folded
         return cython.cast(cython.int, idx)
 
+    def cont_index(self, ply: cython.int, col: cython.int) -> cython.int:
+        """Continuation-history cell of a move (its column) after the move made at `ply`,
+        or -1 when there is none."""
+        row: cython.longlong = self.cont_row(ply)
+        return -1 if row < 0 else self.cont_cell(row, col)
+
     def quiet(self, ply: cython.int, m: cython.int) -> cython.int:
         """The history of a quiet move: its own, and after the last two moves."""
+        self.quiet_rows(ply)
+        return self.quiet_at(m)
+
+    def quiet_rows(self, ply: cython.int) -> cython.void:
+        """Look up once the continuation rows that quiet_at() reads for the moves at `ply`
+        (the move picker scores a whole list of them)."""
+        self.row1 = self.cont_row(ply - 1)
+        self.row2 = self.cont_row(ply - 2)
+
+    def quiet_at(self, m: cython.int) -> cython.int:
+        """quiet() at the ply of the last quiet_rows()."""
         col: cython.int = self.move_row(m)
         h: cython.int = self.butterfly[self.butterfly_index(m)]
-        i: cython.int = self.cont_index(ply - 1, col)
-        if i >= 0:
-            h += self.cont[i]
-        i = self.cont_index(ply - 2, col)
-        if i >= 0:
-            h += self.cont[i]
+        if self.row1 >= 0:
+            h += self.cont[self.cont_cell(self.row1, col)]
+        if self.row2 >= 0:
+            h += self.cont[self.cont_cell(self.row2, col)]
         return h
 
     def capture_index(self, m: cython.int) -> cython.int:

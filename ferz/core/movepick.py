@@ -95,6 +95,7 @@ class MovePicker:
         attacker: cython.int
         k1: cython.int = self.hist.killers[2 * ply]
         k2: cython.int = self.hist.killers[2 * ply + 1]
+        self.hist.quiet_rows(ply)
         for i in range(base, base + n):
             m = self.moves[i]
             if m == ttm:
@@ -117,7 +118,7 @@ class MovePicker:
             elif m == cm:
                 s = SC_KILLER
             else:
-                s = self.hist.quiet(ply, m)
+                s = self.hist.quiet_at(m)
             self.scores[i] = s
 
     def start(
