@@ -302,9 +302,11 @@ class MovePicker:
         j: cython.int
         best: cython.int = i
         end: cython.int = base + n
+        top: cython.int = self.scores[i]  # (in a local: the loop reads one score a move)
         for j in range(i + 1, end):
-            if self.scores[j] > self.scores[best]:
+            if self.scores[j] > top:
                 best = j
+                top = self.scores[j]
         if best != i:
             j = self.moves[i]
             self.moves[i] = self.moves[best]
