@@ -328,19 +328,27 @@ def gen_piece(
     rng: cython.int
     k: cython.int
     start: cython.int = n  # this piece's moves begin here (seirawanGating copies them)
+    # quiet moves are wanted unless only captures are, and then still if it may promote
+    want_q: cython.bint = mode != GEN_CAPTURES or pos.can_promote[p >> 1] != 0
+    # a piece whose every move is one move (no promotion, no turning over, no square it
+    # could never leave): its moves skip add()'s tests (most moves in chess)
+    plain: cython.bint = not (
+        pos.is_pawn[p >> 1] or pos.toggle or pos.promoted[p >> 1] or pos.immobile
+    )
     for a in range(pos.a_start[p], pos.a_end[p]):
         v = pos.a_vec[a]
         fl = pos.a_flags[a]
         rng = pos.a_range[a]
-        if fl & F_INITIAL and not pos.dbl_zone[us * nsq + fr]:
-            continue
-        if fl & F_RANK and pos.rel_rank[us * nsq + fr] < pos.a_minr[a]:
-            continue
-        if fl & F_LEG and (
-            pos.board[fr + pos.a_leg[a]] != EMPTY or pos.board[fr + pos.a_leg2[a]] != EMPTY
-        ):
-            continue
-        quiets = fl & F_MOVE and (mode != GEN_CAPTURES or pos.can_promote[p >> 1])
+        if fl & (F_INITIAL | F_RANK | F_LEG):
+            if fl & F_INITIAL and not pos.dbl_zone[us * nsq + fr]:
+                continue
+            if fl & F_RANK and pos.rel_rank[us * nsq + fr] < pos.a_minr[a]:
+                continue
+            if fl & F_LEG and (
+                pos.board[fr + pos.a_leg[a]] != EMPTY or pos.board[fr + pos.a_leg2[a]] != EMPTY
+            ):
+                continue
+        quiets = fl & F_MOVE and want_q
         if not quiets and not (captures and fl & F_CAPT):
             continue
         to = fr + v
@@ -379,7 +387,10 @@ def gen_piece(
             if q == EMPTY:
                 if quiets:
                     if pos.region[p * nsq + to]:
-                        if (
+                        if plain:
+                            if mode != GEN_CAPTURES:
+                                n = emit(pos, out, n, encode(fr, to, 0, NORMAL))
+                        elif (
                             fl & F_INITIAL
                             and pos.is_pawn[p >> 1]
                             and not pos.promo_zone[us * nsq + to]
@@ -397,7 +408,10 @@ def gen_piece(
                 continue
             if q != WALL and (q & 1) == them and fl & F_CAPT and captures:
                 if pos.region[p * nsq + to]:
-                    n = add(pos, out, n, fr, to, p, GEN_ALL)
+                    if plain:
+                        n = emit(pos, out, n, encode(fr, to, 0, NORMAL))
+                    else:
+                        n = add(pos, out, n, fr, to, p, GEN_ALL)
             break
     if pos.gates and pos.gates & pos.gate_bit[us * nsq + fr]:
         if pos.seir:
