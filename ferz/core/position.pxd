@@ -116,6 +116,9 @@ cdef class Position:
     # perpetualCheckIllegal: whether the side to move was in check, per ply from the root
     cdef public int perp
     cdef int[::1] u_inchk
+    # a move known to give check or not here (hint_check), so make need not look (perp)
+    cdef int hint_move, hint_chk
+    cdef unsigned long long hint_key
     cdef int counting, cnt_rook, cnt_khon, cnt_knight
     cdef int[::1] u_count
     # cambodianMoves: gates still open, bit 16 * colour + file (see Rules.cambodian_moves);
@@ -171,6 +174,7 @@ cdef class Position:
     cdef void nn_cache_hands(self, Py_ssize_t e, Py_ssize_t at, int c) noexcept nogil
     cdef unsigned long long pawn_hash(self, int p, int sq) noexcept nogil
     cdef void note_check(self, bint check) noexcept nogil
+    cdef void hint_check(self, int m, bint check) noexcept nogil
     cpdef bint make(self, int m) noexcept nogil
     cpdef void unmake(self) noexcept nogil
     cpdef void make_null(self) noexcept nogil

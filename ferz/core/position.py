@@ -130,6 +130,8 @@ class Position:
         self.u_chk = ints(MAXPLY)
         self.u_chk_key = array("Q", [0]) * MAXPLY
         self.u_inchk = ints(MAXPLY + 1)
+        self.hint_move = self.hint_chk = 0
+        self.hint_key = 0
         self.u_bik = ints(MAXPLY + 1)
         self.u_shak = ints(MAXPLY + 1)
         self.u_count = ints(2 * MAXPLY)
@@ -381,6 +383,13 @@ class Position:
         ):
             self.gates &= ~self.gate_bit[them * nsq + k]
 
+    def hint_check(self, m: cython.int, check: cython.bint) -> cython.void:
+        """Record whether m, if legal, checks the opponent from this position: make() then
+        reads it for perpetualCheckIllegal instead of looking (every move of a shogi search)."""
+        self.hint_move = m
+        self.hint_chk = 1 if check else 0
+        self.hint_key = self.key
+
     def note_check(self, check: cython.bint) -> cython.void:
         """Record whether the side to move is in check here (make's legality fast path
         trusts it for this ply while the key is unchanged); callers that know say so."""
@@ -617,7 +626,10 @@ class Position:
                 self.checks_left[us] -= 1
             self.note_check(check)
         if self.perp:
-            self.u_inchk[ply + 1] = attacks.in_check(self)
+            if self.hint_move == m and self.hint_key == self.u_key[ply]:
+                self.u_inchk[ply + 1] = self.hint_chk
+            else:
+                self.u_inchk[ply + 1] = attacks.in_check(self)
         if self.ply_rules:  # (one test for janggi's bikjang and shatar's checks)
             if self.bik_rule:
                 # bikjang: the side facing the enemy king must part the kings (or pass)

@@ -359,6 +359,7 @@ class Search:
             self.chk_move = m
             self.chk_key = self.pos.key
             self.chk_val = 1 if attacks.checks(self.pos, m) else 0
+            self.pos.hint_check(m, self.chk_val == 1)  # make() need not look again
         return self.chk_val == 1
 
     def is_draw(self) -> cython.bint:
