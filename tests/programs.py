@@ -28,6 +28,7 @@ PACKAGES = {
     "chromium": "chromium",
     "import": "imagemagick",
     "tkscid": "scid",
+    "valgrind": "valgrind",
 }
 
 # Debian installs game engines in /usr/games, which a root shell often has off its PATH.

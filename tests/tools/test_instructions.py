@@ -3,7 +3,6 @@ run's count less the depth-1 run's, with the node count of the search."""
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -27,15 +26,14 @@ def test_without_valgrind_it_says_so(monkeypatch, capsys) -> None:
     assert "valgrind is not installed" in capsys.readouterr().err
 
 
+@pytest.mark.programs("valgrind")
 def test_depth_one_is_refused() -> None:
-    if shutil.which("valgrind") is None:
-        pytest.skip("valgrind is not installed")
     with pytest.raises(SystemExit):
         instructions.main(["--depth", "1"])
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+@pytest.mark.programs("valgrind")
 def test_a_search_is_counted(capsys) -> None:
     assert instructions.main(["--variant", "chess", "--moves", "e2e4 e7e5", "--depth", "4"]) == 0
     first, second = capsys.readouterr().out.splitlines()[:2]
