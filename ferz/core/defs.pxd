@@ -7,6 +7,7 @@ cdef enum:
     BLACK = 1
     MAXP = 64
     MAXPLY = 4096
+    NN_RING = 256
     MAXMOVES = 1024
     MAXHAND = 64
     LINE_REACH = 15

@@ -9,6 +9,7 @@ WHITE = 0
 BLACK = 1
 MAXP = 64  # pieces per colour on the board
 MAXPLY = 4096  # undo stack: moves of the game plus the search
+NN_RING = 256  # network accumulators kept for unmake (a power of two; more than a search's plies)
 MAX_GAME_PLY = 3800  # moves of a game (Board): leaves MAXPLY room for a search's plies
 LINE_REACH = 15  # file/rank offsets -15..15 index the legality line table
 LINE_SPAN = 31

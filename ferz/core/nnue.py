@@ -500,8 +500,8 @@ def forward(pos: Position, net: Network) -> cython.int:
     """The network's score of pos from the side to move's view (centipawns)."""
     # (Py_ssize_t offsets: with int ones, -fwrapv keeps gcc from vectorising the loops)
     h: cython.Py_ssize_t = net.hidden
-    us: cython.Py_ssize_t = pos.side * h
-    them: cython.Py_ssize_t = (pos.side ^ 1) * h
+    us: cython.Py_ssize_t = pos.nn_at + pos.side * h
+    them: cython.Py_ssize_t = pos.nn_at + (pos.side ^ 1) * h
     b: cython.int = (pos.pcount[0] + pos.pcount[1] - 2) // net.bucket_div
     if b >= net.buckets:
         b = net.buckets - 1

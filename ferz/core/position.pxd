@@ -41,7 +41,12 @@ cdef extern from *:
                                        Py_ssize_t h, Py_ssize_t s) {
         for (Py_ssize_t i = 0; i < h; i++) acc[i] -= w[s + i];
     }
+    /* the next ring entry of the accumulators starts as a copy of the current one */
+    static inline void ferz_nn_copy(short *restrict dst, const short *restrict src, Py_ssize_t n) {
+        memcpy(dst, src, (size_t)n * sizeof(short));
+    }
     """
+    void ferz_nn_copy(short *dst, const short *src, Py_ssize_t n) noexcept nogil
     void ferz_nn_add1(short *acc, const short *w, Py_ssize_t h, Py_ssize_t a) noexcept nogil
     void ferz_nn_sub1(short *acc, const short *w, Py_ssize_t h, Py_ssize_t s) noexcept nogil
     void ferz_nn_add(short *acc, const short *w, Py_ssize_t h, Py_ssize_t r0,
@@ -133,6 +138,11 @@ cdef class Position:
     cdef public int nn, nn_h, nn_max
     cdef short[::1] nn_w, nn_b
     cdef public short[::1] acc
+    # the ring of accumulators (position.py): the current entry's offset in acc, the moves
+    # made since the last refresh, the oldest of them whose entry the ring still holds, and
+    # each entry's king indices
+    cdef public int nn_at, nn_sp, nn_floor
+    cdef int[::1] nn_kbs
     cdef int[::1] nn_row
     # king buckets (format 2): each view's offset into nn_row (its king index times the size
     # of one table), the king index of each (view, king square) as such an offset, and the
@@ -165,6 +175,9 @@ cdef class Position:
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil
     cdef void shift(self, int fr, int to) noexcept nogil
+    cdef void nn_push(self) noexcept nogil
+    cdef void nn_pop(self) noexcept nogil
+    cdef void nn_rebuild(self) noexcept nogil
     cdef void nn_piece(self, int p, int sq, bint add) noexcept nogil
     cdef void nn_rows(self, Py_ssize_t r0, Py_ssize_t r1, bint add) noexcept nogil
     cdef void nn_change(self, int out, int fr, int into, int to) noexcept nogil

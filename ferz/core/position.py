@@ -20,6 +20,7 @@ from cython.cimports.ferz.core.defs import (
     MAXMOVES,
     MAXP,
     MAXPLY,
+    NN_RING,
     NORMAL,
     PROMO,
     WALL,
@@ -35,7 +36,7 @@ from .rules import MAX_FILES, Rules
 from .tables import ints
 
 if not cython.compiled:  # the C loops of position.pxd (the uncompiled core runs its own)
-    ferz_nn_add = ferz_nn_sub = ferz_nn_move = ferz_nn_add1 = ferz_nn_sub1 = None
+    ferz_nn_add = ferz_nn_sub = ferz_nn_move = ferz_nn_add1 = ferz_nn_sub1 = ferz_nn_copy = None
 
 ROYAL_MOVES = 64  # room in flag_buf for the moves of one royal piece (endrules.flag_in_reach)
 
@@ -156,6 +157,8 @@ class Position:
         self.nn_w = self.nn_b = self.acc = array("h", [0])
         self.nn_row = ints(1)
         self.nn_kings = self.nn_kb0 = self.nn_kb1 = self.nn_krow = self.nn_refreshes = 0
+        self.nn_at = self.nn_sp = self.nn_floor = 0
+        self.nn_kbs = ints(2 * NN_RING)
         self.nn_kmap = self.nn_cboard = ints(1)
         self.nn_cache = array("h", [0])
         self.nn_hands = 0
@@ -219,8 +222,71 @@ class Position:
                 self.nn_king(p & 1)
 
     # The accumulators: each view's hidden units are the bias plus the weight rows of the
-    # pieces on the board, updated as pieces come and go (two rows per view and move). The
-    # compiled core runs the C loops of position.pxd; the same loops follow for the fallback.
+    # pieces on the board, updated as pieces come and go (two rows per view and move). They
+    # live on a ring of NN_RING entries, one per move made: make copies the current entry to
+    # the next and updates that one, unmake steps back to the entry it left (no update to undo;
+    # only an unmake past the ring's oldest entry computes its entry again). The compiled core
+    # runs the C loops of position.pxd; the same loops follow for the fallback.
+
+    def nn_push(self) -> cython.void:
+        """Make's first step: the next ring entry starts as a copy of the current one."""
+        n: cython.Py_ssize_t = 2 * self.nn_h
+        slot: cython.int = self.nn_sp & (NN_RING - 1)
+        at: cython.Py_ssize_t
+        self.nn_kbs[2 * slot] = self.nn_kb0
+        self.nn_kbs[2 * slot + 1] = self.nn_kb1
+        self.nn_sp += 1
+        if self.nn_sp - self.nn_floor >= NN_RING:
+            self.nn_floor = self.nn_sp - NN_RING + 1  # the oldest entry is overwritten now
+        at = (self.nn_sp & (NN_RING - 1)) * n
+        if cython.compiled:
+            ferz_nn_copy(cython.address(self.acc[at]), cython.address(self.acc[self.nn_at]), n)
+        else:
+            self.acc[at : at + n] = self.acc[self.nn_at : self.nn_at + n]
+        self.nn_at = at
+
+    def nn_pop(self) -> cython.void:
+        """Unmake's last step: back to the previous ring entry (computed again if the ring
+        has overwritten it)."""
+        slot: cython.int
+        self.nn_sp -= 1
+        slot = self.nn_sp & (NN_RING - 1)
+        self.nn_at = slot * 2 * self.nn_h
+        if self.nn_sp >= self.nn_floor:
+            self.nn_kb0 = self.nn_kbs[2 * slot]
+            self.nn_kb1 = self.nn_kbs[2 * slot + 1]
+        else:
+            self.nn_floor = self.nn_sp
+            self.nn_rebuild()
+
+    def nn_rebuild(self) -> cython.void:
+        """Compute the current ring entry from the pieces on the board and in hand."""
+        h: cython.Py_ssize_t = self.nn_h
+        at: cython.Py_ssize_t = self.nn_at
+        i: cython.Py_ssize_t
+        c: cython.int
+        p: cython.int
+        sq: cython.int
+        if self.nn_kings:  # each view from the cache entry of its king's index
+            self.nn_kb0 = self.nn_kb1 = -1
+            self.nn_king(0)
+            self.nn_king(1)
+            return
+        for i in range(h):
+            self.acc[at + i] = self.nn_b[i]
+            self.acc[at + h + i] = self.nn_b[i]
+        for c in range(2):
+            for i in range(self.pcount[c]):
+                sq = self.plist[c * MAXP + i]
+                self.nn_piece(self.board[sq], sq, True)
+        if self.nn_hands:
+            for p in range(2, self.npc):
+                for i in range(1, min(self.hand[p], MAXHAND - 1) + 1):
+                    self.nn_hand(p, i, True)
+
+    def accumulators(self) -> list:
+        """The current accumulators, White's view then Black's (for tests)."""
+        return list(self.acc[self.nn_at : self.nn_at + 2 * self.nn_h])
 
     def nn_piece(self, p: cython.int, sq: cython.int, add: cython.bint) -> cython.void:
         """Add piece p on sq to both views' hidden units, or take it out (add false)."""
@@ -232,17 +298,18 @@ class Position:
     ) -> cython.void:
         """Add weight row r0 to White's view and r1 to Black's (or take them out: add false)."""
         h: cython.Py_ssize_t = self.nn_h
+        at: cython.Py_ssize_t = self.nn_at
         sign: cython.int = 1 if add else -1
         i: cython.Py_ssize_t
         if cython.compiled:
             if add:
-                ferz_nn_add(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+                ferz_nn_add(cython.address(self.acc[at]), cython.address(self.nn_w[0]), h, r0, r1)
             else:
-                ferz_nn_sub(cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, r0, r1)
+                ferz_nn_sub(cython.address(self.acc[at]), cython.address(self.nn_w[0]), h, r0, r1)
         else:
             for i in range(h):
-                self.acc[i] += sign * self.nn_w[r0 + i]
-                self.acc[h + i] += sign * self.nn_w[r1 + i]
+                self.acc[at + i] += sign * self.nn_w[r0 + i]
+                self.acc[at + h + i] += sign * self.nn_w[r1 + i]
 
     def nn_change(
         self, out: cython.int, fr: cython.int, into: cython.int, to: cython.int
@@ -256,15 +323,16 @@ class Position:
         s1: cython.Py_ssize_t = self.nn_row[self.nn_kb1 + k + 1]
         a0: cython.Py_ssize_t = self.nn_row[self.nn_kb0 + j]
         a1: cython.Py_ssize_t = self.nn_row[self.nn_kb1 + j + 1]
+        at: cython.Py_ssize_t = self.nn_at
         i: cython.Py_ssize_t
         if cython.compiled:
             ferz_nn_move(
-                cython.address(self.acc[0]), cython.address(self.nn_w[0]), h, a0, a1, s0, s1
+                cython.address(self.acc[at]), cython.address(self.nn_w[0]), h, a0, a1, s0, s1
             )
         else:
             for i in range(h):
-                self.acc[i] += self.nn_w[a0 + i] - self.nn_w[s0 + i]
-                self.acc[h + i] += self.nn_w[a1 + i] - self.nn_w[s1 + i]
+                self.acc[at + i] += self.nn_w[a0 + i] - self.nn_w[s0 + i]
+                self.acc[at + h + i] += self.nn_w[a1 + i] - self.nn_w[s1 + i]
 
     def nn_hand(self, p: cython.int, i: cython.int, add: cython.bint) -> cython.void:
         """The hand of p's colour now holds an i-th piece of p's type (add), or no longer
@@ -313,7 +381,7 @@ class Position:
         if self.nn_hands:
             self.nn_cache_hands(e, at, c)
         for i in range(h):
-            self.acc[c * h + i] = self.nn_cache[at + i]
+            self.acc[self.nn_at + c * h + i] = self.nn_cache[at + i]
 
     def nn_cache_hands(
         self, e: cython.Py_ssize_t, at: cython.Py_ssize_t, c: cython.int
@@ -464,6 +532,8 @@ class Position:
         check: cython.bint
         if ply >= MAXPLY - 1:
             return False
+        if self.nn:
+            self.nn_push()
         self.u_move[ply] = m
         self.u_castle[ply] = self.castling
         self.u_ep[ply] = self.ep
@@ -749,11 +819,13 @@ class Position:
         r: cython.int
         h: cython.int
         i: cython.int
+        nn: cython.bint = self.nn
         if ply < 0:
             return
         m = self.u_move[ply]
         fr, to, kind = move_from(m), move_to(m), move_kind(m)
         p, capt = self.u_piece[ply], self.u_capt[ply]
+        self.nn = 0  # the pieces go back without the network: nn_pop steps back to its entry
         self.ply = ply
         self.game_ply -= 1
         self.side = us
@@ -806,6 +878,9 @@ class Position:
         self.mg = self.u_mg[ply]
         self.eg = self.u_eg[ply]
         self.phase = self.u_phase[ply]
+        if nn:
+            self.nn = 1
+            self.nn_pop()
 
     def make_null(self) -> cython.void:
         """Pass the move (null-move pruning); unmake_null undoes it."""
@@ -1033,7 +1108,7 @@ class Position:
             self.nn_b = net.ft_b
             self.nn_max = net.max_pieces
             self.nn_row = net.rows(self.rules)
-            self.acc = array("h", bytes(4 * net.hidden))
+            self.acc = array("h", bytes(4 * net.hidden * NN_RING))
             self.nn_kings = 1 if net.kings else 0
             self.nn_kb0 = self.nn_kb1 = 0
             self.nn_krow = 2 * self.npc * self.nsq  # one table of nn_row per king index
@@ -1052,6 +1127,7 @@ class Position:
         (pieces on the board and in hand together, each at most one input: no move adds to
         them, a drop or a gate moves one from the hand to the board)."""
         self.nn = 0
+        self.nn_at = self.nn_sp = self.nn_floor = 0  # the ring starts again at this position
         if self.net is None:
             return
         pieces = self.pcount[0] + self.pcount[1]
@@ -1059,27 +1135,10 @@ class Position:
             pieces += self.hand[p]
         if pieces > self.nn_max:
             return
-        if self.nn_kings:  # each view from the cache entry of its king's index
-            if self.royal[0] < 0 or self.royal[1] < 0:
-                return
-            self.nn_kb0 = self.nn_kb1 = -1
-            self.nn_king(0)
-            self.nn_king(1)
-            self.nn = 1
+        if self.nn_kings and (self.royal[0] < 0 or self.royal[1] < 0):
             return
-        h = self.nn_h
-        for i in range(h):
-            self.acc[i] = self.nn_b[i]
-            self.acc[h + i] = self.nn_b[i]
         self.nn = 1
-        for c in (0, 1):
-            for i in range(self.pcount[c]):
-                sq = self.plist[c * MAXP + i]
-                self.nn_piece(self.board[sq], sq, True)
-        if self.nn_hands:
-            for p in range(2, self.npc):
-                for i in range(1, min(self.hand[p], MAXHAND - 1) + 1):
-                    self.nn_hand(p, i, True)
+        self.nn_rebuild()
 
     def setup(self) -> fenlib.Setup:
         """The current position as a plain Setup."""

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ferz.core import factory, nnue
-from ferz.core.defs import CASTLE, move_from, move_kind, move_to
+from ferz.core.defs import CASTLE, NN_RING, move_from, move_kind, move_to
 from ferz.core.evaluate import Evaluator
 from ferz.core.position import Position
 from ferz.engine import Engine
@@ -73,7 +73,7 @@ def net(request, tmp_path_factory) -> nnue.Network:
 
 def fresh(pos: Position) -> list[int]:
     """The accumulators of the same position computed from scratch."""
-    return list(pos.copy().acc)
+    return pos.copy().accumulators()
 
 
 def random_moves(pos: Position, rng: random.Random, plies: int) -> Iterator[None]:
@@ -100,14 +100,37 @@ def test_accumulators_follow_make_and_unmake(net):
     rng = random.Random(3)
     for start in (rules.start_fen, KIWIPETE, PROMOTIONS, EN_PASSANT):
         pos.set_fen(start)
-        before = list(pos.acc)
+        before = pos.accumulators()
         assert before == fresh(pos)
         for _ in random_moves(pos, rng, 80):
-            assert list(pos.acc) == fresh(pos), pos.fen()
-        assert list(pos.acc) == before
+            assert pos.accumulators() == fresh(pos), pos.fen()
+        assert pos.accumulators() == before
         pos.make_null()
-        assert list(pos.acc) == before  # a null move moves no piece
+        assert pos.accumulators() == before  # a null move moves no piece
         pos.unmake_null()
+
+
+def test_unmaking_past_the_ring_of_accumulators_computes_them_again(net):
+    """Make keeps one accumulator entry per move on a ring of NN_RING; a game longer than the
+    ring, unmade to its start, computes each entry the ring no longer holds from the board:
+    every position on the way back has the accumulators computed from scratch."""
+    rules = get("chess")
+    pos = Position(rules)
+    Evaluator(rules, net=net).install(pos)
+    pos.set_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")  # rooks and kings: no game end soon
+    rng = random.Random(11)
+    seen = [pos.accumulators()]
+    while len(seen) <= NN_RING + 40:
+        moves = pos.legal_moves()
+        assert moves, pos.fen()
+        pos.make(rng.choice(moves))
+        seen.append(pos.accumulators())
+    assert seen[-1] == fresh(pos)
+    while len(seen) > 1:
+        seen.pop()
+        pos.unmake()
+        assert pos.accumulators() == seen[-1] == fresh(pos), (len(seen), pos.fen())
+    assert pos.nn_sp == 0
 
 
 KING_WALK = "4k3/1pp5/8/8/8/8/5PP1/4K2R w K - 0 1"
@@ -123,7 +146,7 @@ def test_king_moves_across_buckets_refresh_from_the_cache(tmp_path):
     pos = Position(rules)
     Evaluator(rules, net=net).install(pos)
     pos.set_fen(KING_WALK)
-    before = list(pos.acc)
+    before = pos.accumulators()
     moves = ["e1d1", "e8d8", "d1c2", "d8c8", "c2d3", "c8d7", "d3e4", "d7e6", "e4f3", "e6f7", "e1g1"]
     done = 0
     for uci in moves[:-1]:
@@ -131,17 +154,17 @@ def test_king_moves_across_buckets_refresh_from_the_cache(tmp_path):
         refreshes = pos.nn_refreshes
         pos.make(move)
         done += 1
-        assert list(pos.acc) == fresh(pos), (uci, pos.fen())
+        assert pos.accumulators() == fresh(pos), (uci, pos.fen())
         if uci in ("e1d1", "e8d8"):  # e1 -> d1: bucket 3 mirrored -> bucket 3 unmirrored
             assert pos.nn_refreshes == refreshes + 1
         if uci == "d1c2":  # rank 2: bucket 5
             assert pos.nn_refreshes == refreshes + 1
     for _ in range(done):
         pos.unmake()
-        assert list(pos.acc) == fresh(pos)
-    assert list(pos.acc) == before
+        assert pos.accumulators() == fresh(pos)
+    assert pos.accumulators() == before
     pos.make(next(m for m in pos.legal_moves() if move_kind(m) == CASTLE))
-    assert list(pos.acc) == fresh(pos)
+    assert pos.accumulators() == fresh(pos)
     pos.unmake()
     move = next(m for m in pos.legal_moves() if move_text(pos, m) == "f2f3")
     refreshes = pos.nn_refreshes
@@ -226,10 +249,10 @@ pos = factory.position(rules, None, ev)
 out = []
 for fen in fens:
     pos.set_fen(fen)
-    out.append([ev.eval(pos), list(pos.acc)])
+    out.append([ev.eval(pos), pos.accumulators()])
     for m in pos.legal_moves()[:6]:
         pos.make(m)
-        out.append([ev.eval(pos), list(pos.acc)])
+        out.append([ev.eval(pos), pos.accumulators()])
         pos.unmake()
 print(json.dumps({"compiled": compiled(), "results": out}))
 """

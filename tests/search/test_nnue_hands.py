@@ -111,12 +111,12 @@ def test_accumulators_with_hands_follow_random_games(tmp_path, variant, kings):
     held = 0
     for start in starts:
         pos.set_fen(start)
-        before = list(pos.acc)
+        before = pos.accumulators()
         assert pos.nn and before == expected_acc(pos, net)
         for _ in random_moves(pos, rng, 70):
             held = max(held, max(pos.hand[p] for p in range(2, pos.npc)))
-            assert list(pos.acc) == expected_acc(pos, net), pos.fen()
-        assert list(pos.acc) == before
+            assert pos.accumulators() == expected_acc(pos, net), pos.fen()
+        assert pos.accumulators() == before
     assert held >= (1 if variant == "seirawan" else 4)  # (the caps of 3 were passed)
 
 
@@ -137,7 +137,7 @@ for path, variant in cases:
         if not moves:
             break
         pos.make(rng.choice(moves))
-        out.append([ev.eval(pos), list(pos.acc)])
+        out.append([ev.eval(pos), pos.accumulators()])
 print(json.dumps({"compiled": compiled(), "results": out}))
 """
 
