@@ -114,6 +114,10 @@ cdef class Position:
     cdef int must_drop, sit_promo, n_sit
     cdef int[::1] sit_zone, sit_types
     cdef public int overflow
+    # the squares where a drop can parry the check (movegen.block_squares): marked with the
+    # current stamp
+    cdef int[::1] blk_mark
+    cdef int blk_stamp
     cdef object trial  # a spare Position that set_fen validates in (built on first use)
     # makruk counting (countingRule): limit in plies (0 = none) and the count; piece types
     # whose numbers set the pieces' honour limit

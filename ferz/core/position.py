@@ -144,6 +144,8 @@ class Position:
         self.scratch = ints(MAXMOVES)
         self.file_count = ints(2 * MAX_FILES)
         self.flag_buf = ints(ROYAL_MOVES)
+        self.blk_mark = ints(self.nsq)
+        self.blk_stamp = 0
         self.checks_left = ints(2)
         self.cap_end = self.overflow = 0
         self.side = self.halfmove = self.ep = self.castling = 0

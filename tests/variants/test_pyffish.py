@@ -16,6 +16,7 @@ from ferz import variants
 from ferz.board import Board
 from ferz.core import endrules
 from ferz.core.attacks import in_check
+from ferz.core.defs import DROP, move_kind
 from ferz.core.rules import Rules
 from ferz.variants import ending
 from tests.variants.oracle import fsf_name, normal_fen, pyffish
@@ -235,3 +236,43 @@ def test_repetition_value_rules() -> None:
     assert ending.repetition_value(xiangqi, 1, frozenset({0, 1}), frozenset({0})) == 0
     assert ending.repetition_value(variants.get("chess"), 1, checkers=frozenset({0})) == 0
     assert ending.repetition_value(variants.get("manchu"), 1, chasers=frozenset({0})) == 0
+
+
+# Drop games whose pieces are all simple leapers and riders (the narrowing applies to them)
+DROP_CHECKS = ["crazyhouse", "shogi", "minishogi", "kyotoshogi", "euroshogi", "capahouse", "loop"]
+
+
+@pytest.mark.parametrize("name", DROP_CHECKS)
+def test_in_check_only_the_drops_that_parry_it_are_generated(name: str) -> None:
+    """In check with pieces in hand, generation lists only the drops that stand in the
+    checking rider's way (movegen.block_squares): each listed drop is legal, and the legal
+    moves are still Fairy-Stockfish's. Random games lean to checks and captures."""
+    sf = pyffish()
+    rng = random.Random(name)
+    rules = variants.get(name)
+    seen = 0
+    for _ in range(12):
+        board = Board(variant=name)
+        moves: list[str] = []
+        for _ in range(120):
+            ours = board.legal_moves
+            if not ours or board.outcome() is not None:
+                break
+            pos = board.position
+            held = any(pos.hand[p] for p in range(2 + pos.side, pos.npc, 2))
+            if in_check(pos) and held:
+                for m in pos.pseudo_moves():
+                    if move_kind(m) == DROP:
+                        assert pos.make(m), (name, board.fen(), m)
+                        pos.unmake()
+                theirs = sf.legal_moves(fsf_name(name), rules.start_fen, moves, False)
+                assert sorted(m.text for m in ours) == sorted(theirs), (name, moves)
+                seen += 1
+            checks = [m for m in ours if board.gives_check(m)]
+            sharp = [m for m in ours if _sharp(board, m)]
+            roll = rng.random()
+            pool = checks if checks and roll < 0.4 else sharp if sharp and roll < 0.8 else ours
+            move = rng.choice(pool)
+            board.push(move)
+            moves.append(move.text)
+    assert seen >= 10, (name, seen)
