@@ -42,35 +42,93 @@ def attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.bint) 
     i: cython.int
     s: cython.int
     p: cython.int
-    j: cython.int
-    t: cython.int
-    u: cython.int
-    kind: cython.int
     best: cython.int = -1
     best_value: cython.int = 1 << 30
     fx: cython.int = pos.sq_file[sq] + LINE_REACH
     fy: cython.int = pos.sq_rank[sq] + LINE_REACH
     for i in range(pos.pcount[by]):
         s = pos.plist[by * MAXP + i]
-        p = pos.board[s]
-        j = p * LINE_SPAN * LINE_SPAN + (fx - pos.sq_file[s]) * LINE_SPAN
-        j += fy - pos.sq_rank[s]
-        kind = pos.chk_kind[j]
-        if kind == 0:
+        if hit(pos, s, sq, fx, fy) < 0:
             continue
-        if kind == 2:
-            u = pos.chk_vec[j]
-            t = s + u
-            while t != sq and pos.board[t] == EMPTY:
-                t += u
-            if t != sq:
-                continue
         if not least:
             return s
+        p = pos.board[s]
         if pos.lvalue[p] < best_value:
             best_value = pos.lvalue[p]
             best = s
     return best
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.nogil
+def hit(pos: Position, s: cython.int, sq: cython.int, fx: cython.int, fy: cython.int) -> cython.int:
+    """Where pieces are simple (chk_all): the direct-check table's index for the piece on s
+    and square sq (file fx, rank fy, both + LINE_REACH) if that piece attacks sq (a leap or
+    step, chk_kind 1, or a rider's open line, chk_kind 2 with its step chk_vec), else -1."""
+    j: cython.int = pos.board[s] * LINE_SPAN * LINE_SPAN + (fx - pos.sq_file[s]) * LINE_SPAN
+    kind: cython.int
+    u: cython.int
+    t: cython.int
+    j += fy - pos.sq_rank[s]
+    kind = pos.chk_kind[j]
+    if kind == 0:
+        return -1
+    if kind == 2:
+        u = pos.chk_vec[j]
+        t = s + u
+        while t != sq and pos.board[t] == EMPTY:
+            t += u
+        if t != sq:
+            return -1
+    return j
+
+
+def block_squares(pos: Position) -> cython.bint:
+    """Whether the side to move is in check where only some drops can parry it, with
+    those squares marked (blk_mark == blk_stamp): the squares between the one checking rider
+    and the royal piece, or none (a leaper's check, or two checkers). A drop only adds a
+    piece, so it parries a check only by standing in its way; where pieces are simple
+    (chk_all) that is so whatever the dropped piece is. False where drops are not narrowed:
+    not in check, or rules under which a drop can parry (or give) checks otherwise."""
+    us: cython.int = pos.side
+    k: cython.int = pos.royal[us]
+    them: cython.int = us ^ 1
+    fx: cython.int
+    fy: cython.int
+    i: cython.int
+    j: cython.int
+    t: cython.int
+    u: cython.int
+    found: cython.int = 0
+    if k < 0 or not pos.chk_all or pos.blast or pos.flying:
+        return False
+    if pos.u_chk_key[pos.ply] != pos.key:
+        pos.note_check(in_check(pos))
+    if not pos.u_chk[pos.ply]:
+        return False
+    if pos.blk_stamp >= 1 << 30:  # (a stamp per check: start again long before it wraps)
+        for i in range(pos.nsq):
+            pos.blk_mark[i] = 0
+        pos.blk_stamp = 0
+    pos.blk_stamp += 1
+    fx = pos.sq_file[k] + LINE_REACH
+    fy = pos.sq_rank[k] + LINE_REACH
+    for i in range(pos.pcount[them]):
+        j = hit(pos, pos.plist[them * MAXP + i], k, fx, fy)
+        if j < 0:
+            continue
+        found += 1
+        if pos.chk_kind[j] != 2 or found > 1:
+            pos.blk_stamp += 1  # no square parries a leaper's check or two checks
+            return True
+        u = pos.chk_vec[j]
+        t = pos.plist[them * MAXP + i] + u
+        while t != k:
+            pos.blk_mark[t] = pos.blk_stamp
+            t += u
+    return found > 0
 
 
 def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
@@ -224,28 +282,14 @@ def shak(pos: Position) -> cython.int:
     i: cython.int
     s: cython.int
     p: cython.int
-    j: cython.int
-    t: cython.int
-    u: cython.int
-    kind: cython.int
     flags: cython.int = 0
     if k < 0:
         return 0
     for i in range(pos.pcount[by]):
         s = pos.plist[by * MAXP + i]
-        p = pos.board[s]
-        j = p * LINE_SPAN * LINE_SPAN + (pos.sq_file[k] - pos.sq_file[s] + LINE_REACH) * LINE_SPAN
-        j += pos.sq_rank[k] - pos.sq_rank[s] + LINE_REACH
-        kind = pos.chk_kind[j]
-        if kind == 0:
+        if hit(pos, s, k, pos.sq_file[k] + LINE_REACH, pos.sq_rank[k] + LINE_REACH) < 0:
             continue
-        if kind == 2:
-            u = pos.chk_vec[j]
-            t = s + u
-            while t != k and pos.board[t] == EMPTY:
-                t += u
-            if t != k:
-                continue
+        p = pos.board[s]
         flags |= 1
         if pos.shak_type[p >> 1]:
             flags |= 2

@@ -9,7 +9,6 @@ cdef int gen_piece(Position pos, int[::1] out, int n, int fr, int p, int mode) n
 cdef int gen_quiets(Position pos, int[::1] out, int n, int first) noexcept nogil
 cdef int gen_castling(Position pos, int[::1] out, int n) noexcept nogil
 cdef int gen_drops(Position pos, int[::1] out, int n) noexcept nogil
-cdef bint block_squares(Position pos) noexcept nogil
 cdef bint is_pseudo_legal(Position pos, int m) noexcept nogil
 cdef bint is_drop(Position pos, int m) noexcept nogil
 cdef int gen_sittuyin(Position pos, int[::1] out, int n) noexcept nogil

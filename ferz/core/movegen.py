@@ -23,8 +23,6 @@ from cython.cimports.ferz.core.defs import (
     GEN_ALL,
     GEN_CAPTURES,
     GEN_QUIETS,
-    LINE_REACH,
-    LINE_SPAN,
     MAXMOVES,
     MAXP,
     NO_END,
@@ -690,7 +688,7 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     fd: cython.int
     fl: cython.int
     turned: cython.int
-    narrow: cython.bint = block_squares(pos)  # in check: only drops that parry it
+    narrow: cython.bint = attacks.block_squares(pos)  # in check: only drops that parry it
     if pos.opp_bishop and pos.hand[2 * pos.opp_bishop + us] > 0:
         # dropOppositeColoredBishop: the bishops still in hand need free squares of a
         # colour each that no own bishop holds
@@ -749,63 +747,6 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     return n
 
 
-def block_squares(pos: Position) -> cython.bint:
-    """Whether the side to move is in check where only some drops can parry it, with
-    those squares marked (blk_mark == blk_stamp): the squares between the one checking rider
-    and the royal piece, or none (a leaper's check, or two checkers). A drop only adds a
-    piece, so it parries a check only by standing in its way; where pieces are simple
-    (chk_all) that is so whatever the dropped piece is. False where drops are not narrowed:
-    not in check, or rules under which a drop can parry (or give) checks otherwise."""
-    us: cython.int = pos.side
-    k: cython.int = pos.royal[us]
-    them: cython.int = us ^ 1
-    fx: cython.int
-    fy: cython.int
-    i: cython.int
-    s: cython.int
-    j: cython.int
-    t: cython.int
-    u: cython.int = 0
-    kind: cython.int
-    found: cython.int = 0
-    if k < 0 or not pos.chk_all or pos.blast or pos.flying:
-        return False
-    if pos.u_chk_key[pos.ply] != pos.key:
-        pos.note_check(attacks.in_check(pos))
-    if not pos.u_chk[pos.ply]:
-        return False
-    if pos.blk_stamp >= 1 << 30:  # (a stamp per check: start again long before it wraps)
-        for i in range(pos.nsq):
-            pos.blk_mark[i] = 0
-        pos.blk_stamp = 0
-    pos.blk_stamp += 1
-    fx = pos.sq_file[k] + LINE_REACH
-    fy = pos.sq_rank[k] + LINE_REACH
-    for i in range(pos.pcount[them]):  # the checkers, as attacks.attacker finds them
-        s = pos.plist[them * MAXP + i]
-        j = pos.board[s] * LINE_SPAN * LINE_SPAN + (fx - pos.sq_file[s]) * LINE_SPAN
-        j += fy - pos.sq_rank[s]
-        kind = pos.chk_kind[j]
-        if kind == 0:
-            continue
-        if kind == 2:
-            u = pos.chk_vec[j]
-            t = s + u
-            while t != k and pos.board[t] == EMPTY:
-                t += u
-            if t != k:
-                continue
-        found += 1
-        if kind != 2 or found > 1:
-            pos.blk_stamp += 1  # no square parries a leaper's check or two checks
-            return True
-        t = s + u
-        while t != k:
-            pos.blk_mark[t] = pos.blk_stamp
-            t += u
-    return found > 0
-
-
 def is_pseudo_legal(pos: Position, m: cython.int) -> cython.bint:
     """Whether m is among the pseudo-legal moves (validates TT moves before generation):
     an ordinary move is looked for among its piece's moves only."""
@@ -857,7 +798,7 @@ def is_drop(pos: Position, m: cython.int) -> cython.bint:
                 k += 1
         if k >= pos.nodbl_count:
             return False
-    return not block_squares(pos) or pos.blk_mark[sq] == pos.blk_stamp
+    return not attacks.block_squares(pos) or pos.blk_mark[sq] == pos.blk_stamp
 
 
 @cython.cfunc
