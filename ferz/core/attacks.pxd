@@ -4,7 +4,7 @@ from ferz.core.position cimport Position
 
 cpdef bint attacked(Position pos, int sq, int by) noexcept nogil
 cdef int attacker(Position pos, int sq, int by, bint least) noexcept nogil
-cdef bint block_squares(Position pos) noexcept nogil
+cdef bint parry_squares(Position pos) noexcept nogil
 cdef int probe_attacker(Position pos, int sq, int by, bint least) noexcept nogil
 cpdef bint in_check(Position pos) noexcept nogil
 cdef bint kings_facing(Position pos) noexcept nogil

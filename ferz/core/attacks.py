@@ -85,13 +85,14 @@ def hit(pos: Position, s: cython.int, sq: cython.int, fx: cython.int, fy: cython
     return j
 
 
-def block_squares(pos: Position) -> cython.bint:
-    """Whether the side to move is in check where only some drops can parry it, with
-    those squares marked (blk_mark == blk_stamp): the squares between the one checking rider
-    and the royal piece, or none (a leaper's check, or two checkers). A drop only adds a
-    piece, so it parries a check only by standing in its way; where pieces are simple
-    (chk_all) that is so whatever the dropped piece is. False where drops are not narrowed:
-    not in check, or rules under which a drop can parry (or give) checks otherwise."""
+def parry_squares(pos: Position) -> cython.bint:
+    """Whether the side to move is in check where pieces are simple (chk_all), with the
+    squares where a piece other than the royal one can parry it marked (blk_mark ==
+    blk_stamp): the one checker's square (a capture) and, for a rider, the squares between
+    it and the royal piece (a block); none for two checkers. Where pieces are simple a move
+    that ends elsewhere (e.p. aside) leaves the checker and its line as they were, and a
+    drop (on an empty square) parries only by blocking. False where moves are not narrowed:
+    not in check, or rules under which a move can parry a check otherwise."""
     us: cython.int = pos.side
     k: cython.int = pos.royal[us]
     them: cython.int = us ^ 1
@@ -99,6 +100,7 @@ def block_squares(pos: Position) -> cython.bint:
     fy: cython.int
     i: cython.int
     j: cython.int
+    s: cython.int
     t: cython.int
     u: cython.int
     found: cython.int = 0
@@ -116,18 +118,21 @@ def block_squares(pos: Position) -> cython.bint:
     fx = pos.sq_file[k] + LINE_REACH
     fy = pos.sq_rank[k] + LINE_REACH
     for i in range(pos.pcount[them]):
-        j = hit(pos, pos.plist[them * MAXP + i], k, fx, fy)
+        s = pos.plist[them * MAXP + i]
+        j = hit(pos, s, k, fx, fy)
         if j < 0:
             continue
         found += 1
-        if pos.chk_kind[j] != 2 or found > 1:
-            pos.blk_stamp += 1  # no square parries a leaper's check or two checks
+        if found > 1:
+            pos.blk_stamp += 1  # two checkers: only the royal piece's moves can parry
             return True
-        u = pos.chk_vec[j]
-        t = pos.plist[them * MAXP + i] + u
-        while t != k:
-            pos.blk_mark[t] = pos.blk_stamp
-            t += u
+        pos.blk_mark[s] = pos.blk_stamp
+        if pos.chk_kind[j] == 2:
+            u = pos.chk_vec[j]
+            t = s + u
+            while t != k:
+                pos.blk_mark[t] = pos.blk_stamp
+                t += u
     return found > 0
 
 

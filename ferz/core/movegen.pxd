@@ -7,8 +7,9 @@ cdef int makpong_moves(Position pos, int[::1] out, int first, int n) noexcept no
 cdef int gen(Position pos, int[::1] out, int n, bint captures_only) noexcept nogil
 cdef int gen_piece(Position pos, int[::1] out, int n, int fr, int p, int mode) noexcept nogil
 cdef int gen_quiets(Position pos, int[::1] out, int n, int first) noexcept nogil
+cdef int keep_parries(Position pos, int[::1] out, int first, int n) noexcept nogil
 cdef int gen_castling(Position pos, int[::1] out, int n) noexcept nogil
-cdef int gen_drops(Position pos, int[::1] out, int n) noexcept nogil
+cdef int gen_drops(Position pos, int[::1] out, int n, bint narrow) noexcept nogil
 cdef bint is_pseudo_legal(Position pos, int m) noexcept nogil
 cdef bint is_drop(Position pos, int m) noexcept nogil
 cdef int gen_sittuyin(Position pos, int[::1] out, int n) noexcept nogil

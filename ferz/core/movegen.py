@@ -135,6 +135,7 @@ def gen(
     first: cython.int = n
     i: cython.int
     fr: cython.int
+    narrow: cython.bint = False
     if pos.end_rules and endrules.end_value(pos) != NO_END:
         return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
     pos.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
@@ -143,13 +144,16 @@ def gen(
     for i in range(pos.pcount[us]):
         fr = pos.plist[us * MAXP + i]
         n = gen_piece(pos, out, n, fr, pos.board[fr], GEN_CAPTURES if captures_only else GEN_ALL)
+    if pos.u_chk[pos.ply] and attacks.parry_squares(pos):  # in check: only moves that parry it
+        narrow = True
+        n = keep_parries(pos, out, first, n)
     if pos.sit_promo:
         n = gen_sittuyin(pos, out, n)
     if not captures_only:
         if pos.castling & (3 << (2 * us)):
             n = gen_castling(pos, out, n)
         if pos.drops:
-            n = gen_drops(pos, out, n)
+            n = gen_drops(pos, out, n, narrow)
         if pos.king_pass and pos.royal[us] >= 0:  # janggi: the king passes (legal if no check)
             n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
     if pos.gen_filter:  # one test for the rules that narrow the list (chess has none)
@@ -169,21 +173,45 @@ def gen_quiets(pos: Position, out: cython.int[::1], n: cython.int, first: cython
     variants without `full_gen` rules (mustCapture, mustDrop, sittuyin promotions, game
     ends by variant rules), which need the full list."""
     us: cython.int = pos.side
+    start: cython.int = n
     i: cython.int
     fr: cython.int
+    narrow: cython.bint = False
     pos.cap_end = first + MAXMOVES
     if pos.u_chk_key[pos.ply] != pos.key:
         pos.note_check(attacks.in_check(pos))
     for i in range(pos.pcount[us]):
         fr = pos.plist[us * MAXP + i]
         n = gen_piece(pos, out, n, fr, pos.board[fr], GEN_QUIETS)
+    if pos.u_chk[pos.ply] and attacks.parry_squares(pos):
+        narrow = True
+        n = keep_parries(pos, out, start, n)
     if pos.castling & (3 << (2 * us)):
         n = gen_castling(pos, out, n)
     if pos.drops:
-        n = gen_drops(pos, out, n)
+        n = gen_drops(pos, out, n, narrow)
     if pos.king_pass and pos.royal[us] >= 0:
         n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
     return n
+
+
+def keep_parries(
+    pos: Position, out: cython.int[::1], first: cython.int, n: cython.int
+) -> cython.int:
+    """In check, with the squares that parry it marked (attacks.parry_squares): keep of the
+    board moves out[first:n] those of the royal piece, e.p. captures (the pawn taken may be
+    the checker) and the moves that end on a marked square; the others leave the royal
+    piece attacked (make() would find them illegal one by one)."""
+    k: cython.int = first
+    i: cython.int
+    m: cython.int
+    royal: cython.int = pos.royal[pos.side]
+    for i in range(first, n):
+        m = out[i]
+        if pos.blk_mark[move_to(m)] == pos.blk_stamp or move_from(m) == royal or move_kind(m) == EP:
+            out[k] = m
+            k += 1
+    return k
 
 
 def gen_sittuyin(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
@@ -286,7 +314,7 @@ def keep_drops(
     end = n
     if captures_only:
         start = n
-        end = gen_drops(pos, out, n)
+        end = gen_drops(pos, out, n, attacks.parry_squares(pos))
     for i in range(start, end):
         if move_kind(out[i]) == DROP and pos.make(out[i]):
             pos.unmake()
@@ -671,9 +699,12 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
     return n
 
 
-def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
+def gen_drops(
+    pos: Position, out: cython.int[::1], n: cython.int, narrow: cython.bint
+) -> cython.int:
     """Append drops of pieces in hand on empty squares where that piece may be dropped
-    (region, drop region, pawn ranks, immobility) and not on a file it may not double."""
+    (region, drop region, pawn ranks, immobility) and not on a file it may not double; with
+    `narrow` (attacks.parry_squares just returned True) only on the squares it marked."""
     us: cython.int = pos.side
     p: cython.int
     i: cython.int
@@ -688,7 +719,6 @@ def gen_drops(pos: Position, out: cython.int[::1], n: cython.int) -> cython.int:
     fd: cython.int
     fl: cython.int
     turned: cython.int
-    narrow: cython.bint = attacks.block_squares(pos)  # in check: only drops that parry it
     if pos.opp_bishop and pos.hand[2 * pos.opp_bishop + us] > 0:
         # dropOppositeColoredBishop: the bishops still in hand need free squares of a
         # colour each that no own bishop holds
@@ -798,7 +828,7 @@ def is_drop(pos: Position, m: cython.int) -> cython.bint:
                 k += 1
         if k >= pos.nodbl_count:
             return False
-    return not attacks.block_squares(pos) or pos.blk_mark[sq] == pos.blk_stamp
+    return not attacks.parry_squares(pos) or pos.blk_mark[sq] == pos.blk_stamp
 
 
 @cython.cfunc

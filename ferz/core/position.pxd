@@ -114,8 +114,8 @@ cdef class Position:
     cdef int must_drop, sit_promo, n_sit
     cdef int[::1] sit_zone, sit_types
     cdef public int overflow
-    # the squares where a drop can parry the check (movegen.block_squares): marked with the
-    # current stamp
+    # the squares where a piece other than the royal one can parry the check
+    # (attacks.parry_squares): marked with the current stamp
     cdef int[::1] blk_mark
     cdef int blk_stamp
     cdef object trial  # a spare Position that set_fen validates in (built on first use)

@@ -1178,7 +1178,8 @@ class Position:
         return [buf[i] for i in range(n)]
 
     def pseudo_moves(self, captures_only: bool = False) -> list:
-        """Pseudo-legal moves as a list of ints; ValueError if there are more than MAXMOVES."""
+        """Pseudo-legal moves as a list of ints (in check where pieces are simple, only those
+        that may parry it: movegen.keep_parries); ValueError if there are more than MAXMOVES."""
         buf = ints(MAXMOVES)
         self.overflow = 0
         n = movegen.gen(self, buf, 0, captures_only)

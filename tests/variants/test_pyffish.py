@@ -16,7 +16,7 @@ from ferz import variants
 from ferz.board import Board
 from ferz.core import endrules
 from ferz.core.attacks import in_check
-from ferz.core.defs import DROP, move_kind
+from ferz.core.defs import DROP, EP, move_from, move_kind
 from ferz.core.rules import Rules
 from ferz.variants import ending
 from tests.variants.oracle import fsf_name, normal_fen, pyffish
@@ -238,15 +238,37 @@ def test_repetition_value_rules() -> None:
     assert ending.repetition_value(variants.get("manchu"), 1, chasers=frozenset({0})) == 0
 
 
-# Drop games whose pieces are all simple leapers and riders (the narrowing applies to them)
-DROP_CHECKS = ["crazyhouse", "shogi", "minishogi", "kyotoshogi", "euroshogi", "capahouse", "loop"]
+# Games whose pieces are all simple leapers and riders (chk_all) with one royal piece a side:
+# in check, generation lists only the moves that can parry it (drops among them)
+PARRY_CHECKS = [
+    "crazyhouse",
+    "shogi",
+    "minishogi",
+    "kyotoshogi",
+    "euroshogi",
+    "capahouse",
+    "loop",
+    "seirawan",
+    "chess",
+    "chess960",
+    "makruk",
+    "cambodian",
+    "capablanca",
+    "grand",
+    "shatranj",
+    "knightmate",
+    "3check",
+    "losers",
+    "makpong",
+]
 
 
-@pytest.mark.parametrize("name", DROP_CHECKS)
-def test_in_check_only_the_drops_that_parry_it_are_generated(name: str) -> None:
-    """In check with pieces in hand, generation lists only the drops that stand in the
-    checking rider's way (movegen.block_squares): each listed drop is legal, and the legal
-    moves are still Fairy-Stockfish's. Random games lean to checks and captures."""
+@pytest.mark.parametrize("name", PARRY_CHECKS)
+def test_in_check_only_the_moves_that_parry_it_are_generated(name: str) -> None:
+    """In check, generation lists only the royal piece's moves, e.p. captures, captures of
+    the one checker and moves and drops into the checking rider's way (attacks.parry_squares):
+    each move of the last two kinds is legal unless its piece is pinned, and the legal moves
+    are still Fairy-Stockfish's. Random games lean to checks and captures."""
     sf = pyffish()
     rng = random.Random(name)
     rules = variants.get(name)
@@ -259,12 +281,18 @@ def test_in_check_only_the_drops_that_parry_it_are_generated(name: str) -> None:
             if not ours or board.outcome() is not None:
                 break
             pos = board.position
-            held = any(pos.hand[p] for p in range(2 + pos.side, pos.npc, 2))
-            if in_check(pos) and held:
+            if in_check(pos):
+                king = pos.royal[pos.side]
                 for m in pos.pseudo_moves():
-                    if move_kind(m) == DROP:
-                        assert pos.make(m), (name, board.fen(), m)
+                    kind = move_kind(m)
+                    if kind == EP or (kind != DROP and move_from(m) == king):
+                        continue  # listed whatever they do
+                    if pos.make(m):
                         pos.unmake()
+                        continue
+                    # an illegal parry: only a pinned piece's (a drop is never pinned)
+                    where = rules.square_name(move_from(m))
+                    assert kind != DROP and board.is_pinned(board.turn, where), (board.fen(), m)
                 theirs = sf.legal_moves(fsf_name(name), rules.start_fen, moves, False)
                 assert sorted(m.text for m in ours) == sorted(theirs), (name, moves)
                 seen += 1
