@@ -36,5 +36,6 @@ cdef class Network:
     cdef public object hands  # cap per piece type of the hand inputs (format 3), or []
     cdef public short[::1] ft_w, ft_b, out_w
     cdef public int[::1] out_b
+    cdef object fitted  # (rules, tables()) of the last rules positions were set up for
 
 cdef int forward(Position pos, Network net) noexcept nogil

@@ -262,6 +262,7 @@ class Network:
         self.out_w = out_w
         self.out_b = out_b
         self.max_pieces = self._max_pieces()
+        self.fitted = []
         for b in range(self.buckets):
             row = out_w[b * 2 * self.hidden : (b + 1) * 2 * self.hidden]
             if QA * sum(abs(x) for x in row) + abs(out_b[b]) >= 2**31:
@@ -320,6 +321,19 @@ class Network:
         reason = self.refusal(rules)
         if reason:
             raise NetworkError(f"network {self.name} was not trained for {rules.name}: {reason}")
+
+    def tables(self, rules) -> tuple:
+        """(rows, king_index, hand_rows) of these rules, which the network must fit
+        (NetworkError otherwise). Computed once per rules object and shared (read-only): a
+        position is set up for every search, each `go`, and a king-bucket network's rows
+        take tens of milliseconds to compute."""
+        for held, found in self.fitted:
+            if held is rules:
+                return found
+        self.require(rules)
+        found = (self.rows(rules), self.king_index(rules), self.hand_rows(rules))
+        self.fitted = [*self.fitted[-3:], (rules, found)]
+        return found
 
     def rows(self, rules) -> array:
         """Offsets into the hidden weights of each (piece code, mailbox square), from White's

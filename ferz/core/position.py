@@ -1100,26 +1100,26 @@ class Position:
     def set_net(self, net) -> None:
         """Keep the accumulators of a network (core.nnue.Network, fitted to these rules), or
         of none (None): the evaluation then uses the network where `nn` is set."""
-        if net is not None:
-            net.require(self.rules)  # (a NetworkError, a ValueError, says why not)
+        tables = None if net is None else net.tables(self.rules)  # (NetworkError: why not)
         self.net = net
         self.nn = 0
         if net is not None:
+            rows, kings, hand_rows = tables
             self.nn_h = net.hidden
             self.nn_w = net.ft_w
             self.nn_b = net.ft_b
             self.nn_max = net.max_pieces
-            self.nn_row = net.rows(self.rules)
+            self.nn_row = rows
             self.acc = array("h", bytes(4 * net.hidden * NN_RING))
             self.nn_kings = 1 if net.kings else 0
             self.nn_kb0 = self.nn_kb1 = 0
             self.nn_krow = 2 * self.npc * self.nsq  # one table of nn_row per king index
-            self.nn_kmap = array("i", [k * self.nn_krow for k in net.king_index(self.rules)])
+            self.nn_kmap = array("i", [k * self.nn_krow for k in kings])
             entries = 2 * (len(self.nn_row) // self.nn_krow)  # (king index, view)
             self.nn_cache = array("h", net.ft_b) * entries  # each: the bias of an empty board
             self.nn_cboard = ints(entries * self.nsq)
             self.nn_hands = 1 if net.hands else 0
-            self.nn_hrow = net.hand_rows(self.rules)
+            self.nn_hrow = hand_rows
             self.nn_chand = ints(entries * self.npc)  # each: empty hands
         self.nn_refresh()
 

@@ -283,6 +283,25 @@ def test_rules_signature_decides_where_a_network_applies(net):
         Evaluator(get("atomic"), net=net)
 
 
+def test_positions_share_the_tables_the_network_computed_for_their_rules():
+    """Every search sets a position up (each `go`): the network's tables for its rules
+    (feature rows, king indexes, hand rows) are computed once and shared, and a position of
+    rules the network does not fit is refused before any of its state changes."""
+    rules = get("crazyhouse")
+    net = nnue.bundled(rules)
+    first, second = Position(rules), Position(rules)
+    for pos in (first, second):
+        Evaluator(rules, net=net).install(pos)
+        pos.set_fen(rules.start_fen)
+    assert net.tables(rules) is net.tables(rules)
+    assert net.tables(rules)[0] is net.tables(rules)[0]
+    assert first.accumulators() == second.accumulators()
+    chess = Position(get("chess"))
+    with pytest.raises(ValueError, match="not trained for"):
+        chess.set_net(net)
+    assert chess.net is None
+
+
 def test_shipped_networks_serve_their_own_variants():
     """Each network in ferz/nets is chosen by the rules it was trained for: xiangqi-1 for
     xiangqi only (not its smaller or other-army cousins), crazyhouse-2 for crazyhouse only
