@@ -304,13 +304,13 @@ def test_positions_share_the_tables_the_network_computed_for_their_rules():
 
 def test_shipped_networks_serve_their_own_variants():
     """Each network in ferz/nets is chosen by the rules it was trained for: xiangqi-1 for
-    xiangqi only (not its smaller or other-army cousins), crazyhouse-2 for crazyhouse only
+    xiangqi only (not its smaller or other-army cousins), crazyhouse-3 for crazyhouse only
     (not the drop games whose captures or hands work otherwise), makruk-1 for makruk only
     (not its cousins with other rules), shogi-1 for shogi only (not the smaller shogi games),
     capablanca-2 for the 10x8 games with its army and rules (not those with other pieces or
     drops), chess-2 for the chess family."""
     assert nnue.bundled(get("xiangqi")).header["name"] == "xiangqi-1"
-    assert nnue.bundled(get("crazyhouse")).header["name"] == "crazyhouse-2"
+    assert nnue.bundled(get("crazyhouse")).header["name"] == "crazyhouse-3"
     assert nnue.bundled(get("makruk")).header["name"] == "makruk-1"
     assert nnue.bundled(get("shogi")).header["name"] == "shogi-1"
     for variant in ("capablanca", "caparandom", "gothic", "embassy"):
@@ -318,7 +318,7 @@ def test_shipped_networks_serve_their_own_variants():
     assert nnue.bundled(get("chess960")).header["name"] == "chess-2"
     cousins = {
         "xiangqi-1": ("minixiangqi", "manchu", "janggi", "supply"),
-        "crazyhouse-2": ("loop", "chessgi", "bughouse", "koedem", "placement", "seirawan"),
+        "crazyhouse-3": ("loop", "chessgi", "bughouse", "koedem", "placement", "seirawan"),
         "makruk-1": ("makpong", "cambodian", "asean", "karouk", "sittuyin"),
         "shogi-1": ("minishogi", "judkins", "gorogoro", "euroshogi", "kyotoshogi", "dobutsu"),
         "capablanca-2": ("janus", "centaur", "capahouse", "grand", "seirawan", "chess"),
