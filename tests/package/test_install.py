@@ -19,6 +19,7 @@ import pytest
 from tests.conftest import ROOT
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]
+GIT = dict(cwd=ROOT, capture_output=True, text=True, check=True)
 
 
 def _source(out: Path) -> Path:
@@ -127,6 +128,8 @@ def test_build_makes_an_sdist_and_a_wheel_that_installs_in_a_fresh_venv(tmp_path
     assert [n for n in inside if n.startswith("ferz/core/position.") and n.endswith(".so")]
     assert not [n for n in inside if n.endswith(".c")]
     assert "ferz-0.1.0.dist-info/licenses/LICENSE" in inside
+    tracked = subprocess.run(["git", "ls-files", "ferz"], **GIT).stdout.splitlines()
+    assert not set(tracked) - set(inside), set(tracked) - set(inside)  # web page, nets, data
 
     target = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(target)], check=True)
