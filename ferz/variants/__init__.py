@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ferz.core.rules import Rules
 
-from . import fmax, ini
+from . import ini
 from .build import build
 from .ini import DefinitionError, Entry
 
@@ -84,6 +84,8 @@ Skipped = list[tuple[str, int, str]]  # Fairy-Max games ferz cannot express: nam
 
 def _sections(text: str, source: str) -> tuple[list[ini.Section], Skipped, bool]:
     """A definition text's sections in either format (ferz's or Fairy-Max's, told by content)."""
+    from . import fmax  # Fairy-Max's reader loads with the first user file: not at every start
+
     if not fmax.detect(text):
         return ini.parse(text, source), [], False
     taken = {name.lower() for name in _builtin}
