@@ -32,6 +32,12 @@ def _tracked() -> list[str]:
     return out.stdout.splitlines()
 
 
+def _rules() -> dict[str, list[str]]:
+    """pyproject.toml's exclude-package-data: patterns by package name ("*": every package)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    return config.get("exclude-package-data", {})
+
+
 def _excluded(path: str, rules: dict[str, list[str]]) -> list[str]:
     """The exclude patterns that drop path from its package's data, as setuptools matches them
     (each pattern joined to the package's folder, fnmatch's `*` crossing folders)."""
@@ -45,15 +51,13 @@ def _excluded(path: str, rules: dict[str, list[str]]) -> list[str]:
 
 def test_no_tracked_file_of_the_package_is_excluded_from_the_wheel() -> None:
     """Each tracked file under ferz/ escapes every exclude-package-data pattern of its package."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    rules = config.get("exclude-package-data", {})
+    rules = _rules()
     dropped = {path: found for path in _tracked() if (found := _excluded(path, rules))}
     assert not dropped, f"excluded from the wheel: {dropped}"
 
 
 def test_the_exclusions_still_drop_what_the_build_generates() -> None:
     """The core's generated C and Cython's annotation pages stay excluded."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    rules = config.get("exclude-package-data", {})
+    rules = _rules()
     for generated in ("ferz/core/search.c", "ferz/core/search.html"):
         assert _excluded(generated, rules), generated
