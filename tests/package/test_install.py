@@ -26,13 +26,8 @@ def _source(out: Path) -> Path:
     """A copy of the work tree's source files in out/src (edits included; no build/ folder,
     compiled module or generated C that could hide a broken build)."""
     source = out / "src"
-    files = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.splitlines()
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], **GIT)
+    files = listed.stdout.splitlines()
     for name in files:
         if (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)

@@ -62,4 +62,5 @@ def test_uciok_imports_no_heavy_module() -> None:
     assert not loaded & heavy, sorted(loaded & heavy)
     # the tool commands (match, spsa, datagen, ...) load their modules only when they run
     tools = ("ferz.match", "ferz.spsa", "ferz.datagen", "ferz.variants.fmax")  # fmax: user files
-    assert not sorted(m for m in modules if m.startswith(tools))
+    loaded_tools = sorted(m for m in modules if m.startswith(tools))
+    assert not loaded_tools, loaded_tools
