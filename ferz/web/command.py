@@ -4,6 +4,7 @@ Starlette)."""
 from __future__ import annotations
 
 import argparse
+import math
 
 HELP = """\
 Serves the browser app on http://HOST:PORT/ and keeps every game in SQLite, so a restart
@@ -27,6 +28,28 @@ players:
   sign-up); a game's two seats hold players (or ferz), everyone else spectates."""
 
 
+def port(text: str) -> int:
+    """An argparse type: a TCP port, 1 to 65535."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, got {value}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a finite, non-negative number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"seconds must be finite and at least 0, got {text}")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the options of `ferz web` on its sub-parser."""
     parser.description = HELP
@@ -38,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "address needs a token and prints a warning)",
     )
     parser.add_argument(
-        "--port", type=int, default=8765, help="TCP port to listen on (default 8765)"
+        "--port", type=port, default=8765, help="TCP port to listen on (default 8765)"
     )
     parser.add_argument(
         "--allow-host",
@@ -61,7 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--abandon-after",
         metavar="SECONDS",
-        type=float,
+        type=seconds,
         default=60.0,
         help="in a game between two people, a player whose pages have all been closed this "
         "long may be claimed against: the opponent can take the win or a draw (default 60)",

@@ -87,7 +87,11 @@ class Store:
     def __init__(self, path: str | os.PathLike[str]) -> None:
         path = Path(path)
         if str(path) != ":memory:":
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                reason = error.strerror or error
+                raise ValueError(f"cannot open the games database {path}: {reason}") from None
         self._lock = threading.Lock()
         try:
             self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ferz.web.messages import MAX_MESSAGE  # noqa: E402
 from ferz.web.server import MAX_BODY, create_app  # noqa: E402
+from ferz.web.store import Store  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 from tests.ui.webserver import error, state, until  # noqa: E402
 
@@ -364,6 +365,32 @@ def test_a_corrupt_database_is_refused(tmp_path):
     (tmp_path / "games.sqlite3").write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(ValueError, match="cannot open the games database"):
         app_for(tmp_path)
+
+
+def test_a_database_whose_folder_cannot_be_made_is_refused(tmp_path):
+    (tmp_path / "file").write_text("not a folder")
+    with pytest.raises(ValueError, match="cannot open the games database .*file/g.sqlite3"):
+        Store(tmp_path / "file" / "g.sqlite3")
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["--port", "0"], "a port is 1 to 65535, got 0"),
+        (["--port", "99999"], "a port is 1 to 65535, got 99999"),
+        (["--port", "http"], "not a port number: 'http'"),
+        (["--abandon-after", "-5"], "seconds must be finite and at least 0, got -5"),
+        (["--abandon-after", "nan"], "seconds must be finite and at least 0, got nan"),
+        (["--abandon-after", "soon"], "not a number of seconds: 'soon'"),
+    ],
+)
+def test_bad_web_options_are_refused_by_name(words, message, capsys):
+    from ferz.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["web", "--no-browser", *words])
+    assert exit_.value.code == 2
+    assert f"argument {words[0]}: {message}" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- concurrency and limits
