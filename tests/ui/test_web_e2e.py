@@ -7,28 +7,22 @@ plays through the page as a person would. Screenshots go to test-artifacts/web/.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.programs import find, need, need_module
-from tests.ui.webserver import chromium, running_server
+from tests.ui.conftest import chromium_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
-CHROMIUM = os.environ.get("FERZ_CHROMIUM") or find("chromium") or ""
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
 PROMOTION = "8/4P3/8/8/8/8/k7/6K1 w - - 0 1"
 
-if not CHROMIUM or not Path(CHROMIUM).exists():
-    need("chromium")
-need_module("playwright.sync_api", "playwright")  # skip (or fail in CI) without it
+chromium_path()  # skip the module (or fail in CI) without chromium or Playwright
 
 # Where each piece stands, read from chessgroundx's DOM (translate() of every piece element).
 PIECES_JS = """() => {
@@ -48,20 +42,6 @@ PIECES_JS = """() => {
   }
   return out;
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
-    """`ferz web --no-browser` on a free port with an empty database; yields its URL."""
-    with running_server(tmp_path_factory.mktemp("web") / "games.sqlite3") as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """Headless Debian chromium."""
-    with chromium(CHROMIUM) as launched:
-        yield launched
 
 
 @pytest.fixture()

@@ -8,8 +8,7 @@ import pytest
 
 from tests.ui import test_web_e2e as e2e
 
-# test_web_e2e's fixtures: a `ferz web` for this module, chromium, a fresh page per test
-server, browser, page = e2e.server, e2e.browser, e2e.page
+page = e2e.page  # a fresh page per test (server and browser: conftest.py)
 pieces, square, start_game = e2e.pieces, e2e.square, e2e.start_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]

@@ -18,31 +18,12 @@ from typing import Any
 
 import pytest
 
-from tests.programs import need, need_module
-from tests.ui.webserver import chromium, running_server
-
 pytestmark = [pytest.mark.e2e, pytest.mark.programs("chromium"), pytest.mark.timeout(180)]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "web"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
 # One person: the games these tests set up through the API are theirs in every page opened.
 PLAYER = secrets.token_urlsafe(24)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
-    """`ferz web --no-browser` on a free port with an empty database; yields its URL."""
-    with running_server(tmp_path_factory.mktemp("web") / "games.sqlite3") as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Headless Debian chromium."""
-    executable = need("chromium")
-    need_module("playwright.sync_api", "playwright")
-    with chromium(executable) as launched:
-        yield launched
 
 
 @contextlib.contextmanager

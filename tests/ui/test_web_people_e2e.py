@@ -4,38 +4,20 @@ a friend's link with a spectator, a hot-seat game, a lobby seek accepted, a rema
 
 from __future__ import annotations
 
-import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.programs import find, need, need_module
-from tests.ui.webserver import chromium, running_server
+from tests.ui.conftest import chromium_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 
-CHROMIUM = os.environ.get("FERZ_CHROMIUM") or find("chromium") or ""
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts" / "web"
 
-if not CHROMIUM or not Path(CHROMIUM).exists():
-    need("chromium")
-need_module("playwright.sync_api", "playwright")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory) -> Iterator[str]:
-    with running_server(tmp_path_factory.mktemp("people") / "games.sqlite3") as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    with chromium(CHROMIUM) as launched:
-        yield launched
+chromium_path()  # skip the module (or fail in CI) without chromium or Playwright
 
 
 @pytest.fixture()

@@ -1,7 +1,7 @@
 """The analysis board's move tree in a real browser: variations made on the board and kept
 across a reload, a PGN with variations that goes in and comes out whole, the native notation of
 shogi and xiangqi in the move list, fairy pieces drawn as images (Debian's chromium, Playwright,
-a real `ferz web`; the fixtures are test_web_e2e's)."""
+a real `ferz web`; the page fixture is test_web_e2e's)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,7 @@ import pytest
 
 from tests.ui import test_web_e2e as e2e
 
-# test_web_e2e's fixtures: a `ferz web` for this module, chromium, a fresh page per test
-server, browser, page = e2e.server, e2e.browser, e2e.page
+page = e2e.page  # a fresh page per test (server and browser: conftest.py)
 click_move = e2e.click_move
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
