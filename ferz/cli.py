@@ -17,7 +17,9 @@ With no command, ferz speaks UCI (or xboard/CECP, USI or UCCI if the first line 
 ENVIRONMENT = """environment:
   FERZ_PARAMS=name=value,...  change search, time or evaluation numbers of ferz/params.py
                               for this run (docs/engine.md); drops.name=value: a search
-                              or time number for games with drops only; an unknown name is an error
+                              or time number for games with drops only; palace.name=value:
+                              a search number for games with a palace (xiangqi, janggi);
+                              an unknown name is an error
   FERZ_PURE=1                 run the core as plain Python (slow, same results)"""
 
 

@@ -9,6 +9,10 @@ EVAL holds the settings it leaves alone. Centipawns unless a comment says otherw
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ferz.core.rules import Rules
 
 # ---------------------------------------------------------------------------------------------
 # Search
@@ -101,9 +105,29 @@ DROPS: dict[str, int] = {
 }
 
 
-def values(table: dict[str, int], drops: bool) -> dict[str, int]:
-    """SEARCH or TIME, with DROPS' values for its names in games with drops."""
-    return {**table, **{k: v for k, v in DROPS.items() if k in table}} if drops else table
+# Games whose royal piece keeps to a palace (xiangqi, janggi and their kin) use these SEARCH
+# values: most of their games end in a mate or a stalemate, and a checking move is a quiet move
+# as often as not (a chariot or a cannon's hop). Each entry is kept by an SPRT in xiangqi
+# (docs/variants.md, "the rungs reached").
+PALACE: dict[str, int] = {
+    # the quiet checks are searched when late move pruning starts, as in drop games
+    "lmp_checks": 1,
+}
+
+
+def values(table: dict[str, int], drops: bool, palace: bool = False) -> dict[str, int]:
+    """SEARCH or TIME, with DROPS' values for its names in games with drops and PALACE's in
+    games with a palace (search values only)."""
+    out = table
+    for family, applies in ((DROPS, drops), (PALACE, palace)):
+        if applies:
+            out = {**out, **{k: v for k, v in family.items() if k in table}}
+    return out
+
+
+def has_palace(rules: Rules) -> bool:
+    """Whether a variant's royal piece keeps to a region of the board (a palace)."""
+    return any(p.royal and p.region is not None for p in rules.pieces)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -384,12 +408,16 @@ def _override(spec: str) -> None:
     """Change SEARCH, TIME or EVAL values from `name=value,name=value` (the FERZ_PARAMS
     environment variable: for experiments, such as a match of two settings, without editing
     this file); `drops.NAME=value` sets a search or time value for games with drops only
-    (DROPS). An unknown name or a value that is not an integer is an error."""
+    (DROPS), `palace.NAME=value` a search value for games with a palace only (PALACE). An
+    unknown name or a value that is not an integer is an error."""
     for item in filter(None, (part.strip() for part in spec.split(","))):
         name, _, value = item.partition("=")
         if name.startswith("drops."):
             name = name[len("drops.") :]
             table = DROPS if name in SEARCH or name in TIME else None
+        elif name.startswith("palace."):
+            name = name[len("palace.") :]
+            table = PALACE if name in SEARCH else None
         else:
             table = next((t for t in (SEARCH, TIME, EVAL) if name in t), None)
         if table is None or not value.lstrip("-").isdigit():

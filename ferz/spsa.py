@@ -239,4 +239,5 @@ def ferz_names() -> set[str]:
     """The numbers FERZ_PARAMS can set."""
     from .params import EVAL, SEARCH, TIME
 
-    return set(SEARCH) | set(TIME) | set(EVAL) | {f"drops.{name}" for name in (*SEARCH, *TIME)}
+    families = {f"drops.{name}" for name in (*SEARCH, *TIME)} | {f"palace.{n}" for n in SEARCH}
+    return set(SEARCH) | set(TIME) | set(EVAL) | families

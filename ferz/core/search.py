@@ -47,7 +47,7 @@ from cython.cimports.ferz.core.tt import (
     tt_score,
 )
 
-from ferz.params import SEARCH, values
+from ferz.params import SEARCH, has_palace, values
 
 if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallback
     MAXDEPTH = 128
@@ -147,9 +147,10 @@ class Search:
         self.chase_vals = _ints(CHASE_CACHE)
 
     def read_params(self) -> None:
-        """The search parameters from ferz.params.SEARCH (in drop games with DROPS' values), each
-        into its declared field."""
-        p = dict(values(SEARCH, self.pos.drops))  # ferz.params' tunables, each read once, by name
+        """The search parameters from ferz.params.SEARCH (in drop games with DROPS' values, in
+        games with a palace with PALACE's), each into its declared field."""
+        palace = has_palace(self.pos.rules)
+        p = dict(values(SEARCH, self.pos.drops, palace))  # ferz.params' tunables, read by name
         self.aspiration_delta = p.pop("aspiration_delta")
         self.aspiration_min_depth = p.pop("aspiration_min_depth")
         self.null_min_depth = p.pop("null_min_depth")

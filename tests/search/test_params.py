@@ -38,10 +38,16 @@ def test_drop_games_search_with_their_own_values() -> None:
     from ferz.core.tt import TT
     from ferz.variants import get
 
-    def lmr_check(variant: str) -> int:
+    def search(variant: str) -> Search:
         rules = get(variant)
         ev = Evaluator(rules)
-        return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev).lmr_check
+        return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev)
+
+    def lmr_check(variant: str) -> int:
+        return search(variant).lmr_check
+
+    # the shipped value, kept by an SPRT in xiangqi: quiet checks survive late move pruning
+    assert (search("xiangqi").lmp_checks, search("chess").lmp_checks) == (1, 0)
 
     saved = dict(params.DROPS)
     try:
@@ -59,6 +65,45 @@ def test_drop_games_search_with_their_own_values() -> None:
     finally:
         params.DROPS.clear()
         params.DROPS.update(saved)
+
+
+def test_palace_games_search_with_their_own_values() -> None:
+    """`palace.NAME` sets PALACE, which a Search reads in games whose royal piece keeps to a
+    palace (xiangqi, janggi and their kin) only; a time value has no palace twin."""
+    from ferz.core import factory
+    from ferz.core.evaluate import Evaluator
+    from ferz.core.search import Search
+    from ferz.core.tt import TT
+    from ferz.variants import get
+
+    def search(variant: str) -> Search:
+        rules = get(variant)
+        ev = Evaluator(rules)
+        return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev)
+
+    def lmr_check(variant: str) -> int:
+        return search(variant).lmr_check
+
+    # the shipped value, kept by an SPRT in xiangqi: quiet checks survive late move pruning
+    assert (search("xiangqi").lmp_checks, search("chess").lmp_checks) == (1, 0)
+
+    assert [params.has_palace(get(v)) for v in ("xiangqi", "janggi", "chess", "shogi")] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+    saved = dict(params.PALACE)
+    try:
+        params._override("palace.lmr_check=9")
+        assert (lmr_check("xiangqi"), lmr_check("janggi"), lmr_check("minixiangqi")) == (9, 9, 9)
+        assert lmr_check("chess") == lmr_check("makruk") == params.SEARCH["lmr_check"]
+        assert lmr_check("shogi") == params.DROPS.get("lmr_check", params.SEARCH["lmr_check"])
+        with pytest.raises(ValueError, match="palace.moves_to_go"):
+            params._override("palace.moves_to_go=40")
+    finally:
+        params.PALACE.clear()
+        params.PALACE.update(saved)
 
 
 @pytest.mark.parametrize("spec", ["no_such_name=3", "tempo=fast", "tempo", "tempo=1.5"])
