@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,31 +31,32 @@ def test_override_sets_search_time_and_eval_values() -> None:
             table.update(old)
 
 
-def test_drop_games_search_with_their_own_values() -> None:
-    """`drops.NAME` sets DROPS, which a Search and the clock read in games with drops only."""
+def _search(variant: str) -> Any:
+    """A Search on the start position of a built-in variant."""
     from ferz.core import factory
     from ferz.core.evaluate import Evaluator
     from ferz.core.search import Search
     from ferz.core.tt import TT
     from ferz.variants import get
 
-    def search(variant: str) -> Search:
-        rules = get(variant)
-        ev = Evaluator(rules)
-        return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev)
+    rules = get(variant)
+    ev = Evaluator(rules)
+    return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev)
 
-    def lmr_check(variant: str) -> int:
-        return search(variant).lmr_check
 
-    # the shipped value, kept by an SPRT in xiangqi: quiet checks survive late move pruning
-    assert (search("xiangqi").lmp_checks, search("chess").lmp_checks) == (1, 0)
+def _lmr_check(variant: str) -> int:
+    """The late move reduction of checks a Search reads in a variant."""
+    return _search(variant).lmr_check
 
+
+def test_drop_games_search_with_their_own_values() -> None:
+    """`drops.NAME` sets DROPS, which a Search and the clock read in games with drops only."""
     saved = dict(params.DROPS)
     try:
         params._override("drops.lmr_check=7")
         assert params.DROPS["lmr_check"] == 7
-        assert (lmr_check("shogi"), lmr_check("crazyhouse")) == (7, 7)
-        assert lmr_check("chess") == params.SEARCH["lmr_check"]
+        assert (_lmr_check("shogi"), _lmr_check("crazyhouse")) == (7, 7)
+        assert _lmr_check("chess") == params.SEARCH["lmr_check"]
         params._override("drops.moves_to_go=40")
         clock = {"wtime": 10000, "winc": 100, "overhead": 0}
         chess, drops = timeman.allocate(0, **clock), timeman.allocate(0, drops=True, **clock)
@@ -70,23 +72,10 @@ def test_drop_games_search_with_their_own_values() -> None:
 def test_palace_games_search_with_their_own_values() -> None:
     """`palace.NAME` sets PALACE, which a Search reads in games whose royal piece keeps to a
     palace (xiangqi, janggi and their kin) only; a time value has no palace twin."""
-    from ferz.core import factory
-    from ferz.core.evaluate import Evaluator
-    from ferz.core.search import Search
-    from ferz.core.tt import TT
     from ferz.variants import get
 
-    def search(variant: str) -> Search:
-        rules = get(variant)
-        ev = Evaluator(rules)
-        return Search(factory.position(rules, rules.start_fen, ev), TT(1), ev)
-
-    def lmr_check(variant: str) -> int:
-        return search(variant).lmr_check
-
     # the shipped value, kept by an SPRT in xiangqi: quiet checks survive late move pruning
-    assert (search("xiangqi").lmp_checks, search("chess").lmp_checks) == (1, 0)
-
+    assert (_search("xiangqi").lmp_checks, _search("chess").lmp_checks) == (1, 0)
     assert [params.has_palace(get(v)) for v in ("xiangqi", "janggi", "chess", "shogi")] == [
         True,
         True,
@@ -96,9 +85,9 @@ def test_palace_games_search_with_their_own_values() -> None:
     saved = dict(params.PALACE)
     try:
         params._override("palace.lmr_check=9")
-        assert (lmr_check("xiangqi"), lmr_check("janggi"), lmr_check("minixiangqi")) == (9, 9, 9)
-        assert lmr_check("chess") == lmr_check("makruk") == params.SEARCH["lmr_check"]
-        assert lmr_check("shogi") == params.DROPS.get("lmr_check", params.SEARCH["lmr_check"])
+        assert (_lmr_check("xiangqi"), _lmr_check("janggi"), _lmr_check("minixiangqi")) == (9, 9, 9)
+        assert _lmr_check("chess") == _lmr_check("makruk") == params.SEARCH["lmr_check"]
+        assert _lmr_check("shogi") == params.DROPS.get("lmr_check", params.SEARCH["lmr_check"])
         with pytest.raises(ValueError, match="palace.moves_to_go"):
             params._override("palace.moves_to_go=40")
     finally:
