@@ -80,8 +80,9 @@ def run(depth: int = DEFAULT_DEPTH, positions=POSITIONS) -> tuple[int, float]:
     return total, elapsed
 
 
-def main(depth: int | None = None) -> int:
-    """Run the bench and print its signature; returns the exit code."""
+def report(depth: int | None = None) -> None:
+    """Run the bench and print its signature (`ferz bench`, UCI's `bench`): the evaluation,
+    then `Nodes searched` and `Nodes/second`; ValueError for a depth outside 1..60."""
     depth = DEFAULT_DEPTH if depth is None else depth
     if not 1 <= depth <= 60:
         raise ValueError(f"bench depth must be 1..60, got {depth}")
@@ -91,4 +92,3 @@ def main(depth: int | None = None) -> int:
     print(f"Positions: {len(POSITIONS)}  depth: {depth}  time: {seconds * 1000:.0f} ms")
     print(f"Nodes searched: {nodes}")
     print(f"Nodes/second: {int(nodes / max(seconds, 1e-9))}")
-    return 0

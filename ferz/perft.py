@@ -1,12 +1,12 @@
 """Perft for every front end: count the leaves of the legal move tree, optionally per root move.
 
-`ferz perft`, UCI `go perft N`, xboard's `perft N` and `Board.perft` all count with the compiled
-core (ferz.core.perft) and print the same divide (`e2e4: 20` lines, a blank line, the total).
+`ferz perft` (ferz.commands.perft), UCI `go perft N`, xboard's `perft N` and `Board.perft` all
+count with the compiled core (ferz.core.perft) and print the same divide (`e2e4: 20` lines, a
+blank line, the total).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 
 from .board import Board
@@ -52,20 +52,3 @@ def divide_lines(
     yield ""
     yield f"Nodes searched: {total}"
 
-
-def main(depth: int, fen: str | None = None, variant: str = "chess", divide: bool = False) -> int:
-    """Print the divide lines (if asked), then `Nodes searched` and `Nodes/second`."""
-    check_depth(depth)
-    board = Board(fen, variant=variant)
-    start = time.perf_counter()
-    if divide:
-        line = ""
-        for line in divide_lines(board, depth):
-            print(line, flush=True)
-        total = int(line.split()[-1])
-    else:
-        total = count(board, depth)
-        print(f"Nodes searched: {total}")
-    elapsed = max(time.perf_counter() - start, 1e-9)
-    print(f"Nodes/second: {int(total / elapsed)}")
-    return 0

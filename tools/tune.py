@@ -106,8 +106,9 @@ def selfplay(
     append `fen;result` lines of the games' quiet positions."""
     from ferz.match.adjudication import Adjudication
     from ferz.match.clock import Budget
+    from ferz.match.cluster import play_games
     from ferz.match.engines import EngineSpec
-    from ferz.match.runner import MatchConfig, play_games
+    from ferz.match.runner import MatchConfig
 
     openings = OPENINGS.read_text().splitlines() if OPENINGS.exists() else []
     rng = random.Random(seed)

@@ -34,10 +34,12 @@ from ..data import OPENINGS
 from ..files import claim, held_interrupts, write_atomically
 from ..match.adjudication import Adjudication
 from ..match.clock import Budget
-from ..match.engines import EngineError, EngineSpec, launch
+from ..match.cluster import play_games
+from ..match.engines import EngineError, EngineSpec
+from ..match.launch import launch
 from ..match.openings import Opening, read_positions
 from ..match.referee import GameRecord
-from ..match.runner import MatchConfig, MatchError, play_games
+from ..match.runner import MatchConfig, MatchError
 from .fileformat import (
     FLAG_ADJUDICATED,
     FLAG_CAPTURE,

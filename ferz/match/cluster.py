@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from .referee import GameRecord
-from .runner import MatchConfig, MatchError, OnRecord, play_one
+from .runner import MatchConfig, MatchError, OnRecord, play_one, run_local
 
 RETRIES = 3  # Ray's own retries of a task whose worker died
 
@@ -165,3 +165,23 @@ def play_each(configs: list[MatchConfig], address: str) -> list[list[GameRecord]
                 raise MatchError(outcome.removeprefix("error: "))
             results[number][index] = outcome
     return [[record for record in games if record is not None] for games in results]
+
+
+def play_games(
+    config: MatchConfig, concurrency: int = 1, ray: str | None = None
+) -> dict[int, GameRecord]:
+    """Every game of the schedule, by index (for tools that generate data from games), played
+    locally on `concurrency` threads or as Ray tasks at `ray`; MatchError if an engine cannot
+    start."""
+    records: dict[int, GameRecord] = {}
+
+    def keep(record: GameRecord) -> bool:
+        """Store a record and go on."""
+        records[record.index] = record
+        return True
+
+    if ray:
+        run_ray(config, ray, concurrency if concurrency > 1 else 0, keep)
+    else:
+        run_local(config, concurrency, keep)
+    return records

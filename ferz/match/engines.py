@@ -369,25 +369,3 @@ def allotted(limits: Limits, white: bool) -> float:
     if clock is not None:
         return clock / 1000
     return 60.0  # depth and node limits: a generous bound before a search counts as stalled
-
-
-def create(spec: EngineSpec) -> Engine:
-    """The protocol's driver for a spec (not started: `launch` starts it)."""
-    from .uci import UciEngine
-    from .usi import UcciEngine, UsiEngine
-    from .xboard import XboardEngine
-
-    kinds = {"uci": UciEngine, "usi": UsiEngine, "ucci": UcciEngine, "xboard": XboardEngine}
-    return kinds[spec.protocol](spec)
-
-
-def launch(spec: EngineSpec, variant: str) -> Engine:
-    """Start an engine and run its handshake; EngineError (the process is ended) on failure."""
-    engine = create(spec)
-    engine.start()
-    try:
-        engine.handshake(variant)
-    except EngineError:
-        engine.kill()
-        raise
-    return engine

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from .adjudication import Adjudication
 from .clock import Budget
-from .engines import Engine, EngineError, EngineSpec, launch
+from .engines import Engine, EngineError, EngineSpec
+from .launch import launch
 from .openings import Opening
 from .referee import GameRecord, play_game
 
@@ -170,28 +171,6 @@ def run_local(
         raise
     if errors:
         raise errors[0]
-
-
-def play_games(
-    config: MatchConfig, concurrency: int = 1, ray: str | None = None
-) -> dict[int, GameRecord]:
-    """Every game of the schedule, by index (for tools that generate data from games), played
-    locally on `concurrency` threads or as Ray tasks at `ray`; MatchError if an engine cannot
-    start."""
-    records: dict[int, GameRecord] = {}
-
-    def keep(record: GameRecord) -> bool:
-        """Store a record and go on."""
-        records[record.index] = record
-        return True
-
-    if ray:
-        from .cluster import run_ray
-
-        run_ray(config, ray, concurrency if concurrency > 1 else 0, keep)
-    else:
-        run_local(config, concurrency, keep)
-    return records
 
 
 def on_threads(count: int, threads: int, work: Callable[[int], None]) -> None:

@@ -14,8 +14,6 @@ in the movetext and names it in a `Notation` tag (see ferz.pgn).
 
 from __future__ import annotations
 
-import re
-
 from ..board import Board, IllegalMoveError, Move
 from ..core.rules import Rules
 from . import shogi, wxf
@@ -23,7 +21,6 @@ from . import shogi, wxf
 STYLES = ("san", "wxf", "hodges")
 #: the value of the PGN `Notation` tag for each native style
 TAG_NAMES = {"wxf": "WXF", "hodges": "Hodges"}
-_SQUARE = re.compile(r"([a-z])(\d+)")
 
 
 def family(rules: Rules) -> str:
@@ -91,23 +88,6 @@ def parse(board: Board, text: str, notation: str | None = None) -> Move:
     if notation == "hodges":
         return shogi.parse(board, text)
     return board.parse_san(text)
-
-
-def squares(board: Board, move: Move) -> tuple[str | None, str]:
-    """The origin (None for a drop) and target square names of a move."""
-    found = _SQUARE.findall(move.uci())
-    target = "".join(found[-1])
-    if "@" in move.uci():
-        return None, target
-    return "".join(found[0]), target
-
-
-def split(name: str) -> tuple[int, int]:
-    """A square name as (file, rank) counted from 0."""
-    match = _SQUARE.fullmatch(name)
-    if match is None:
-        raise ValueError(f"not a square: {name!r}")
-    return ord(match.group(1)) - ord("a"), int(match.group(2)) - 1
 
 
 __all__ = [

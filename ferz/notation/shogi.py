@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 
 from ..board import Board, IllegalMoveError, Move
+from .coords import split, squares
 
 
 def square(board: Board, name: str) -> str:
     """A ferz square name (`c3`) as a Hodges square (`7g` on 9x9)."""
-    from . import split
 
     file, rank = split(name)
     return f"{board.files - file}{chr(ord('a') + board.ranks - 1 - rank)}"
@@ -29,7 +29,6 @@ def text(
     """A legal move of `board` in Hodges notation (`disambiguate`: force or forbid the origin
     square; by default only when another piece of the kind can reach the target; `legal`: the
     board's legal moves, when the caller has them)."""
-    from . import squares
 
     legal = board.legal_moves if legal is None else legal
     origin, target = squares(board, move)
@@ -60,7 +59,6 @@ _FORM = re.compile(r"(\+?[a-z])(\d+[a-z])?([-x*])(\d+[a-z])([+=]?)")
 def parse(board: Board, text_: str) -> Move:
     """The legal move a Hodges text spells (the origin square may always be given);
     IllegalMoveError otherwise."""
-    from . import squares
 
     wanted = text_.strip().lower()  # letters cannot be confused: pieces and ranks differ
     form = _FORM.fullmatch(wanted)

@@ -14,6 +14,7 @@ those of Fairy-Stockfish's WXF output (its tests), which pychess-variants shows 
 from __future__ import annotations
 
 from ..board import Board, IllegalMoveError, Move
+from .coords import split, squares
 
 #: WXF letters by the ferz name of the piece
 LETTERS = {
@@ -36,7 +37,6 @@ def _letter(board: Board, piece: str) -> str:
 def text(board: Board, move: Move, placed: dict[str, str] | None = None) -> str:
     """A legal move of `board` in WXF notation (`placed`: board.pieces(), when the caller has
     it)."""
-    from . import split, squares
 
     origin, target = squares(board, move)
     if origin is None:  # no xiangqi variant drops; say it plainly rather than guess

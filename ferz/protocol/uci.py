@@ -413,10 +413,10 @@ class Uci(Session):
     def cmd_bench(self, args: list[str]) -> None:
         """Run the fixed benchmark (the search's signature)."""
         self.await_idle()
-        from ..bench import main as bench_main
+        from ..bench import report
 
         depth = _int("bench", args[0]) if args else None
-        report = io.StringIO()
-        with contextlib.redirect_stdout(report):  # its lines go out through the locked writer
-            bench_main(depth)
-        self.out.lines(report.getvalue().splitlines())
+        text = io.StringIO()
+        with contextlib.redirect_stdout(text):  # its lines go out through the locked writer
+            report(depth)
+        self.out.lines(text.getvalue().splitlines())

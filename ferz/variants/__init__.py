@@ -2,8 +2,8 @@
 
 `get(name)` returns the `core.rules.Rules` of a variant, `names()` lists them (`builtins()` the
 built-in ones), `load_file(path)`
-adds a user's definitions (`ferz --variants FILE`), `check_main(path)` validates a file
-(`ferz check FILE`) and `list_main()` prints the known variants (`ferz variants`).
+adds a user's definitions (`ferz --variants FILE`) and `check_file(path)` compiles a file without
+adding it (`ferz check FILE`).
 """
 
 from __future__ import annotations
@@ -180,30 +180,14 @@ def load_file(path: str | Path) -> list[str]:
     return list(compiled)
 
 
-def check_main(path: str) -> int:
-    """`ferz check FILE`: validate definitions, print a line per variant or the error.
-
-    A Fairy-Max file lists each game as loaded or skipped (with its line and the reason)."""
-    try:
-        compiled, skipped = _compile(_read(path), str(path))
-    except DefinitionError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    for name, variant in compiled.items():
-        origin = (
-            f"; {variant.rules.description}"
-            if variant.rules.description.startswith("Fairy-Max")
-            else ""
-        )
-        print(f"{name}: ok ({_summary(variant.rules)}{origin})")
-    for name, line, reason in skipped:
-        print(f"{name}: skipped ({path}:{line}: {reason})")
-    if not compiled and not skipped:
-        print(f"{path}: no variants defined")
-    return 0
+def check_file(path: str | Path) -> tuple[dict[str, Rules], Skipped]:
+    """Compile a user file without registering it: its variants' Rules, and the Fairy-Max games
+    skipped (name, line, reason); DefinitionError for a file ferz refuses."""
+    compiled, skipped = _compile(_read(path), str(path))
+    return {name: variant.rules for name, variant in compiled.items()}, skipped
 
 
-def _summary(rules: Rules) -> str:
+def summary(rules: Rules) -> str:
     """One-line description of a variant's board and pieces."""
     letters = "".join(p.letter for p in rules.pieces if not p.letter.startswith("+"))
     extras = " drops" if rules.drops else ""
@@ -212,14 +196,10 @@ def _summary(rules: Rules) -> str:
     return f"{rules.files}x{rules.ranks}, pieces {letters}{extras}"
 
 
-def list_main() -> int:
-    """`ferz variants`: print every known variant with its board and pieces."""
-    for name in names():
-        rules = get(name)
-        tag = "" if _registry[name].builtin else " (user)"
-        text = f"{name:14} {_summary(rules)}{tag}"
-        print(f"{text:48} {rules.description}".rstrip())
-    return 0
+def is_builtin(name: str) -> bool:
+    """Whether a known variant ships with ferz (rather than coming from a user's file)."""
+    variant = _known(canonical(name))
+    return variant is not None and variant.builtin
 
 
 def betza_of(name: str) -> dict[str, str]:

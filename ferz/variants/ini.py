@@ -16,10 +16,11 @@ MAX_LINES = 100_000
 
 
 class DefinitionError(ValueError):
-    """A variant definition that ferz refuses; the message starts with `file:line:`."""
+    """A variant definition that ferz refuses; the message starts with `file:line:` (`file:`
+    alone for a file that cannot be read at all, line 0)."""
 
     def __init__(self, source: str, line: int, message: str) -> None:
-        super().__init__(f"{source}:{line}: {message}")
+        super().__init__(f"{source}:{line}: {message}" if line > 0 else f"{source}: {message}")
         self.source = source
         self.line = line
         self.reason = message

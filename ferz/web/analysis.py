@@ -11,8 +11,8 @@ from starlette.websockets import WebSocket, WebSocketState
 
 from ..analyse import MATE_CP, judge
 from . import boards, pgn
-from .messages import ClientError, error_message, info_json
-from .schema import ANALYSIS_MESSAGES, check_message
+from .messages import error_message, info_json
+from .schema import ANALYSIS_MESSAGES, ClientError, check_message
 from .searches import ANALYSIS, SearchPool
 
 log = logging.getLogger("ferz.web")

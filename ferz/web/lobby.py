@@ -11,9 +11,9 @@ from starlette.websockets import WebSocket
 
 from ..engine import ELO_MAX, ELO_MIN
 from .game import Game, other
-from .messages import ClientError, error_message
+from .messages import error_message
 from .rooms import Games
-from .schema import LOBBY_MESSAGES, check_message
+from .schema import LOBBY_MESSAGES, ClientError, check_message
 
 # ferz's levels offered as bots: Elo (None: full strength, which UCI_Elo = ELO_MAX also is, so
 # the strongest limited bot sits a few levels below it).

@@ -7,16 +7,9 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import boards
+from .schema import ClientError, parse_json
 
 MAX_MESSAGE = 16 * 1024  # largest WebSocket message the app reads; larger ones get an error
-
-
-class ClientError(Exception):
-    """A request the server refuses: a message for the client and an HTTP status."""
-
-    def __init__(self, message: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 def error_message(message: str) -> dict[str, str]:
@@ -73,8 +66,6 @@ def eval_text(entry: Any) -> str | None:
 
 async def receive(ws: WebSocket) -> dict[str, Any] | None | str:
     """The next client message as a dict, an error text for a bad one, None when closed."""
-    from .schema import parse_json  # schema imports ClientError from here
-
     try:
         event = await ws.receive()
     except (WebSocketDisconnect, RuntimeError):

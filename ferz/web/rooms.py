@@ -16,8 +16,8 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from .game import Game, other
-from .messages import ClientError, error_message, eval_text, info_json
-from .schema import GAME_MESSAGES, check_message
+from .messages import error_message, eval_text, info_json
+from .schema import GAME_MESSAGES, ClientError, check_message
 from .searches import PLAY, SearchPool
 from .seats import COLORS
 from .store import Store

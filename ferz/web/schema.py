@@ -8,7 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .messages import ClientError
+
+class ClientError(Exception):
+    """A request the server refuses: a message for the client and an HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
 
 MAX_DEPTH = 8  # deepest nesting of arrays and objects any request or message needs (4)
 

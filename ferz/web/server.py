@@ -31,10 +31,20 @@ from . import boards, pgn, tree
 from .analysis import Analysis, parse_line
 from .game import ELO_MAX, ELO_MIN, Game, Settings, new_id, summary
 from .lobby import Lobby
-from .messages import ClientError, error_message, eval_text, receive
+from .messages import error_message, eval_text, receive
 from .players import Players, current
 from .rooms import ABANDON_S, Games
-from .schema import EXPORT, IMPORT, NEW_GAME, TREE_EDIT, TREE_OP, Field, check, parse_json
+from .schema import (
+    EXPORT,
+    IMPORT,
+    NEW_GAME,
+    TREE_EDIT,
+    TREE_OP,
+    ClientError,
+    Field,
+    check,
+    parse_json,
+)
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
 from .security import Guard, Policy, is_loopback, new_token
 from .store import STATUSES, Record, Store, default_path

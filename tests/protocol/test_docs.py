@@ -41,7 +41,7 @@ def test_hidden_xboard_options_exist() -> None:
 
 def test_play_help_gives_the_elo_range_of_the_engine() -> None:
     """`ferz play --elo` states the range UCI_Elo accepts (the help does not import the engine)."""
-    from ferz.cli import build_parser
+    from ferz.commands import build_parser
     from ferz.engine import ELO_MAX, ELO_MIN
 
     play = build_parser()._subparsers._group_actions[0].choices["play"]

@@ -61,6 +61,12 @@ def test_uciok_imports_no_heavy_module() -> None:
     heavy = {"numpy", "torch", "chess", "ray", "tkinter", "aiohttp", "PIL", "pandas"}
     assert not loaded & heavy, sorted(loaded & heavy)
     # the tool commands (match, spsa, datagen, ...) load their modules only when they run
-    tools = ("ferz.match", "ferz.spsa", "ferz.datagen", "ferz.variants.fmax")  # fmax: user files
+    tools = (
+        "ferz.match",
+        "ferz.match.spsa",
+        "ferz.datagen",
+        "ferz.commands.match",
+        "ferz.variants.fmax",
+    )  # fmax: user files
     loaded_tools = sorted(m for m in modules if m.startswith(tools))
     assert not loaded_tools, loaded_tools

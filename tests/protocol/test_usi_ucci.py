@@ -268,10 +268,10 @@ def test_short_game_against_fairy_stockfish(protocol: str, variant: str) -> None
 )
 def test_match_runner_drives_usi_and_ucci(capsys, tmp_path, protocol: str, variant: str) -> None:
     """`ferz match` with proto=usi / proto=ucci: ferz against Fairy-Stockfish, no failure."""
-    from ferz import cli
+    from ferz import commands
 
     out = tmp_path / "games.pgn"
-    code = cli.main(
+    code = commands.main(
         [
             "match", "--quiet", "--variant", variant, "--games", "2", "--depth", "3",
             "--max-moves", "15", "--concurrency", "1",

@@ -146,7 +146,7 @@ def test_spsa_parameter_files_start_at_the_engines_values(path: Path) -> None:
     """A tuning recipe in tools/spsa names parameters that FERZ_PARAMS sets, each starting at
     its present value and inside its range (a file left behind by a change of params.py would
     tune from stale numbers)."""
-    from ferz import spsa
+    from ferz.match import spsa
 
     tables = {**params.SEARCH, **params.TIME, **params.EVAL}
     specs = spsa.read_params(path)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from ferz import bench, epd
+from ferz import bench, commands, epd
+from ferz.commands.epd import run as run_suite
 
 
 def test_bench_prints_signature_last(capsys):
     """The last two lines are the node count and the speed."""
-    assert bench.main(3) == 0
+    assert commands.main(["bench", "3"]) == 0
     lines = capsys.readouterr().out.strip().splitlines()
     assert lines[-2].startswith("Nodes searched: ")
     assert lines[-1].startswith("Nodes/second: ")
@@ -19,7 +20,7 @@ def test_bench_prints_signature_last(capsys):
 
 def test_bench_rejects_bad_depth():
     with pytest.raises(ValueError):
-        bench.main(0)
+        bench.report(0)
 
 
 def test_epd_line_parsing():
@@ -46,7 +47,7 @@ def test_epd_run_counts_solved(tmp_path, capsys):
         "this is not epd\n"
         '7k/8/5K2/8/8/8/8/6Q1 w - - am Qg7#; id "avoid";\n'
     )
-    assert epd.main(str(suite), movetime=100) == 0
+    assert run_suite(str(suite), movetime=100) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0].startswith("m1: ok")
     assert out[1].startswith("line 2: error")
@@ -57,12 +58,12 @@ def test_epd_run_counts_solved(tmp_path, capsys):
 def test_epd_missing_file():
     """An unknown file is refused with the list of bundled suites."""
     with pytest.raises(ValueError, match="bundled suites: .*wac"):
-        epd.main("/nonexistent/file.epd")
+        run_suite("/nonexistent/file.epd")
 
 
 def test_epd_bundled_suite_by_name(capsys):
     """`ferz epd mate_in_1` runs the suite that ships in the package, with no path."""
-    assert epd.main("mate_in_1", nodes=2000) == 0
+    assert run_suite("mate_in_1", nodes=2000) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1].startswith("solved 8/8")
 
 
@@ -95,10 +96,10 @@ def test_epd_fixed_nodes_is_deterministic(tmp_path, capsys):
     )
     outputs = []
     for _ in range(2):
-        assert epd.main(str(suite), nodes=3000) == 0
+        assert run_suite(str(suite), nodes=3000) == 0
         lines = capsys.readouterr().out.strip().splitlines()
         outputs.append(lines[:-1])  # the last line carries the elapsed time
         assert lines[0].startswith("m1: ok")
     assert outputs[0] == outputs[1]
     with pytest.raises(ValueError):
-        epd.main(str(suite), nodes=0)
+        run_suite(str(suite), nodes=0)

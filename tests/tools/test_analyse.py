@@ -8,7 +8,7 @@ import io
 import chess.pgn
 import pytest
 
-from ferz import analyse, cli, pgn
+from ferz import analyse, commands, pgn
 
 # White gives its queen away on move 3 (3. Qxe5+ Nxe5)
 GAME = """[Event "blunder"]
@@ -29,7 +29,7 @@ def test_every_move_gets_an_eval_and_the_blunder_a_mark(tmp_path, capsys) -> Non
     source = tmp_path / "games.pgn"
     source.write_text(GAME)
     out = tmp_path / "out.pgn"
-    assert cli.main(["analyse", str(source), "--depth", "6", "-o", str(out), "--quiet"]) == 0
+    assert commands.main(["analyse", str(source), "--depth", "6", "-o", str(out), "--quiet"]) == 0
     text = out.read_text()
     handle = io.StringIO(text)
     first = chess.pgn.read_game(handle)
@@ -48,17 +48,17 @@ def test_every_move_gets_an_eval_and_the_blunder_a_mark(tmp_path, capsys) -> Non
 
 
 def test_analyse_bad_input_is_a_clear_error(tmp_path, capsys) -> None:
-    assert cli.main(["analyse", str(tmp_path / "none.pgn")]) == 2
+    assert commands.main(["analyse", str(tmp_path / "none.pgn")]) == 2
     assert "cannot read" in capsys.readouterr().err
     bad = tmp_path / "bad.pgn"
     bad.write_text("1. e4 e5 2. Ke3 *")
-    assert cli.main(["analyse", str(bad)]) == 2
+    assert commands.main(["analyse", str(bad)]) == 2
     assert "illegal move 'Ke3'" in capsys.readouterr().err
     good = tmp_path / "good.pgn"
     good.write_text("1. e4 *")
-    assert cli.main(["analyse", str(good), "--engine", "/no/such/engine"]) == 2
+    assert commands.main(["analyse", str(good), "--engine", "/no/such/engine"]) == 2
     assert "cannot run" in capsys.readouterr().err
-    assert cli.main(["analyse", str(good), "--verify", "0"]) == 2
+    assert commands.main(["analyse", str(good), "--verify", "0"]) == 2
     assert "--verify must be at least 1" in capsys.readouterr().err
 
 

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from ferz import cli, pgn
+from ferz import commands, pgn
 from tests.programs import need
 
 # A queen blunder (3. Qxe5+?? Nxe5) and a game from a set-up position (a FEN tag)
@@ -63,7 +63,7 @@ def test_scid_imports_the_annotated_games(tmp_path) -> None:
     source = tmp_path / "games.pgn"
     source.write_text(GAMES)
     out = tmp_path / "out.pgn"
-    assert cli.main(["analyse", str(source), "--depth", "5", "-o", str(out), "--quiet"]) == 0
+    assert commands.main(["analyse", str(source), "--depth", "5", "-o", str(out), "--quiet"]) == 0
     ours = pgn.read_file(str(out))
     assert pgn.NAG_BLUNDER in list(ours[0].mainline())[4].nags  # 3. Qxe5+?? with its variation
     script = tmp_path / "import.tcl"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ferz import cli
+from ferz import commands
 from ferz.datagen import fileformat as ff
 from ferz.datagen.generate import Recipe, dataset, generate, positions
 from ferz.match.openings import Opening
@@ -239,23 +239,23 @@ def test_bad_input_gives_a_clear_error(tmp_path, capsys, stand_in) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("")
     args = ["datagen", "--games", "1", "--nodes", "1"]
-    assert cli.main([*args, "--engine", stand_in, "--out", str(blocked / "out")]) == 2
+    assert commands.main([*args, "--engine", stand_in, "--out", str(blocked / "out")]) == 2
     assert "cannot write to the output directory" in capsys.readouterr().err
     missing = str(tmp_path / "no-such-engine")
-    assert cli.main([*args, "--engine", missing, "--out", str(tmp_path / "o")]) == 2
+    assert commands.main([*args, "--engine", missing, "--out", str(tmp_path / "o")]) == 2
     assert f"engine {missing!r} not found" in capsys.readouterr().err
-    assert cli.main([*args, "--engine", "/bin/true", "--out", str(tmp_path / "t")]) == 2
+    assert commands.main([*args, "--engine", "/bin/true", "--out", str(tmp_path / "t")]) == 2
     assert "does not start" in capsys.readouterr().err
-    assert cli.main([*args, "--score-cap", "40000", "--out", str(tmp_path / "c")]) == 2
+    assert commands.main([*args, "--score-cap", "40000", "--out", str(tmp_path / "c")]) == 2
     assert "--score-cap" in capsys.readouterr().err
-    assert cli.main(["datagen", "--dump", str(tmp_path)]) == 2
+    assert commands.main(["datagen", "--dump", str(tmp_path)]) == 2
     assert "manifest.json" in capsys.readouterr().err
 
 
 def test_dump_prints_white_view_text(tmp_path, capsys, stand_in) -> None:
     out = tmp_path / "out"
     generate(recipe_for(stand_in), 2, out, 1, report=lambda line: None)
-    assert cli.main(["datagen", "--dump", str(out)]) == 0
+    assert commands.main(["datagen", "--dump", str(out)]) == 0
     lines = capsys.readouterr().out.splitlines()
     fen, result, score, ply, flags = lines[0].split(";")
     assert result in ("0.0", "0.5", "1.0")

@@ -14,7 +14,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from ferz import cli, pgn
+from ferz import commands, pgn
 from ferz.match import referee
 
 HERE = Path(__file__).resolve().parent
@@ -38,7 +38,7 @@ SUMMARY_KEYS = [
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
     """Run `ferz match ARGS`; (exit code, stdout, stderr)."""
-    code = cli.main(["match", "--quiet", *args])
+    code = commands.main(["match", "--quiet", *args])
     out = capsys.readouterr()
     return code, out.out, out.err
 

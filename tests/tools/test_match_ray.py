@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ferz import cli, pgn
+from ferz import commands, pgn
 from tests.programs import need_module
 
 ARGS = [
@@ -20,7 +20,7 @@ ARGS = [
 def play(capsys, tmp_path, name: str, *extra: str) -> tuple[list[str], list[pgn.Game]]:
     """Run the match; the summary lines (without time and PGN path) and the games."""
     out = tmp_path / f"{name}.pgn"
-    assert cli.main([*ARGS, "--pgn", str(out), *extra]) == 0
+    assert commands.main([*ARGS, "--pgn", str(out), *extra]) == 0
     lines = capsys.readouterr().out.splitlines()
     return [line for line in lines if not line.startswith(("Time:", "PGN:"))], pgn.read_file(
         str(out)
@@ -47,7 +47,7 @@ def test_a_game_whose_worker_dies_is_played_again(capsys, tmp_path) -> None:
     need_module("ray", "ray[default]")
     marker = tmp_path / "killed"
     standin = f"{sys.executable} {Path(__file__).resolve().parent / 'misbehave.py'}"
-    code = cli.main(
+    code = commands.main(
         [
             "match", "--quiet", "--ray", "local", "--concurrency", "1", "--games", "2",
             "--movetime", "50", "--max-moves", "5",
@@ -72,5 +72,5 @@ def test_missing_ray_is_a_clear_error(capsys, monkeypatch) -> None:
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_ray)
-    assert cli.main([*ARGS, "--ray", "auto"]) == 2
+    assert commands.main([*ARGS, "--ray", "auto"]) == 2
     assert "pip install 'ferz[cluster]'" in capsys.readouterr().err

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from ferz import cli, pgn
+from ferz import commands, pgn
 from ferz.board import Board
-from ferz.match.engines import EngineSpec, Limits, launch
+from ferz.match.engines import EngineSpec, Limits
+from ferz.match.launch import launch
 from ferz.match.openings import random_openings
 from ferz.match.referee import find_move
 from ferz.match.xboard import shift_ranks
@@ -43,7 +44,7 @@ def test_random_openings_are_seeded_and_legal() -> None:
 def run_match(capsys, tmp_path, variant: str, engine_b: list[str]) -> list[pgn.Game]:
     """Two short games ferz (A, xboard) vs engine_b; the games read back from the PGN."""
     out = tmp_path / f"{variant}.pgn"
-    code = cli.main(
+    code = commands.main(
         [
             "match", "--quiet", "--variant", variant, "--games", "2", "--tc", "2+0.05",
             "--max-moves", "6", "--timemargin", "500", "--concurrency", "1",

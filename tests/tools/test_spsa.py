@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from ferz import cli, spsa
+from ferz import commands
+from ferz.match import spsa
 from ferz.match.engines import EngineSpec
 
 
@@ -94,12 +95,12 @@ def test_engine_values_go_to_ferz_params_or_uci_options() -> None:
 
 def test_unknown_ferz_parameter_and_other_runs_are_refused(tmp_path, capsys) -> None:
     state = str(tmp_path / "run.json")
-    assert cli.main(["spsa", "--param", "no_such,1,0,2", "--state", state]) == 2
+    assert commands.main(["spsa", "--param", "no_such,1,0,2", "--state", state]) == 2
     assert "no parameter no_such" in capsys.readouterr().err
     (tmp_path / "run.json").write_text(
         spsa.State.new([spsa.parse_param("tempo,15,0,30")], 9, 1).to_json()
     )
-    assert cli.main(["spsa", "--param", "tempo,15,0,30", "--state", state]) == 2
+    assert commands.main(["spsa", "--param", "tempo,15,0,30", "--state", state]) == 2
     assert "holds another run" in capsys.readouterr().err
 
 
@@ -122,14 +123,14 @@ def test_a_short_run_plays_pairs_and_resumes(tmp_path, capsys) -> None:
         "--state",
         str(tmp_path / "run.json"),
     ]
-    assert cli.main(args) == 0
+    assert commands.main(args) == 0
     out = capsys.readouterr().out
     assert "Iterations: 2 of 2" in out and "Failures: 0" in out
     saved = spsa.State.from_json((tmp_path / "run.json").read_text())
     assert saved.k == 3 and sum(saved.pairs) == 2
-    assert cli.main(args) == 0
+    assert commands.main(args) == 0
     assert "spsa " not in capsys.readouterr().out  # nothing left to play
-    assert cli.main([*args, "--show"]) == 0
+    assert commands.main([*args, "--show"]) == 0
     assert "Params: rfp_margin=" in capsys.readouterr().out
 
 
@@ -139,8 +140,8 @@ def test_ray_plays_the_same_pairs_as_the_local_runner(tmp_path) -> None:
     from tests.programs import need_module
 
     need_module("ray", "ray[default]")
+    from ferz.commands.spsa import add_arguments, base_config
     from ferz.match import cluster, runner
-    from ferz.spsa_cli import add_arguments, base_config
 
     parser = __import__("argparse").ArgumentParser()
     add_arguments(parser)

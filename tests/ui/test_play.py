@@ -14,7 +14,7 @@ ROOT = str(Path(__file__).resolve().parents[2])
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from ferz.play import main, pgn  # noqa: E402
+from ferz.commands.play import main, pgn  # noqa: E402
 from ferz.textboard import render  # noqa: E402
 from tests.protocol.standin import Limits, NamedBoard, StandIn  # noqa: E402
 

@@ -385,7 +385,7 @@ def test_a_database_whose_folder_cannot_be_made_is_refused(tmp_path):
     ],
 )
 def test_bad_web_options_are_refused_by_name(words, message, capsys):
-    from ferz.cli import main
+    from ferz.commands import main
 
     with pytest.raises(SystemExit) as exit_:
         main(["web", "--no-browser", *words])

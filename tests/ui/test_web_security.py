@@ -20,7 +20,7 @@ websockets_client = pytest.importorskip("websockets.asyncio.client")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from ferz.cli import build_parser  # noqa: E402
+from ferz.commands import build_parser  # noqa: E402
 from ferz.web.security import Policy  # noqa: E402
 from ferz.web.server import access, create_app  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402

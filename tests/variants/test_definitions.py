@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ferz import variants
+from ferz import commands, variants
 from ferz.core.rules import Atom
 from ferz.variants import betza
 from ferz.variants.ini import DefinitionError
@@ -194,14 +194,14 @@ def test_parse_text_inheritance() -> None:
     assert "tinyhoppel" not in variants.names()  # parse_text does not register
 
 
-def test_load_file_registers_and_check_main(tmp_path, capsys) -> None:
+def test_load_file_registers_and_ferz_check(tmp_path, capsys) -> None:
     path = tmp_path / "mine.ini"
     path.write_text(GOOD.replace("tinyhoppel", "loadtest"))
-    assert variants.check_main(str(path)) == 0
+    assert commands.main(["check", str(path)]) == 0
     assert "loadtest: ok (6x6" in capsys.readouterr().out
     assert variants.load_file(path) == ["loadtest", "loadtest-wide"]
     assert variants.get("loadtest-wide").files == 7
-    assert variants.list_main() == 0
+    assert commands.main(["variants"]) == 0
     out = capsys.readouterr().out
     assert "loadtest-wide" in out and "(user)" in out and out.startswith("chess ")
     assert variants.load_file(path) == ["loadtest", "loadtest-wide"]  # reloading replaces
@@ -314,19 +314,20 @@ def test_refuses_bad_lines(text: str, line: int, match: str) -> None:
     bad(text, line, match)
 
 
-def test_check_main_reports_line(tmp_path, capsys) -> None:
+def test_ferz_check_reports_line(tmp_path, capsys) -> None:
     path = tmp_path / "bad.ini"
     path.write_text("[x:chess]\n\nqueen = -\nkniroo = n\n")
-    assert variants.check_main(str(path)) == 1
+    assert commands.main(["check", str(path)]) == 2
     err = capsys.readouterr().err
-    assert f"{path}:4: kniroo: letter 'n' is already used by knight" in err
-    assert variants.check_main(str(tmp_path / "missing.ini")) == 1
-    assert "No such file" in capsys.readouterr().err
+    assert f"ferz: error: {path}:4: kniroo: letter 'n' is already used by knight" in err
+    assert commands.main(["check", str(tmp_path / "missing.ini")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"ferz: error: {tmp_path / 'missing.ini'}: No such file or directory\n"
     (tmp_path / "bin.ini").write_bytes(b"\xff\xfe[x]")
-    assert variants.check_main(str(tmp_path / "bin.ini")) == 1
+    assert commands.main(["check", str(tmp_path / "bin.ini")]) == 2
     assert f"{tmp_path / 'bin.ini'}:1: not UTF-8 text" in capsys.readouterr().err
     (tmp_path / "latin.ini").write_bytes(b"[x:chess]\n# caf\xe9\n")
-    assert variants.check_main(str(tmp_path / "latin.ini")) == 1
+    assert commands.main(["check", str(tmp_path / "latin.ini")]) == 2
     assert f"{tmp_path / 'latin.ini'}:2: not UTF-8 text" in capsys.readouterr().err
 
 

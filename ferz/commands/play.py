@@ -11,10 +11,10 @@ import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
-from . import notation
-from .board import describe
-from .engine import Info
-from .textboard import render, white_to_move
+from .. import notation
+from ..board import describe
+from ..engine import Info
+from ..textboard import render, white_to_move
 
 HELP = """\
 Enter a move in SAN (Nf3, exd5, O-O, e8=Q) or UCI (g1f3, e7e8q); xiangqi also in WXF
@@ -39,7 +39,7 @@ def pgn(
 ) -> str:
     """The game as PGN (through ferz.pgn): the seven tag roster, Variant/FEN/SetUp where
     needed, SAN movetext."""
-    from .pgn import Game, write
+    from ..pgn import Game, write
 
     game = Game(
         {
@@ -126,7 +126,7 @@ class Game:
         """Play the human's move in any spelling a PGN reader takes (SAN, UCI, long algebraic
         `e2-e4` / `Ng1-f3`, `0-0`, WXF or Hodges for xiangqi and shogi); returns False with a
         message if it is illegal."""
-        from .pgn import parse_move
+        from ..pgn import parse_move
 
         board = self.board
         move = None
@@ -297,6 +297,26 @@ def run(game: Game, stdin: TextIO, pgn_path: str | None = None) -> int:
     return 0
 
 
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `ferz play`."""
+    parser.add_argument("--variant", default="chess", help="variant to play (default: chess)")
+    parser.add_argument("--color", choices=["white", "black", "random"], default="white")
+    parser.add_argument("--fen", help="start from this position")
+    parser.add_argument("--movetime", type=int, default=1000, help="engine ms per move")
+    parser.add_argument("--depth", type=int, help="engine search depth instead of time")
+    parser.add_argument(
+        "--elo", type=int, help="limit the engine's strength to this Elo (1340-2500)"
+    )
+    parser.add_argument("--ascii", action="store_true", help="letters instead of chess glyphs")
+    parser.add_argument("--pgn", metavar="FILE", help="append the finished game to this PGN file")
+    parser.add_argument(
+        "--book",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="the engine opens from ferz's opening book (standard chess; default: on)",
+    )
+
+
 def _can_show(out: TextIO, text: str) -> bool:
     """Whether the output's encoding has these characters (legacy consoles lack the glyphs)."""
     encoding = getattr(out, "encoding", None)
@@ -318,7 +338,7 @@ def main(
 ) -> int:
     """Run `ferz play` with the parsed command-line arguments."""
     if engine is None:
-        from .engine import Engine, Limits
+        from ..engine import Engine, Limits
 
         engine, make_limits = Engine(variant=args.variant), Limits
     assert make_limits is not None

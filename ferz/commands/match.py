@@ -18,15 +18,15 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from ..files import claim, write_atomically
-from . import openings as openings_module
-from . import resume, stats
-from .adjudication import Adjudication
-from .clock import Budget, parse_tc
-from .engines import EngineSpec, parse_spec
-from .record import to_pgn
-from .referee import FAILURES, GameRecord
-from .resume import MatchState, state_path
-from .runner import MatchConfig, MatchError, default_concurrency, run_local
+from ..match import openings as openings_module
+from ..match import resume, stats
+from ..match.adjudication import Adjudication
+from ..match.clock import Budget, parse_tc
+from ..match.engines import EngineSpec, parse_spec
+from ..match.record import to_pgn
+from ..match.referee import FAILURES, GameRecord
+from ..match.resume import MatchState, state_path
+from ..match.runner import MatchConfig, MatchError, default_concurrency, run_local
 
 EXAMPLES = """\
 engines are given as KEY=VALUE words (cutechess style), A first, then B:
@@ -403,7 +403,7 @@ def main(args: argparse.Namespace) -> int:
     previous = _stop_on_sigterm()
     try:
         if args.ray:
-            from .cluster import run_ray
+            from ..match.cluster import run_ray
 
             run_ray(config, args.ray, args.concurrency or 0, progress.add, todo)
         else:

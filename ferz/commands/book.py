@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from collections.abc import Iterator
 
-from . import book, pgn
-from .board import Board
+from .. import book, pgn
+from ..board import Board
 
 EXAMPLES = """examples:
   ferz book build games.pgn -o book.bin --max-ply 16 --min-games 3

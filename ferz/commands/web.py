@@ -1,12 +1,12 @@
-"""The options of `ferz web` (kept apart from the server so that `ferz --help` needs no
-Starlette)."""
+"""`ferz web`: serve the browser app (its options here, apart from the server, so that
+`ferz --help` needs no Starlette)."""
 
 from __future__ import annotations
 
 import argparse
 import math
 
-HELP = """\
+DESCRIPTION = """\
 Serves the browser app on http://HOST:PORT/ and keeps every game in SQLite, so a restart
 resumes them (the engine thinks again at once when it is to move).
 
@@ -52,7 +52,7 @@ def seconds(text: str) -> float:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the options of `ferz web` on its sub-parser."""
-    parser.description = HELP
+    parser.description = DESCRIPTION
     parser.formatter_class = argparse.RawDescriptionHelpFormatter
     parser.add_argument(
         "--host",
@@ -89,3 +89,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="in a game between two people, a player whose pages have all been closed this "
         "long may be claimed against: the opponent can take the win or a draw (default 60)",
     )
+
+
+def main(args: argparse.Namespace) -> int:
+    """Serve the app until interrupted."""
+    from ..web.server import main as serve
+
+    return serve(args)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .match.engines import Limits
+    from ..match.engines import Limits
 
 #: how much longer the verifying search of a doubtful move is (time, nodes; depth + log2)
 VERIFY_FACTOR = 3
@@ -118,7 +118,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
 def verify_limits(settings: Settings) -> Limits:
     """The limits of the verifying search: `verify` times the time or nodes, or the depth plus
     log2 of it (a ply roughly doubles a search)."""
-    from .match.engines import Limits
+    from ..match.engines import Limits
 
     factor = settings.verify
     return Limits(
@@ -130,9 +130,10 @@ def verify_limits(settings: Settings) -> Limits:
 
 def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | None = None) -> str:
     """Annotate every game of a PGN text (one engine process); the annotated PGN text."""
-    from . import pgn
-    from .analyse import Line, annotate
-    from .match.engines import EngineError, EngineSpec, Limits, launch
+    from .. import pgn
+    from ..analyse import Line, annotate
+    from ..match.engines import EngineError, EngineSpec, Limits
+    from ..match.launch import launch
 
     games = list(pgn.read_games(text))
     spec = EngineSpec(list(settings.command), options=dict(settings.options))
@@ -211,7 +212,7 @@ class _Bar:
 
 def main(args: argparse.Namespace) -> int:
     """Run `ferz analyse`."""
-    from . import pgn
+    from .. import pgn
 
     settings = settings_from(args)
     games = pgn.read_file(args.games)
@@ -250,7 +251,7 @@ def _run_ray(
     sizes: list[int],
 ) -> None:
     """Annotate each game as a Ray task (one CPU each)."""
-    from .match.cluster import session
+    from ..match.cluster import session
 
     with session(address) as ray:
         remote = ray.remote(num_cpus=1, max_retries=3)(annotate_text)
@@ -267,7 +268,7 @@ def _run_local(
     settings: Settings, texts: list[str], results: list[str | None], bar: _Bar, jobs: int
 ) -> None:
     """Annotate the games on `jobs` threads (each with its own engine process)."""
-    from .match.runner import on_threads
+    from ..match.runner import on_threads
 
     def work(index: int) -> None:
         """Annotate one game."""

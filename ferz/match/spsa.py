@@ -29,10 +29,10 @@ import random
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .files import write_atomically
-from .match.engines import EngineSpec
-from .match.referee import GameRecord
-from .match.runner import MatchConfig
+from ..files import write_atomically
+from .engines import EngineSpec
+from .referee import GameRecord
+from .runner import MatchConfig
 
 ALPHA = 0.602
 GAMMA = 0.101
@@ -237,7 +237,7 @@ def pair_result(records: list[GameRecord]) -> tuple[int, int]:
 
 def ferz_names() -> set[str]:
     """The numbers FERZ_PARAMS can set."""
-    from .params import EVAL, SEARCH, TIME
+    from ..params import EVAL, SEARCH, TIME
 
     families = {f"drops.{name}" for name in (*SEARCH, *TIME)} | {f"palace.{n}" for n in SEARCH}
     return set(SEARCH) | set(TIME) | set(EVAL) | families

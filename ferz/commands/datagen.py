@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..datagen.fileformat import FormatError, read_chunk
+from ..datagen.generate import Recipe, cache_dir, dataset, generate
 from ..match.runner import default_concurrency
-from .fileformat import FormatError, read_chunk
-from .generate import Recipe, cache_dir, dataset, generate
 
 EXAMPLES = """\
 examples:

@@ -7,13 +7,13 @@ import sys
 import time
 from pathlib import Path
 
-from . import spsa
-from .files import claim
-from .match import openings as openings_module
-from .match.adjudication import Adjudication
-from .match.clock import Budget, parse_tc
-from .match.engines import parse_spec
-from .match.runner import MatchConfig, default_concurrency, play_each
+from ..files import claim
+from ..match import openings as openings_module
+from ..match import spsa
+from ..match.adjudication import Adjudication
+from ..match.clock import Budget, parse_tc
+from ..match.engines import parse_spec
+from ..match.runner import MatchConfig, default_concurrency, play_each
 
 EXAMPLES = """parameters are NAME,START,MIN,MAX[,C_END[,R_END]] (fishtest's spelling), given with
 --param or one to a line in a --params file (# comments). ferz's parameters are the names of
@@ -81,7 +81,7 @@ def state_path(args: argparse.Namespace, state: spsa.State) -> Path:
     """--state, or the cache directory's file of the run's name."""
     if args.state:
         return Path(args.state)
-    from .cache import cache_dir
+    from ..cache import cache_dir
 
     return cache_dir("spsa", f"{args.name or state.key()}.json")
 
@@ -106,7 +106,7 @@ def load_state(args: argparse.Namespace) -> tuple[spsa.State, Path]:
 
 def base_config(args: argparse.Namespace) -> MatchConfig:
     """What every pair shares: the engine, the variant, the limits and the openings."""
-    from . import variants
+    from .. import variants
 
     variants.get(args.variant)
     nodes = args.nodes if any((args.tc, args.movetime, args.nodes, args.depth)) else 5000
@@ -163,7 +163,7 @@ def main(args: argparse.Namespace) -> int:
         raise ValueError("--concurrency and --batch must be at least 1")
     batch = args.batch or concurrency
     if args.ray:
-        from .match import cluster
+        from ..match import cluster
 
         batch = args.batch or cluster.cluster_cpus(cluster.connect(args.ray))
     started = time.monotonic()
@@ -173,7 +173,7 @@ def main(args: argparse.Namespace) -> int:
         pairs = [spsa.pair_config(config, state, k) for k in ks]
         configs = [pair for pair, _ in pairs]
         if args.ray:
-            from .match.cluster import play_each as play_ray
+            from ..match.cluster import play_each as play_ray
 
             records = play_ray(configs, args.ray)
         else:

@@ -1,0 +1,147 @@
+"""The `ferz` command line: one module per subcommand, dispatched from here."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+DESCRIPTION = """\
+ferz: a chess and chess-variant engine.
+
+With no command, ferz speaks UCI (or xboard/CECP, USI or UCCI if the first line it reads is
+`xboard`, `usi` or `ucci`), so a chess, shogi or xiangqi GUI can run it as it is."""
+
+
+ENVIRONMENT = """environment:
+  FERZ_PARAMS=name=value,...  change search, time or evaluation numbers of ferz/params.py
+                              for this run (docs/engine.md); drops.name=value: a search
+                              or time number for games with drops only; palace.name=value:
+                              a search number for games with a palace (xiangqi, janggi);
+                              an unknown name is an error
+  FERZ_PURE=1                 run the core as plain Python (slow, same results)"""
+
+
+# Every subcommand is a module of this package (the four protocols share `protocol`) with
+# add_arguments(parser) and main(args) -> int, and optionally DESCRIPTION (the text above its
+# options) and EXAMPLES (the text below them). Their one-line summaries live here, so that
+# `ferz` started by a GUI, or `ferz --help`, imports no command module but the one it runs.
+COMMANDS: dict[str, str] = {
+    "uci": "speak UCI on stdin/stdout",
+    "xboard": "speak xboard/CECP v2 on stdin/stdout",
+    "usi": "speak USI (shogi GUIs) on stdin/stdout",
+    "ucci": "speak UCCI (xiangqi GUIs) on stdin/stdout",
+    "play": "play a game in the terminal",
+    "web": "play and analyse in the browser",
+    "perft": "count the leaf nodes of the move tree",
+    "bench": "search a fixed set of positions (the search's signature)",
+    "epd": "run a test suite of EPD positions (bm/am)",
+    "match": "play a match between two engines (UCI or xboard; local or Ray)",
+    "analyse": "annotate the games of a PGN file with an engine's evaluations",
+    "book": "build a Polyglot opening book from PGN games, or list a book's moves",
+    "spsa": "tune an engine's numbers by SPSA over game pairs (resumable; local or Ray)",
+    "datagen": "generate training positions from engine self-play (resumable, reproducible)",
+    "check": "validate a variants.ini file",
+    "variants": "list the built-in variants",
+}
+
+PROTOCOLS = ("uci", "xboard", "usi", "ucci")
+
+
+def module_of(command: str | None):
+    """The module that runs a command (None, ferz alone: the protocol told by the first line)."""
+    name = "protocol" if command is None or command in PROTOCOLS else command
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+def _add_commands(sub: argparse._SubParsersAction, named: Sequence[str] | None) -> None:
+    """Every command's sub-parser; with `named` (the command line's words) only the commands
+    named there import their modules and declare their options, the rest are listed by their
+    summaries (a GUI starting `ferz` loads no command module)."""
+    for name, summary in COMMANDS.items():
+        if named is not None and name not in named:
+            sub.add_parser(name, help=summary)
+            continue
+        module = module_of(name)
+        parser = sub.add_parser(
+            name,
+            help=summary,
+            description=getattr(module, "DESCRIPTION", None)
+            or summary[0].upper() + summary[1:] + ".",
+            epilog=getattr(module, "EXAMPLES", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(parser)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand; given the command line `argv`, only the
+    commands that it names are built in full."""
+    parser = argparse.ArgumentParser(
+        prog="ferz",
+        description=DESCRIPTION,
+        epilog=ENVIRONMENT,
+        formatter_class=argparse.RawTextHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"ferz {_version()}")
+    parser.add_argument(
+        "--variants", metavar="FILE", help="load extra variant definitions (variants.ini format)"
+    )
+    _add_commands(parser.add_subparsers(dest="command", metavar="COMMAND"), argv)
+    return parser
+
+
+def _version() -> str:
+    """The installed package version."""
+    from .. import __version__
+
+    return __version__
+
+
+def _load_variants(path: str | None) -> None:
+    """Load a user variants file before any command runs."""
+    if path:
+        from .. import variants
+
+        variants.load_file(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the process exit code."""
+    argv = sys.argv[1:] if argv is None else argv
+    args = build_parser(argv).parse_args(argv)
+    _warn_if_pure()
+    try:
+        _load_variants(args.variants)
+        return _dispatch(args)
+    except ValueError as error:
+        print(f"ferz: error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def _warn_if_pure() -> None:
+    """One line on stderr when the core runs uncompiled although FERZ_PURE did not ask for it
+    (ferz was installed without a C compiler)."""
+    from ..core import PURE, compiled
+
+    if not PURE and not compiled():
+        print(
+            "ferz: warning: the core is not compiled (ferz was installed without a C compiler), "
+            "so it runs as plain Python, hundreds of times slower; install a C compiler and "
+            "reinstall ferz for full speed",
+            file=sys.stderr,
+        )
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    """Hand the parsed arguments to the module that owns the command."""
+    return int(module_of(args.command).main(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,123 @@
+"""`ferz epd FILE`: run a test suite of EPD positions with `bm` (best move) / `am` (avoid move)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from .. import data
+from ..board import Board
+from ..engine import Engine, Limits
+from ..epd import Record, parse_line
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `ferz epd`."""
+    parser.add_argument(
+        "file", help="an EPD file, or a bundled suite: wac, bk, ecmgcp, arasan20, mate_in_2, ..."
+    )
+    parser.add_argument("--movetime", type=int, default=1000, help="ms per position")
+    parser.add_argument("--nodes", type=int, help="fixed nodes per position instead of time")
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--hash", type=int, default=64, help="transposition table MB")
+
+
+def _codes(board: Board, sans: list[str]) -> set[int]:
+    """Move codes of SAN (or UCI) moves; ValueError naming a move that is not legal."""
+    codes = set()
+    for san in sans:
+        try:
+            codes.add(board.parse_san(san).code)
+        except ValueError:
+            codes.add(board.parse_uci(san).code)
+    return codes
+
+
+def solve(
+    engine: Engine, record: Record, movetime: int | None, nodes: int | None = None
+) -> tuple[bool, str]:
+    """Search one position for `movetime` ms or `nodes` nodes; (solved, the move in SAN)."""
+    board = Board(record.fen, rules=engine.board.rules)
+    best_moves = _codes(board, record.ops.get("bm", []))
+    avoid_moves = _codes(board, record.ops.get("am", []))
+    if not best_moves and not avoid_moves:
+        raise ValueError("no bm or am operation")
+    engine.set_position(record.fen)
+    result: list[str | None] = []
+    limits = Limits(nodes=nodes) if nodes else Limits(movetime=movetime)
+    engine.go(limits, on_bestmove=lambda best, _ponder: result.append(best))
+    engine.wait()
+    if not result or result[0] is None:
+        return False, "(none)"
+    move = board.parse_uci(result[0])
+    solved = (not best_moves or move.code in best_moves) and move.code not in avoid_moves
+    return solved, board.san(move)
+
+
+def resolve(file: str) -> Path:
+    """The EPD file to run: a path, or the name of a suite that ships with ferz (`wac`)."""
+    path = Path(file)
+    if path.is_file():
+        return path
+    try:
+        return data.suite(file)
+    except KeyError:
+        bundled = ", ".join(data.suites())
+        raise ValueError(f"no such EPD file: {file} (bundled suites: {bundled})") from None
+
+
+def main(args: argparse.Namespace) -> int:
+    """`ferz epd` with its parsed options."""
+    return run(args.file, args.movetime, args.threads, args.hash, args.nodes)
+
+
+def run(
+    file: str,
+    movetime: int = 1000,
+    threads: int = 1,
+    hash_mb: int = 64,
+    nodes: int | None = None,
+) -> int:
+    """Run a suite and print one line per position, then `solved K/N`; returns the exit code.
+
+    With `nodes`, every position gets that node budget instead of `movetime` (deterministic
+    with one thread, and independent of the machine's load).
+    """
+    path = resolve(file)
+    if movetime < 1:
+        raise ValueError("movetime must be at least 1 ms")
+    if nodes is not None and nodes < 1:
+        raise ValueError("nodes must be at least 1")
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    engine = Engine()
+    engine.set_option("Threads", threads)
+    engine.set_option("Hash", hash_mb)
+    solved = total = 0
+    start = time.monotonic()
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = parse_line(line)
+        except ValueError as error:
+            total += 1
+            print(f"line {number}: error: {error}", flush=True)
+            continue
+        if record is None:
+            continue
+        total += 1
+        engine.new_game()
+        try:
+            ok, played = solve(engine, record, movetime, nodes)
+        except ValueError as error:
+            print(f"line {number}: error: {error}", flush=True)
+            continue
+        solved += ok
+        expected = " ".join(
+            f"{op} {' '.join(record.ops[op])}" for op in ("bm", "am") if op in record.ops
+        )
+        print(f"{record.name}: {'ok  ' if ok else 'FAIL'} {played} ({expected})", flush=True)
+    elapsed = time.monotonic() - start
+    print(f"solved {solved}/{total} in {elapsed:.0f} s")
+    sys.stdout.flush()
+    return 0
