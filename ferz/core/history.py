@@ -220,7 +220,7 @@ class History:
         if i < 0:
             return
         cap: cython.int = self.corr_limit // 4
-        bonus: cython.int = diff * depth // 8
+        bonus: cython.int = tdiv(diff * depth, 8)  # (diff < 0: C's division, also uncompiled)
         h: cython.int = self.corr[i]
         if bonus > cap:
             bonus = cap

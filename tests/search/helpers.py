@@ -5,8 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+from ferz import bench
 from ferz.board import Board
+from ferz.core import factory, nnue
+from ferz.core.evaluate import Evaluator
+from ferz.core.tt import TT
 from ferz.engine import Engine, Info, Limits
+from ferz.variants import get
 
 
 def think(engine: Engine, fen: str | None = None, moves=(), **limits) -> tuple[str | None, list]:
@@ -23,6 +28,22 @@ def think(engine: Engine, fen: str | None = None, moves=(), **limits) -> tuple[s
 def scored(infos: list[Info]) -> list[Info]:
     """The infos that carry a score (principal variation reports)."""
     return [i for i in infos if i.score_cp is not None or i.score_mate is not None]
+
+
+def bench_lines(depth: int) -> list[list[int]]:
+    """[nodes, best move, score] of each bench position searched to `depth` as `ferz bench`
+    searches it (one thread, a cleared TT and fresh histories per position)."""
+    rules = get("chess")
+    evaluator = Evaluator(rules, net=nnue.bundled(rules))
+    tt = TT(bench.HASH_MB)
+    out = []
+    for fen in bench.POSITIONS:
+        tt.clear()
+        search = factory.search(rules, fen, evaluator, tt)
+        search.set_root()
+        line = list(search.iterate(depth, 1))[-1].lines[0]
+        out.append([search.nodes, line.pv[0], line.score])
+    return out
 
 
 def read_epd(path, limit: int | None = None) -> list[tuple[str, dict[str, str]]]:
