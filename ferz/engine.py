@@ -665,7 +665,8 @@ class Engine:
             movestogo=limits.movestogo,
             movetime=limits.movetime,
             infinite=limits.infinite,
-            overhead=int(self.options.get("Move Overhead")) + int(self._lag),
+            overhead=int(self.options.get("Move Overhead")),
+            lag=self._lag,
             drops=bool(self._rules.drops),
         )
         skill = skill_of(self.options)

@@ -6,6 +6,10 @@ from dataclasses import dataclass
 
 from .params import TIME, values
 
+#: With a fixed movetime, the most of it (%) kept back for the measured lag: the GUI chose the
+#: time, so the bestmove should come at it, not a Move Overhead earlier.
+MOVETIME_GUARD_PERCENT = 10
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -29,18 +33,26 @@ def allocate(
     movetime: int | None = None,
     infinite: bool = False,
     overhead: int = TIME["move_overhead"],
+    lag: float = 0.0,
     drops: bool = False,
 ) -> Budget:
     """The time budget of the side to move (0 white, 1 black); never more than the clock holds.
 
+    `overhead`: the Move Overhead, kept back from a clock only. `lag`: how late (ms) the engine's
+    bestmove came after its hard limit lately, kept back from both.
     `drops`: a game with drops, which reads ferz.params.DROPS' time values before TIME's.
     """
     t = values(TIME, drops)
     if infinite:
         return Budget(None, None)
     if movetime is not None:
-        spend = max(t["min_think"], movetime - overhead)
+        # UCI's "search exactly movetime ms": the GUI chose the time, so the Move Overhead (a
+        # clock's safety margin) does not apply, as in Stockfish. Only the measured lag is taken
+        # off, so that the bestmove rather than the stop lands on movetime; at most a tenth.
+        guard = min(max(0.0, lag), movetime * MOVETIME_GUARD_PERCENT / 100)
+        spend = max(1.0, movetime - guard)
         return Budget(spend, spend)
+    overhead += int(lag)
     clock = wtime if side == 0 else btime
     if clock is None:
         return Budget(None, None)

@@ -271,8 +271,17 @@ class Usi(Uci):
                     if inc not in fields:
                         out += [inc, str(byoyomi)]
             if "wtime" not in fields and "btime" not in fields and "movetime" not in fields:
-                out += ["movetime", str(byoyomi)]
+                # byoyomi alone is a clock that flags the engine, not UCI's exact movetime:
+                # the Move Overhead stays kept back
+                out += ["movetime", str(max(1, byoyomi - self._overhead()))]
         super().cmd_go(out)
+
+    def _overhead(self) -> int:
+        """The Move Overhead option in ms (0 for an engine without one)."""
+        try:
+            return int(self.engine.options.get("Move Overhead"))
+        except KeyError:
+            return 0
 
     def cmd_gameover(self, args: list[str]) -> None:
         """The game ended (win, lose or draw): stop thinking."""

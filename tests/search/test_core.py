@@ -117,7 +117,10 @@ def test_time_budgets_never_exceed_the_clock():
                 )
                 assert budget.soft <= budget.hard
                 assert budget.hard <= max(clock - 30, 5), (clock, inc, mtg, budget)
-    assert timeman.allocate(0, movetime=500, overhead=30) == timeman.Budget(470, 470)
+    # movetime is the GUI's choice: no Move Overhead, only the measured lag (at most a tenth)
+    assert timeman.allocate(0, movetime=500, overhead=30) == timeman.Budget(500, 500)
+    assert timeman.allocate(0, movetime=500, lag=20) == timeman.Budget(480, 480)
+    assert timeman.allocate(0, movetime=500, lag=900) == timeman.Budget(450, 450)
     assert timeman.allocate(1, infinite=True) == timeman.Budget(None, None)
     assert timeman.allocate(1, wtime=1000) == timeman.Budget(None, None)  # black has no clock
 

@@ -1,0 +1,64 @@
+"""Thinking time against the real engine process: `go movetime N` answers after about N ms
+(the Move Overhead is for clocks), clock play still keeps the Move Overhead back.
+
+A loaded machine can only make an answer later, never earlier (the engine's clock starts after
+the GUI's), so the lower bounds are firm; the upper ones only catch a hang or a gross overrun.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests.protocol.proc import EngineProcess
+
+
+@pytest.fixture
+def uci() -> Iterator[EngineProcess]:
+    engine = EngineProcess("uci")
+    engine.send("uci")
+    engine.expect("uciok")
+    engine.send("isready")
+    engine.expect("readyok", timeout=30)
+    yield engine
+    assert engine.close() == 0
+
+
+def think_ms(engine: EngineProcess, go: str, runs: int) -> list[float]:
+    """Milliseconds from sending `go` to reading its bestmove, one per run (position varied)."""
+    times = []
+    for i in range(runs):
+        engine.send("position startpos" + (" moves e2e4" if i % 2 else ""), "isready")
+        engine.expect("readyok")
+        start = time.monotonic()
+        engine.send(go)
+        engine.expect("bestmove")
+        times.append((time.monotonic() - start) * 1000)
+    return times
+
+
+@pytest.mark.parametrize("movetime", [100, 20])
+def test_go_movetime_takes_the_whole_movetime(uci: EngineProcess, movetime: int) -> None:
+    # UCI: "search exactly x mseconds". The default Move Overhead (50) was once taken off it:
+    # `go movetime 100` answered after 50 ms, `go movetime 20` after 6.
+    times = think_ms(uci, f"go movetime {movetime}", 7)
+    median = statistics.median(times)
+    assert median >= 0.85 * movetime, times
+    assert median < movetime + 400, times
+
+
+def test_go_movetime_ignores_move_overhead(uci: EngineProcess) -> None:
+    uci.send("setoption name Move Overhead value 1000")
+    times = think_ms(uci, "go movetime 150", 3)
+    assert statistics.median(times) >= 0.85 * 150, times
+
+
+def test_clock_play_keeps_the_move_overhead(uci: EngineProcess) -> None:
+    # With all of the clock taken by the overhead, ferz moves at once; without the overhead
+    # 5 s would be worth some 250 ms.
+    uci.send("setoption name Move Overhead value 5000")
+    times = think_ms(uci, "go wtime 5000 btime 5000", 5)
+    assert statistics.median(times) < 120, times
