@@ -105,7 +105,7 @@ def selfplay(
     """Play ferz against itself through ferz's match runner (local threads or Ray tasks) and
     append `fen;result` lines of the games' quiet positions."""
     from ferz.match.adjudication import Adjudication
-    from ferz.match.clock import Budget
+    from ferz.match.clock import MatchLimits
     from ferz.match.cluster import play_games
     from ferz.match.engines import EngineSpec
     from ferz.match.runner import MatchConfig
@@ -121,7 +121,7 @@ def selfplay(
     config = MatchConfig(
         (spec, spec),
         variant,
-        Budget(nodes=nodes),
+        MatchLimits(nodes=nodes),
         # a decisive score kept for 8 plies decides; after move 60, 20 quiet plies draw
         Adjudication(1000, 4, 10, 10, 60, max_moves=200),
         tuple(starts),

@@ -21,7 +21,7 @@ from ..files import claim, write_atomically
 from ..match import openings as openings_module
 from ..match import resume, stats
 from ..match.adjudication import Adjudication
-from ..match.clock import Budget, parse_tc
+from ..match.clock import MatchLimits, parse_tc
 from ..match.engines import EngineSpec, parse_spec
 from ..match.record import to_pgn
 from ..match.referee import FAILURES, GameRecord
@@ -174,7 +174,7 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
     variants.get(args.variant)  # ValueError names an unknown variant
     if args.games < 1:
         raise ValueError("--games must be at least 1")
-    budget = Budget(
+    budget = MatchLimits(
         tc=parse_tc(args.tc) if args.tc else None,
         movetime_ms=args.movetime,
         nodes=args.nodes,

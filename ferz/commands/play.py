@@ -64,7 +64,7 @@ def result_text(board: Any) -> tuple[str, str] | None:
     return None if done is None else describe(done)
 
 
-class Game:
+class TerminalGame:
     """The state of one terminal game and its commands."""
 
     def __init__(
@@ -227,7 +227,7 @@ def _describe(info: Info | None) -> str:
     return f"  (eval {score}, depth {depth})"
 
 
-def run(game: Game, stdin: TextIO, pgn_path: str | None = None) -> int:
+def run(game: TerminalGame, stdin: TextIO, pgn_path: str | None = None) -> int:
     """The command loop: read moves and commands until the game ends or input does."""
     game.say("ferz play: type 'help' for the commands.")
     game.show()
@@ -350,7 +350,7 @@ def main(
     color = args.color if args.color != "random" else random.choice(["white", "black"])
     out = out or sys.stdout
     ascii = getattr(args, "ascii", False) or not _can_show(out, "♔♟·")
-    game = Game(
+    game = TerminalGame(
         engine,
         make_limits,
         human_white=color == "white",

@@ -11,7 +11,7 @@ from ..files import claim
 from ..match import openings as openings_module
 from ..match import spsa
 from ..match.adjudication import Adjudication
-from ..match.clock import Budget, parse_tc
+from ..match.clock import MatchLimits, parse_tc
 from ..match.engines import parse_spec
 from ..match.runner import MatchConfig, default_concurrency, play_each
 
@@ -110,7 +110,7 @@ def base_config(args: argparse.Namespace) -> MatchConfig:
 
     variants.get(args.variant)
     nodes = args.nodes if any((args.tc, args.movetime, args.nodes, args.depth)) else 5000
-    budget = Budget(
+    budget = MatchLimits(
         tc=parse_tc(args.tc) if args.tc else None,
         movetime_ms=args.movetime,
         nodes=nodes,

@@ -189,7 +189,7 @@ def tdiv(a: int, b: int) -> int:
 
 
 @dataclass
-class Tables:
+class EvalTables:
     """What Evaluator keeps of one variant: weights, per-type and per-square tables, vectors.
 
     Arrays are array('i'); per piece type means index = type (0 unused), per piece code
@@ -218,7 +218,7 @@ def build(
     danger: dict[str, int] | None = None,
     values: dict | None = None,
     pst: dict | None = None,
-) -> Tables:
+) -> EvalTables:
     """The evaluation's tables of a variant; ValueError names unknown weights."""
     for given, known, what in (
         (weights, EVAL, "weights"),
@@ -244,7 +244,7 @@ def build(
     names = danger_names()
     if len(names) > MAX_DANGER:
         raise ValueError(f"{len(names)} danger weights, more than the evaluation's {MAX_DANGER}")
-    out = Tables(
+    out = EvalTables(
         weights=w,
         wmg=array("i", mg),
         weg=array("i", eg),
@@ -300,7 +300,7 @@ def _mate_only(rules) -> bool:
     )
 
 
-def _scale_passed(out: Tables, rules, values: dict) -> None:
+def _scale_passed(out: EvalTables, rules, values: dict) -> None:
     """Passed-pawn terms in proportion to what promotion gains against chess's queen: a pawn
     that can only become a met (makruk) or fers (shatranj) is worth little more near its
     promotion rank, and should not be kept there instead of promoting."""
@@ -327,7 +327,9 @@ def _scale_passed(out: Tables, rules, values: dict) -> None:
             out.weg[i] = tdiv(out.weg[i] * pct, 100)
 
 
-def _build_pieces(out: Tables, rules, w: dict[str, int], layout, values: dict, pst: dict) -> None:
+def _build_pieces(
+    out: EvalTables, rules, w: dict[str, int], layout, values: dict, pst: dict
+) -> None:
     """Values, classes, piece-square tables and movement vectors of the variant's pieces."""
     nt = len(rules.pieces) + 1
     nsq = rules.nsq

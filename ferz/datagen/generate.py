@@ -33,7 +33,7 @@ from ..board import Board
 from ..data import OPENINGS
 from ..files import claim, held_interrupts, write_atomically
 from ..match.adjudication import Adjudication
-from ..match.clock import Budget
+from ..match.clock import MatchLimits
 from ..match.cluster import play_games
 from ..match.engines import EngineError, EngineSpec
 from ..match.launch import launch
@@ -440,7 +440,7 @@ def _run(
             config = MatchConfig(
                 (spec, spec),
                 recipe.variant,
-                Budget(nodes=recipe.nodes),
+                MatchLimits(nodes=recipe.nodes),
                 Adjudication(recipe.resign_score, recipe.resign_moves, max_moves=recipe.max_moves),
                 openings,
                 recipe.chunk_games,

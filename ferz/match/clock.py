@@ -54,7 +54,7 @@ def parse_tc(text: str) -> TimeControl:
 
 
 @dataclass(frozen=True)
-class Budget:
+class MatchLimits:
     """What each move may use: a time control, or a fixed time, node count or depth."""
 
     tc: TimeControl | None = None
@@ -94,7 +94,7 @@ class Budget:
 class Clocks:
     """Both sides' remaining time, kept by the referee."""
 
-    def __init__(self, budget: Budget) -> None:
+    def __init__(self, budget: MatchLimits) -> None:
         self.budget = budget
         tc = budget.tc
         self.left = [tc.base_ms, tc.base_ms] if tc else [0, 0]  # ms, White then Black

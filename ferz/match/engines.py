@@ -135,7 +135,7 @@ class Reply:
 
 
 class Process:
-    """A child process spoken to by lines: the one driver of ferz's engines (`Engine`) and of
+    """A child process spoken to by lines: the base of the match's drivers (`Driver`) and of
     the tests and tools that talk to an engine (tests/protocol/proc.py, tests/variants/oracle.py,
     tools/tune.py). Output lines are read on a thread into a queue of (time, line)."""
 
@@ -311,9 +311,9 @@ class Process:
                 pass
 
 
-class Engine(Process, ABC):
-    """An engine of a match: a Process started from an EngineSpec; subclasses speak a
-    protocol."""
+class Driver(Process, ABC):
+    """The driver of one engine of a match: a Process started from an EngineSpec; its
+    subclasses speak a protocol (ferz.match.uci, usi, xboard; ferz.match.launch picks one)."""
 
     def __init__(self, spec: EngineSpec) -> None:
         super().__init__()

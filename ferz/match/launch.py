@@ -5,19 +5,19 @@ drivers import their base and this module imports the drivers, with no circle.""
 
 from __future__ import annotations
 
-from .engines import Engine, EngineError, EngineSpec
-from .uci import UciEngine
-from .usi import UcciEngine, UsiEngine
-from .xboard import XboardEngine
+from .engines import Driver, EngineError, EngineSpec
+from .uci import UciDriver
+from .usi import UcciDriver, UsiDriver
+from .xboard import XboardDriver
 
 
-def create(spec: EngineSpec) -> Engine:
+def create(spec: EngineSpec) -> Driver:
     """The protocol's driver for a spec (not started: `launch` starts it)."""
-    kinds = {"uci": UciEngine, "usi": UsiEngine, "ucci": UcciEngine, "xboard": XboardEngine}
+    kinds = {"uci": UciDriver, "usi": UsiDriver, "ucci": UcciDriver, "xboard": XboardDriver}
     return kinds[spec.protocol](spec)
 
 
-def launch(spec: EngineSpec, variant: str) -> Engine:
+def launch(spec: EngineSpec, variant: str) -> Driver:
     """Start an engine and run its handshake; EngineError (the process is ended) on failure."""
     engine = create(spec)
     engine.start()

@@ -11,7 +11,7 @@ opening's moves carry `book`; the last move's comment ends with the reason the g
 from __future__ import annotations
 
 from .. import pgn
-from .clock import Budget
+from .clock import MatchLimits
 from .referee import GameRecord, format_score
 
 
@@ -24,7 +24,7 @@ def ply_comment(score: int | None, depth: int | None, ms: int) -> str:
     return " ".join(parts)
 
 
-def to_game(record: GameRecord, event: str, budget: Budget, site: str = "?") -> pgn.Game:
+def to_game(record: GameRecord, event: str, budget: MatchLimits, site: str = "?") -> pgn.Game:
     """The record as a pgn.Game."""
     headers = {
         "Event": event,
@@ -56,6 +56,6 @@ def to_game(record: GameRecord, event: str, budget: Budget, site: str = "?") -> 
     return game
 
 
-def to_pgn(record: GameRecord, event: str, budget: Budget) -> str:
+def to_pgn(record: GameRecord, event: str, budget: MatchLimits) -> str:
     """The record as PGN text."""
     return pgn.write(to_game(record, event, budget))

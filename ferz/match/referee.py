@@ -22,10 +22,10 @@ from dataclasses import dataclass, field
 from ..board import Board, IllegalMoveError, Move
 from ..core.defs import MAX_GAME_PLY
 from .adjudication import Adjudication
-from .clock import Budget, Clocks
-from .engines import MATE_CP, Engine, EngineError
+from .clock import Clocks, MatchLimits
+from .engines import MATE_CP, Driver, EngineError
 from .openings import Opening
-from .uci import UciEngine
+from .uci import UciDriver
 
 #: PGN Termination tag values (PGN standard, section 9.8.1) for each way a game ends
 TERMINATIONS = {
@@ -126,8 +126,8 @@ def play_game(
     index: int,
     opening: Opening,
     a_white: bool,
-    engines: dict[str, Engine],
-    budget: Budget,
+    engines: dict[str, Driver],
+    budget: MatchLimits,
     adjudication: Adjudication,
     variant: str,
     grace: float = 5.0,
@@ -166,8 +166,8 @@ def play_game(
 def _play(
     record: GameRecord,
     keys: tuple[str, str],
-    engines: dict[str, Engine],
-    budget: Budget,
+    engines: dict[str, Driver],
+    budget: MatchLimits,
     adjudication: Adjudication,
     grace: float,
     random_moves: float = 0.0,
@@ -222,7 +222,7 @@ def _play(
             raise _Failure(key, "illegal", f"illegal move {reply.move!r} in {board.fen()}")
         uci, best = move.uci(), ""
         # (an xboard engine has made its own move already: only UCI moves can be replaced)
-        if rng is not None and isinstance(engine, UciEngine) and rng.random() < random_moves:
+        if rng is not None and isinstance(engine, UciDriver) and rng.random() < random_moves:
             move = rng.choice(board.legal_moves)
             uci, best = move.uci(), uci
         board.push(move)

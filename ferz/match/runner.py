@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .adjudication import Adjudication
-from .clock import Budget
-from .engines import Engine, EngineError, EngineSpec
+from .clock import MatchLimits
+from .engines import Driver, EngineError, EngineSpec
 from .launch import launch
 from .openings import Opening
 from .referee import GameRecord, play_game
@@ -33,7 +33,7 @@ class MatchConfig:
 
     engines: tuple[EngineSpec, EngineSpec]  # A, B
     variant: str
-    budget: Budget
+    budget: MatchLimits
     adjudication: Adjudication
     openings: tuple[Opening, ...]
     games: int
@@ -59,9 +59,9 @@ class EnginePair:
 
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
-        self.engines: dict[str, Engine | None] = {"A": None, "B": None}
+        self.engines: dict[str, Driver | None] = {"A": None, "B": None}
 
-    def ready(self) -> dict[str, Engine]:
+    def ready(self) -> dict[str, Driver]:
         """Both engines, running; MatchError if one cannot start."""
         out = {}
         for key, spec in zip(("A", "B"), self.config.engines, strict=True):

@@ -8,10 +8,10 @@ import time
 from collections.abc import Callable
 
 from ..engine import Info
-from .engines import MATE_CP, Engine, EngineError, EngineSpec, Limits, Reply, allotted
+from .engines import MATE_CP, Driver, EngineError, EngineSpec, Limits, Reply, allotted
 
 
-class UciEngine(Engine):
+class UciDriver(Driver):
     """A UCI engine; the variant goes in UCI_Variant."""
 
     def __init__(self, spec: EngineSpec) -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from ..protocol import ucci, usi
 from .engines import EngineError, EngineSpec, Limits, Reply
-from .uci import UciEngine, nodes_and_depth, parse_info
+from .uci import UciDriver, nodes_and_depth, parse_info
 
 #: The variant each protocol plays when none is set.
 DEFAULT_VARIANT = {"usi": "shogi", "ucci": "xiangqi"}
 
 
-class UsiEngine(UciEngine):
+class UsiDriver(UciDriver):
     """A USI engine (shogi and its kin)."""
 
     protocol = "usi"
@@ -91,7 +91,7 @@ class UsiEngine(UciEngine):
         return words
 
 
-class UcciEngine(UsiEngine):
+class UcciDriver(UsiDriver):
     """A UCCI engine (xiangqi and its kin)."""
 
     protocol = "ucci"

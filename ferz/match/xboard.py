@@ -7,7 +7,7 @@ import contextlib
 import re
 import time
 
-from .engines import Engine, EngineError, EngineSpec, Limits, Reply, allotted
+from .engines import Driver, EngineError, EngineSpec, Limits, Reply, allotted
 
 SQUARE = re.compile(r"([a-p])(\d+)")
 FEATURE = re.compile(r'(\w+)=("[^"]*"|\S+)')
@@ -26,7 +26,7 @@ def shift_ranks(move: str, delta: int) -> str:
     return SQUARE.sub(lambda m: f"{m.group(1)}{int(m.group(2)) + delta}", move)
 
 
-class XboardEngine(Engine):
+class XboardDriver(Driver):
     """An xboard/CECP v2 engine, kept in force mode except on its own turn."""
 
     def __init__(self, spec: EngineSpec) -> None:

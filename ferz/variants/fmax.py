@@ -55,7 +55,7 @@ class Piece:
 
 
 @dataclass
-class Game:
+class FmaxGame:
     """One `Game:` section as written."""
 
     name: str
@@ -93,10 +93,10 @@ def _mode(text: str) -> int:
     return value - (1 << 32) if value >= 1 << 31 else value
 
 
-def parse(text: str, source: str = "<string>") -> list[Game]:
+def parse(text: str, source: str = "<string>") -> list[FmaxGame]:
     """Every `Game:` section of a Fairy-Max file; DefinitionError on a malformed one."""
     lines = text.splitlines()
-    games: list[Game] = []
+    games: list[FmaxGame] = []
     i = 0
     while i < len(lines):
         raw = lines[i]
@@ -132,7 +132,7 @@ def parse(text: str, source: str = "<string>") -> list[Game]:
             i += 1
         if len(numbers) != 2 * files:
             raise _error(source, i, f"game {name}: the setup rows need {files} numbers each")
-        game = Game(name, start, files, ranks, depth, numbers[:files], numbers[files:])
+        game = FmaxGame(name, start, files, ranks, depth, numbers[:files], numbers[files:])
         while i < len(lines):
             line = lines[i].strip()
             piece = PIECE.match(line)
@@ -301,7 +301,7 @@ def ferz_name(name: str, taken: set[str]) -> str:
     return clean + "-fmax" if clean.lower() in taken else clean
 
 
-def translate(game: Game, source: str, name: str) -> Section:
+def translate(game: FmaxGame, source: str, name: str) -> Section:
     """A Fairy-Max game as a ferz section (entries pointing at its lines); Skip if impossible."""
     pieces = game.pieces
     first: dict[str, int] = {}
@@ -465,7 +465,7 @@ def _castling(
 
 
 def _fen(
-    game: Game, white_row: list[str], black_row: list[str], pawn: str, rank: int, rights: str
+    game: FmaxGame, white_row: list[str], black_row: list[str], pawn: str, rank: int, rights: str
 ) -> str:
     """The start position as a FEN: back ranks, pawns `rank` ranks in front of them."""
     rows: list[str] = []

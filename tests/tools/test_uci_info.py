@@ -10,7 +10,7 @@ import pytest
 from ferz.engine import Info
 from ferz.match.engines import MATE_CP, EngineSpec, Reply
 from ferz.match.uci import parse_info, read_info
-from ferz.match.usi import UcciEngine
+from ferz.match.usi import UcciDriver
 from ferz.protocol.uci import format_info
 
 
@@ -69,7 +69,7 @@ def test_a_match_reply_keeps_depth_nodes_exact_scores_and_the_pv():
 
 
 def test_a_ucci_drivers_pv_is_translated_once():
-    engine = UcciEngine(EngineSpec([], protocol="ucci"))
+    engine = UcciDriver(EngineSpec([], protocol="ucci"))
     engine.ranks = 10  # xiangqi: UCCI counts ranks from 0, ferz from 1
     reply = Reply()
     first, then = "info depth 2 score 30 pv h2e2 h9g7", "info depth 2 nodes 500"
