@@ -223,8 +223,6 @@ class Engine:
         self._rng = random.Random(0)
         self._book_rng = random.Random()
         self._pv_board = self._board  # the root position for move notation during a search
-        # line -> (mate score, depth, seldepth) of the iteration that first found that mate
-        self._mate_found: dict[int, tuple[int, int, int]] = {}
         self._book: Book | None = None
         self.options = self._declare_options()
 
@@ -507,7 +505,6 @@ class Engine:
         self._stop_requested = False
         self._pondering = bool(limits.ponder)
         self._pv_board = Board(board.fen(), rules=self._rules, chess960=board.chess960)
-        self._mate_found = {}
         self._done.clear()
         self._thread = threading.Thread(
             target=self._run,
@@ -801,19 +798,12 @@ class Engine:
         show_wdl = bool(self.options.get("UCI_ShowWDL"))
         for k, line in enumerate(iteration.lines):
             mate = mate_in(line.score)
-            # A mate found at depth d is found again, instantly, at every deeper iteration: keep
-            # reporting the depth that found it (a mate in 1 is not a "depth 124" result).
-            depth, seldepth = iteration.depth, max(iteration.seldepth, iteration.depth)
-            if mate is None or line.bound is not None:
-                self._mate_found.pop(k, None)
-            elif self._mate_found.get(k, (None, 0, 0))[0] != line.score:
-                self._mate_found[k] = (line.score, depth, seldepth)
-            else:
-                _, depth, seldepth = self._mate_found[k]
+            # Each iteration reports its own depth, a found mate too (as Stockfish does): a
+            # client waiting for a depth gets it, and no two lines of one search are the same.
             on_info(
                 Info(
-                    depth=depth,
-                    seldepth=seldepth,
+                    depth=iteration.depth,
+                    seldepth=max(iteration.seldepth, iteration.depth),
                     multipv=k + 1,
                     score_cp=None if mate is not None else line.score,
                     score_mate=mate,

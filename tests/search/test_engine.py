@@ -275,11 +275,33 @@ def test_blocking_play_and_analyse() -> None:
         engine.analyse(board, Limits(depth=2), multipv=0)
 
 
-def test_a_mate_is_reported_at_the_depth_that_found_it() -> None:
-    """Deeper iterations find a mate in 1 again at once; the report keeps depth 1 (it said 124)."""
+MATE_IN_1 = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+
+
+def test_a_mate_is_reported_at_every_depth(engine: Engine) -> None:
+    """After a mate is found the depth still rises, one line per iteration as Stockfish's:
+    `go depth 12` on a mate in 1 reports depths 1 to 12 (it said depth 1 twelve times)."""
+    best, infos = think(engine, MATE_IN_1, depth=12)
+    assert best == "a1a8"
+    lines = scored(infos)
+    assert [i.depth for i in lines] == list(range(1, 13))
+    assert all(i.score_mate == 1 and i.pv == ["a1a8"] for i in lines)
+
+
+def test_a_mate_under_a_time_limit_repeats_no_line(engine: Engine) -> None:
+    """`go movetime` on a mate in 1 deepens quickly, each line a depth deeper than the last
+    (it printed the same depth-1 line 124 times in 10 ms)."""
+    best, infos = think(engine, MATE_IN_1, movetime=300)
+    assert best == "a1a8"
+    depths = [i.depth for i in scored(infos)]
+    assert depths == list(range(1, len(depths) + 1)), depths
+
+
+def test_a_mate_is_the_result_at_the_depth_asked() -> None:
+    """The blocking API reports the last iteration's depth, a found mate's too."""
     from ferz.board import Board
 
     engine = Engine()
-    result = engine.play(Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), Limits(depth=30))
+    result = engine.play(Board(MATE_IN_1), Limits(depth=30))
     assert result.move == "a1a8"
-    assert result.info.score_mate == 1 and result.info.depth <= 2
+    assert result.info.score_mate == 1 and result.info.depth == 30
