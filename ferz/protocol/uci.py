@@ -21,8 +21,9 @@ GO_WORDS = frozenset(GO_INTS + GO_FLAGS + ("searchmoves", "perft"))
 #: Clock parameters may come in negative (a GUI reporting an overrun); they count as zero.
 GO_CLOCKS = frozenset(("wtime", "btime", "winc", "binc"))
 
-#: Commands handled at once even while a search is running or being waited for.
-URGENT = frozenset(("isready", "stop", "ponderhit", "quit", "debug"))
+#: Commands handled at once even while a search is being waited for (until one is kept).
+#: Not `quit`: it waits its turn behind the commands read before it (see Uci.await_idle).
+URGENT = frozenset(("isready", "stop", "ponderhit", "debug"))
 
 HELP = (
     "ferz speaks UCI. Commands: uci, isready, setoption name N [value V], ucinewgame,",
@@ -230,14 +231,17 @@ class Uci(Session):
         GUIs send such commands only after bestmove; one that does not would otherwise wait
         forever on an infinite search. Commands that arrive meanwhile are kept for later, in
         order; `stop` and `ponderhit` are urgent only until a command has been kept, since after
-        that they belong to a later search.
+        that they belong to a later search. `quit` is kept too, after them: the command waiting
+        here and those read before the quit still run (each search among them stopped by the
+        next command, the last by the quit), one bestmove per go, as Stockfish reads its input
+        in order.
         """
         if self._thinking.is_set():
             if self.debug:
                 self.say("stopping the running search first")
             self.engine.stop()
             self._release()
-        self._wait(self._thinking.is_set, URGENT, ("isready", "quit"))
+        self._wait(self._thinking.is_set, URGENT, ("isready",))
         if self._engine is not None:
             self._engine.wait()  # the engine finishes its bookkeeping right after bestmove
 

@@ -200,3 +200,24 @@ def test_eof_runs_the_commands_kept_behind_a_search_then_quits() -> None:
     assert not pipe.thread.is_alive()
     assert len(bestmoves(pipe.lines)) == 2, pipe.lines
     assert any("Fen: rnbqkbnr/pppppppp/8/8/4P3" in x for x in pipe.lines), pipe.lines
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [
+        # the sequence: the second go was dropped by the quit read while the first
+        # search was being stopped
+        ("position startpos", "go depth 30", "position startpos moves e2e4", "go depth 3"),
+        # a search that would never end: the quit stops it (it used to hang the session)
+        ("go infinite", "go infinite"),
+    ],
+)
+def test_quit_answers_every_go_sent_before_it(commands: tuple[str, ...]) -> None:
+    # Stockfish reads its input in order: every go before the quit gets its bestmove, and the
+    # quit stops the last search.
+    pipe = Pipe(Uci)
+    pipe.send(*commands, "quit")
+    pipe.thread.join(5)
+    assert not pipe.thread.is_alive()
+    gos = sum(c.split()[0] == "go" for c in commands)
+    assert len(bestmoves(pipe.lines)) == gos, pipe.lines

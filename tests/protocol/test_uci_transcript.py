@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -234,6 +236,27 @@ def test_quit_during_search_exits_promptly() -> None:
     engine.send("position startpos", "go infinite")
     time.sleep(0.3)
     assert engine.close(timeout=HANG) == 0
+
+
+def test_quit_piped_behind_searches_answers_every_go() -> None:
+    """The issue's pipe: two searches then quit, all sent at once. Stockfish answers both gos
+    (its second go waits for the first search); ferz stopped the first search at the second
+    `position` and then dropped the second go at the quit it read meanwhile."""
+    lines = "position startpos", "go depth 30", "position startpos moves e2e4", "go depth 3"
+    proc = subprocess.run(
+        [sys.executable, "-m", "ferz"],
+        input="".join(line + "\n" for line in (*lines, "quit")),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    best = [x for x in proc.stdout.splitlines() if x.startswith("bestmove")]
+    assert len(best) == 2, proc.stdout
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    assert chess.Move.from_uci(best[1].split()[1]) in after_e4.legal_moves
 
 
 def test_eof_is_quit() -> None:
