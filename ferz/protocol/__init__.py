@@ -21,17 +21,20 @@ def run(mode: str | None) -> int:
     """Speak `mode` ("uci", "xboard", "usi" or "ucci"); None picks by the first line's word
     (`xboard`, `usi`, `ucci`; anything else is UCI)."""
     out, reader = _streams()
-    first: str | None = None
+    # The first line read, as the reader gives it, (text, too_long): the session answers it
+    # (a line too long is skipped with the protocol's message, not cut and run).
+    first: tuple[str, bool] | None = None
     if mode is None:
         while True:
             item = reader.get()
             if item is EOF:
                 return 0
-            first = item[0]
-            if first.split():
+            first = item
+            if item[0].split():
                 break
-        word = first.split()[0]
-        if word in ("xboard", "usi", "ucci"):
+        text, too_long = first
+        word = text.split()[0]
+        if word in ("xboard", "usi", "ucci") and not too_long:
             mode = word
     if mode == "xboard":
         from .xboard import Xboard

@@ -183,7 +183,7 @@ class Ucci(Usi):
         """Hash probing is not offered: an empty answer."""
         self.out.line("pophash")
 
-    def run(self, first: str | None = None) -> int:
+    def run(self, first: tuple[str, bool] | None = None) -> int:
         """Answer commands until `quit` or end of input, then say `bye`."""
         code = super().run(first)
         self.out.line("bye")

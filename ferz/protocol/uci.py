@@ -9,6 +9,7 @@ from typing import Any
 
 from ..engine import Info
 from ..perft import check_depth, divide_lines
+from .channel import MAX_LINE
 from .session import Session
 
 NAME = "ferz"
@@ -201,7 +202,7 @@ class Uci(Session):
 
     def _too_long(self, line: str) -> None:
         """Report an ignored overlong line."""
-        self.say(f"error: line longer than {len(line)} characters ignored")
+        self.say(f"error: line longer than {MAX_LINE} bytes ignored")
 
     def _unknown(self, line: str) -> None:
         """Report an unknown command."""
@@ -216,10 +217,13 @@ class Uci(Session):
 
     # -------------------------------------------------------------- loop
 
-    def run(self, first: str | None = None) -> int:
-        """Answer commands until `quit` or end of input; returns the exit code."""
+    def run(self, first: tuple[str, bool] | None = None) -> int:
+        """Answer commands until `quit` or end of input, `first` (a line already read, as the
+        Reader gives it) first; returns the exit code."""
         if first is not None:
-            self._deferred.append(first)
+            line = self._receive(first)  # a line too long is reported and skipped
+            if line is not None:
+                self._deferred.append(line)
         self._serve()
         if self._engine is not None and self._thinking.is_set():
             self._engine.wait()  # let the stopped search finish and send its bestmove

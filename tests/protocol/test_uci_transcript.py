@@ -201,6 +201,20 @@ def test_a_game_of_thousands_of_plies_is_followed_to_its_last_move(uci: EnginePr
     assert not [x for x in uci.output if "error" in x or "longer than" in x]
 
 
+@pytest.mark.parametrize("mode", [(), ("uci",)])
+def test_a_line_over_the_limit_is_skipped_whole(mode: tuple[str, ...]) -> None:
+    """docs/protocols.md: a line over 64 KiB is skipped with an `info string`. As the first line
+    of a plain `ferz` (the one that picks the protocol) it was cut and run: "invalid UCI move
+    'f3'"."""
+    engine = EngineProcess(*mode)
+    engine.send("position startpos moves " + "g1f3 g8f6 f3g1 f6g8 " * 4000, "d")
+    lines = engine.expect("Fen: ")
+    assert lines[-1].startswith("Fen: rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+    infos = [x for x in lines if x.startswith("info")]
+    assert infos == ["info string error: line longer than 65536 bytes ignored"], lines
+    assert engine.close() == 0
+
+
 def test_mated_and_stalemated_positions(uci: EngineProcess) -> None:
     uci.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "go depth 5")
     lines = uci.expect("bestmove")
