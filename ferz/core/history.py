@@ -4,7 +4,7 @@ Butterfly history (side, origin, target), continuation history (a quiet move rig
 moves one and two plies before), capture history ((piece, target) and the captured type),
 killers and counter moves per ply, and the correction history of static evaluations per pawn
 structure. All updates use gravity: values stay within +-history_max. The search decides what
-to reward (search.py, update_history); the move picker reads the tables (movepick.py).
+to reward (search.py, `Search.reward`); the move picker reads the tables (movepick.py).
 """
 
 from __future__ import annotations
