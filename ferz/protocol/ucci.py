@@ -1,25 +1,43 @@
 """UCCI, the xiangqi engines' protocol: UCI's life cycle with xiangqi's coordinates.
 
-UCCI numbers ranks from 0 on ten-rank boards (`h2e2`, a0-i9 on the 9x10 board; from 1 on
-smaller ones, as Fairy-Stockfish does), writes options without the
-`name`/`value` words (`setoption Hash 64`), gives the clocks as the side to move's `time` /
-`increment` and the opponent's `opptime` / `oppincrement` (milliseconds, as Fairy-Stockfish
-reads them), excludes moves with `banmoves`, answers `nobestmove` when there is no legal move
-and `bye` to `quit`. Its FEN is ferz's (`r` is also read as Red to move, and the WXF letters
-`h`/`e` as horse and elephant).
+UCCI (the spec: https://www.xqbase.com/protocol/cchess_ucci.htm, version 3.0; ElephantEye is
+its reference engine) numbers ranks from 0 on ten-rank boards (`h2e2`, a0-i9 on the 9x10
+board; from 1 on smaller ones, as Fairy-Stockfish does), names options with one word and sets
+them without the `name`/`value` words (`setoption hashsize 64`), gives the clocks as the side
+to move's `time` / `increment` and the opponent's `opptime` / `oppincrement` (in seconds, in
+milliseconds once the GUI set the `usemillisec` the engine offers), excludes moves with
+`banmoves`, answers `nobestmove` when there is no legal move and `bye` to `quit`. Its FEN is
+ferz's (`r` is also read as Red to move, and the WXF letters `h`/`e` as horse and elephant).
 """
 
 from __future__ import annotations
 
+import math
+import queue
 import re
 from typing import Any
 
-from .uci import AUTHOR, NAME, parse_go, shorten
+from .channel import EOF
+from .uci import AUTHOR, NAME, parse_go, parse_setoption, shorten
 from .usi import Usi
 
 UCCI_MOVE = re.compile(r"([a-p])(\d)([a-p])(\d)\Z")
 FERZ_MOVE = re.compile(r"([a-p])(\d+)([a-p])(\d+)\Z")
 MATE = 30000  # a mate score, less the plies to it (UCCI has no `mate` score word)
+
+#: The spec's standard options that are ferz's options under another name (`hashsize` and
+#: `threads` 0: the engine's choice, their default).
+STANDARD = {"hashsize": "Hash", "threads": "Threads", "ponder": "Ponder", "usebook": "OwnBook"}
+#: The spec's standard check options that are the session's own: `usemillisec` (go's times in
+#: milliseconds, else seconds), `batch` (read no command while searching), `debug`.
+SESSION_CHECKS = ("usemillisec", "batch", "debug")
+#: go's clock words, by whose clock they give (True: the side to move's) and UCI's field.
+CLOCK_WORDS = {
+    "time": (True, "time"),
+    "increment": (True, "inc"),
+    "opptime": (False, "time"),
+    "oppincrement": (False, "inc"),
+}
 
 
 def move_to_ferz(move: str, ranks: int = 10) -> str:
@@ -87,6 +105,12 @@ class Ucci(Usi):
         """Usi's arguments."""
         super().__init__(*args, **kwargs)
         self._banned: set[str] = set()
+        self._millisec = False  # the spec: seconds until the GUI sets usemillisec
+        self._batch = False
+
+    def say(self, text: str) -> None:
+        """Send a message for the user (UCCI's `info message`)."""
+        self.out.line("info message " + " ".join(text.split()))
 
     def _out_move(self, move: str | None) -> str | None:
         """A ferz move as UCCI's."""
@@ -109,7 +133,9 @@ class Ucci(Usi):
         return "Ucci fen"
 
     def _rewrite_info(self, line: str) -> str:
-        """Moves in UCCI's coordinates and scores without `cp`/`mate`."""
+        """Moves in UCCI's coordinates, scores without `cp`/`mate`, `info message` for text."""
+        if line.startswith("info string "):
+            return "info message " + line[len("info string ") :]
         return " ".join(_score(super()._rewrite_info(line).split()))
 
     def _no_move(self) -> str:
@@ -128,9 +154,12 @@ class Ucci(Usi):
 
         self._start()
         lines = [f"id name {NAME} {__version__}", f"id author {AUTHOR}"]
+        lines += [f"option {name} type check default false" for name in SESSION_CHECKS]
+        names = {ferz: ucci for ucci, ferz in STANDARD.items()}
         for option in self.engine.options:
-            lines.append(_format_option(option))
-        lines.append("ucciok")
+            # one word, as a UCCI GUI sends it back: the spec's name, or ferz's without spaces
+            lines.append(_format_option(option, names.get(option.name, _one_word(option.name))))
+        lines += ["option newgame type button", "ucciok"]
         self.out.lines(lines)
 
     def cmd_usi(self, args: list[str]) -> None:
@@ -138,17 +167,58 @@ class Ucci(Usi):
         raise ValueError("this session speaks UCCI")
 
     def cmd_setoption(self, args: list[str]) -> None:
-        """`setoption NAME VALUE` (UCCI) or `setoption name NAME value VALUE` (UCI)."""
-        if args and args[0].lower() != "name":
+        """`setoption NAME [VALUE]` (UCCI) or `setoption name NAME value VALUE` (UCI).
+
+        NAME is one of the spec's standard options (usemillisec, batch, debug, hashsize, threads,
+        ponder, usebook, newgame) or one of ferz's with `_` for its spaces (`Move_Overhead`;
+        `Move Overhead` too). As the spec asks, an option the engine does not have is no error:
+        GUIs send their own set without reading the engine's.
+        """
+        if args and args[0].lower() == "name":
+            name, value = parse_setoption(args)
+            if name.lower() not in (*SESSION_CHECKS, *STANDARD, "newgame"):
+                super().cmd_setoption(args)
+                return
+            words = [name] + ([value] if value is not None else [])
+        else:
             words = args
-            name, value = words[0], " ".join(words[1:]) or None
-            for cut in range(len(words), 0, -1):
-                candidate = " ".join(words[:cut])
-                if candidate in self.engine.options:
-                    name, value = candidate, " ".join(words[cut:]) or None
-                    break
-            args = ["name", name] + (["value", value] if value is not None else [])
-        super().cmd_setoption(args)
+        if not words:
+            raise ValueError("setoption needs an option name")
+        key, value = words[0].lower(), " ".join(words[1:]) or None
+        if key in SESSION_CHECKS:
+            state = _check(key, value)
+            if key == "usemillisec":
+                self._millisec = state
+            elif key == "batch":
+                self._batch = state
+            else:
+                self.debug = state
+            return
+        if key == "newgame":  # a new game or position: forget the hash and the histories
+            self.cmd_ucinewgame([])
+            return
+        found = self._ferz_option(words)
+        if found is None:
+            if self.debug:
+                self.say(f"option {shorten(words[0])} ignored (ferz has no such option)")
+            return
+        name, value = found
+        if key in ("hashsize", "threads") and value is not None and value.strip() == "0":
+            value = str(self.engine.options[name].default)
+        super().cmd_setoption(["name", name] + (["value", value] if value is not None else []))
+
+    def _ferz_option(self, words: list[str]) -> tuple[str, str | None] | None:
+        """The ferz option that `setoption` words name, and the value after it; None if none."""
+        standard = STANDARD.get(words[0].lower())
+        if standard is not None:
+            return standard, " ".join(words[1:]) or None
+        options = self.engine.options
+        for cut in range(len(words), 0, -1):  # the longest name first (`Clear Hash`)
+            candidate = " ".join(words[:cut])
+            for name in (candidate, candidate.replace("_", " ")):
+                if name in options:
+                    return options[name].name, " ".join(words[cut:]) or None
+        return None
 
     def cmd_position(self, args: list[str]) -> None:
         """`position fen FEN|startpos [moves ...]`; the bans end with the position."""
@@ -160,17 +230,27 @@ class Ucci(Usi):
         self._banned = {move_to_ferz(m, self._geometry()[1]) for m in args}
 
     def cmd_go(self, args: list[str]) -> None:
-        """go with UCCI's clocks (own `time`/`increment`, `opptime`/`oppincrement`)."""
+        """go with UCCI's clocks: the side to move's `time`/`increment`/`movestogo`, the
+        opponent's `opptime`/`oppincrement` (`oppmovestogo` is read and not used), in seconds
+        unless `usemillisec` is on; `draw` (a draw offer) is ignored."""
         tokens = [t.lower() for t in args]
         white = self.engine.board.turn
-        own, opp = ("wtime", "btime") if white else ("btime", "wtime")
-        names = {
-            "time": own,
-            "opptime": opp,
-            "increment": own[0] + "inc",
-            "oppincrement": opp[0] + "inc",
-        }
-        out = [names.get(t, t) for t in tokens if t != "draw"]
+        out: list[str] = []
+        i = 0
+        while i < len(tokens):
+            word = tokens[i]
+            if word == "draw":
+                i += 1
+            elif word in CLOCK_WORDS or word == "oppmovestogo":
+                if i + 1 >= len(tokens):
+                    raise ValueError(f"go {word} needs a value")
+                if word in CLOCK_WORDS:
+                    own, field = CLOCK_WORDS[word]
+                    out += [("w" if own == white else "b") + field, self._ms(word, tokens[i + 1])]
+                i += 2
+            else:
+                out.append(word)
+                i += 1
         parse_go(out)  # validate
         if self._banned:
             board = self.engine.board
@@ -178,6 +258,39 @@ class Ucci(Usi):
             if allowed:
                 out += ["searchmoves", *allowed]
         super(Usi, self).cmd_go(out)
+        if self._batch:
+            self._finish_search()
+
+    def _ms(self, word: str, value: str) -> str:
+        """A go time as UCI's milliseconds: as it is with usemillisec, else seconds * 1000."""
+        if self._millisec:
+            return value
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = math.nan
+        if not math.isfinite(seconds):
+            raise ValueError(f"go {word} needs a number of seconds, got {shorten(value, 20)!r}")
+        return str(round(seconds * 1000))
+
+    def _finish_search(self) -> None:
+        """Batch mode: no command is read until the search ends by itself and its bestmove is
+        out; what arrives meanwhile runs after it, in order."""
+        while self._thinking.is_set():
+            try:
+                item = self.reader.get(timeout=0.01)
+            except queue.Empty:
+                continue
+            line = self._receive(item)
+            if line is None:
+                continue
+            if self._hold and (item is EOF or line.split()[:1] == ["quit"]):
+                # a search without a limit ends only by stop, which batch mode does not read:
+                # after a quit nothing ever could
+                self.cmd_stop([])
+            self._deferred.append(line)
+        if self._engine is not None:
+            self._engine.wait()
 
     def cmd_probe(self, args: list[str]) -> None:
         """Hash probing is not offered: an empty answer."""
@@ -190,10 +303,25 @@ class Ucci(Usi):
         return code
 
 
-def _format_option(option: Any) -> str:
-    """An option declaration in UCCI's style (no `name` word)."""
+def _one_word(name: str) -> str:
+    """An option name as one word (`Move Overhead` -> `Move_Overhead`, as Fairy-Stockfish)."""
+    return "_".join(name.split())
+
+
+def _check(name: str, value: str | None) -> bool:
+    """The value of a check option (`true`/`on`, `false`/`off`); ValueError otherwise."""
+    text = (value or "").strip().lower()
+    if text in ("true", "on", "1", "yes"):
+        return True
+    if text in ("false", "off", "0", "no"):
+        return False
+    raise ValueError(f"option {name}: expected true or false, got {shorten(text, 20)!r}")
+
+
+def _format_option(option: Any, name: str) -> str:
+    """An option declaration in UCCI's style (no `name` word), under the given name."""
     kind = option.kind
-    line = f"option {option.name} type {kind}"
+    line = f"option {name} type {kind}"
     if kind == "spin":
         return f"{line} min {option.min} max {option.max} default {option.default}"
     if kind == "check":

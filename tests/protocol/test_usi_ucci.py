@@ -117,7 +117,7 @@ def test_ucci_transcript() -> None:
     # A second conversation: input that ends during a search drops what was queued after it.
     out += talk("ucci", ["position fen 3k5/4R4/4R4/9/9/9/9/9/9/4K4 b - - 0 1", "probe", "go"])
     assert "ucciok" in out and "readyok" in out and out[-1] == "bye"  # stalemated: lost
-    assert "option Hash type spin min 1 max 4096 default 16" in out
+    assert "option hashsize type spin min 1 max 4096 default 16" in out
     assert "Ucci fen: rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2" in out
     best = [line for line in out if line.startswith("bestmove")][0].split()[1]
     assert best not in {"h0g2", "b0c2", "a0a1", "a0a2"}
