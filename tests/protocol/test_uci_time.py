@@ -58,7 +58,7 @@ def test_go_movetime_ignores_move_overhead(uci: EngineProcess) -> None:
 
 def test_clock_play_keeps_the_move_overhead(uci: EngineProcess) -> None:
     # With all of the clock taken by the overhead, ferz moves at once; without the overhead
-    # 5 s would be worth some 250 ms.
+    # 5 s for the last move before the time control would be worth seconds.
     uci.send("setoption name Move Overhead value 5000")
-    times = think_ms(uci, "go wtime 5000 btime 5000", 5)
-    assert statistics.median(times) < 120, times
+    times = think_ms(uci, "go wtime 5000 btime 5000 movestogo 1", 3)
+    assert statistics.median(times) < 1000, times
