@@ -1,15 +1,26 @@
-"""The web app's PGN: a pasted game read as one line (tags, start, moves, result) and as its
-tree, and a game, an analysis line or a whole tree written with `[%eval]` comments; all go
-through ferz.pgn, the one PGN module."""
+"""The web app's PGN and FEN: a pasted game read as one line (tags, start, moves, result) and
+as its tree, a pasted FEN told from a PGN and read, an imported game as a stored row, and a
+game, an analysis line or a whole tree written with `[%eval]` comments; all go through
+ferz.pgn, the one PGN module."""
 
 from __future__ import annotations
 
+import dataclasses
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from .. import pgn
 from . import boards
-from .tree import MAX_NODES
+from .game import Settings, new_id
+from .messages import eval_text
+from .store import Record
+from .tree import MAX_NODES, of_record
+
+if TYPE_CHECKING:
+    from ..board import Board
+    from .game import Game as Played  # a game played here (Game below is a parsed PGN)
 
 MAX_PLIES = 1000
 SEVEN_TAGS = pgn.SEVEN_TAGS
@@ -142,3 +153,112 @@ def export_tags(kept: dict[str, str], *, variant: str, date: str, result: str) -
         tags["Variant"] = variant
     tags["Result"] = result
     return tags
+
+
+def is_fen(text: str) -> bool:
+    """Whether pasted text (stripped) is a FEN rather than a PGN."""
+    # A FEN is one line with the board's slashes; a pocket ("[RPb]") may follow the board,
+    # but PGN tags start a line with "[" and movetext has move numbers.
+    return (
+        "\n" not in text and not text.startswith("[") and "." not in text and text.count("/") >= 4
+    )
+
+
+def read_fen(text: str, variant: str) -> dict[str, Any]:
+    """A pasted FEN as an analysis line without moves; ValueError ("bad FEN: ...")."""
+    try:
+        board = boards.new_board(text, variant)
+    except ValueError as error:
+        raise ValueError(f"bad FEN: {error}") from None
+    line = {"variant": variant, "start_fen": board.fen(), "moves": [], "san": []}
+    return {**line, "tags": {}, "result": "*"}
+
+
+def imported_record(parsed: Game) -> Record:
+    """The games list's row of an imported PGN game: its moves, result and tags (the tree,
+    if any, is stored apart: tree.dumps)."""
+    now = time.time()
+    result = parsed.result if parsed.result in ("1-0", "0-1", "1/2-1/2") else None
+    tags = {k: v for k, v in parsed.tags.items() if k not in ("FEN", "SetUp")}
+    settings = dataclasses.asdict(Settings(imported=True))
+    rec = Record(new_id(), now, now, parsed.variant, parsed.start_fen, settings, parsed.uci)
+    rec.result, rec.tags = result, tags
+    rec.termination = tags.get("Termination") or ("imported" if result else None)
+    return rec
+
+
+def game_tags(game: Played) -> dict[str, str]:
+    """PGN tags of a stored game (an imported one keeps the tags it came with)."""
+    s = game.settings
+    if s.imported:
+        return {**game.tags, "Result": game.result or "*"}
+    tags = {
+        "Event": "ferz web game",
+        "Site": "ferz web",
+        "Date": time.strftime("%Y.%m.%d", time.localtime(game.created)),
+        "Round": "-",
+        "White": game.player_name("white"),
+        "Black": game.player_name("black"),
+        "Result": game.result or "*",
+    }
+    if game.variant != "chess":
+        tags["Variant"] = game.variant
+    if s.initial_ms is not None:
+        tags["TimeControl"] = f"{s.initial_ms // 1000}+{s.increment_ms // 1000}"
+    if game.termination:
+        tags["Termination"] = game.termination
+    return tags
+
+
+def write_game(game: Played, kept: str | None) -> str:
+    """A stored game's PGN download: its moves with ferz's evaluations, or the analysis tree
+    `kept` with it (as the store holds it), variations and comments too."""
+    evals = [game.evals.get(ply) for ply in range(1, len(game.moves) + 1)]
+    if kept:
+        held = of_record(game.variant, game.start_fen, list(game.moves), kept)
+        # the evaluations belong to the game's moves: only while the tree still starts with them
+        same = held.mainline_moves()[: len(evals)] == list(game.moves)
+        return write_tree(game_tags(game), held, evals=evals if same else [])
+    return write(
+        game_tags(game),
+        game.start_fen,
+        game.sans,
+        default_fen=boards.start_fen(game.variant),
+        evals=evals,
+    )
+
+
+def export(
+    line: Sequence[dict[str, str]],
+    end: Board,
+    held: pgn.Game | None,
+    *,
+    variant: str,
+    fen: str | None,
+    evals: Sequence[Any],
+    tags: dict[str, str],
+    result: str | None,
+) -> str:
+    """The analysis board's line (checked by analysis.parse_line, ending on `end`) or whole
+    tree `held` as PGN: the tags it came with, the result (the rules' when the line ends the
+    game, else `result`), the review's `[%eval]` comments and marks on the main line."""
+    reviewed = list(evals)[: len(line)]
+    comments = [eval_text(e) for e in reviewed]
+    nags = [e.get("nag") if isinstance(e, dict) else None for e in reviewed]
+    start = boards.new_board(fen, variant).fen()
+    tags = export_tags(
+        tags,
+        variant=variant,
+        date=time.strftime("%Y.%m.%d"),
+        result=line_result(boards.outcome(end), result),
+    )
+    if held is not None:
+        return write_tree(tags, held, evals=comments, nags=nags)
+    return write(
+        tags,
+        start,
+        [m["san"] for m in line],
+        default_fen=boards.start_fen(variant),
+        evals=comments,
+        nags=nags,
+    )

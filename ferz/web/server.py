@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import logging
 import os
@@ -29,9 +28,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import boards, pgn, tree
 from .analysis import Analysis, parse_line
-from .game import ELO_MAX, ELO_MIN, Game, Settings, new_id, summary
+from .game import ELO_MAX, ELO_MIN, Game, Settings, summary
 from .lobby import Lobby
-from .messages import error_message, eval_text, receive
+from .messages import error_message, receive
 from .players import Players, current
 from .rooms import ABANDON_S, Games
 from .schema import (
@@ -323,21 +322,8 @@ def create_app(
         """A stored game as a PGN download."""
         room = games.room(request.path_params["game_id"])
         game = room.game
-        evals = [game.evals.get(ply) for ply in range(1, len(game.moves) + 1)]
         rec = store.load(game.id)
-        if rec is not None and rec.tree:
-            # the analysis tree kept with the game: its variations and comments too
-            kept = tree.of_record(game.variant, game.start_fen, list(game.moves), rec.tree)
-            same = kept.mainline_moves()[: len(evals)] == list(game.moves)
-            text = pgn.write_tree(_tags(game), kept, evals=evals if same else [])
-        else:
-            text = pgn.write(
-                _tags(game),
-                game.start_fen,
-                game.sans,
-                default_fen=boards.start_fen(game.variant),
-                evals=evals,
-            )
+        text = pgn.write_game(game, rec.tree if rec is not None else None)
         name = f"ferz-{game.id}.pgn"
         headers = {"content-disposition": f'attachment; filename="{name}"'}
         return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
@@ -352,20 +338,11 @@ def create_app(
             raise ClientError(f"unknown variant {variant[:40]!r}")
         variant = boards.known_variant(variant)
         text = text.strip()
-        # A FEN is one line with the board's slashes; a pocket ("[RPb]") may follow the board,
-        # but PGN tags start a line with "[" and movetext has move numbers.
-        if (
-            "\n" not in text
-            and not text.startswith("[")
-            and "." not in text
-            and text.count("/") >= 4
-        ):
+        if pgn.is_fen(text):
             try:
-                board = boards.new_board(text, variant)
+                return JSONResponse(pgn.read_fen(text, variant))
             except ValueError as error:
-                raise ClientError(f"bad FEN: {error}") from None
-            line = {"variant": variant, "start_fen": board.fen(), "moves": [], "san": []}
-            return JSONResponse({**line, "tags": {}, "result": "*"})
+                raise ClientError(str(error)) from None
         try:
             game = await asyncio.to_thread(pgn.read, text, variant)  # long games: not on the loop
         except ValueError as error:
@@ -387,13 +364,7 @@ def create_app(
 
     def store_import(parsed: pgn.Game) -> str:
         """Keep an imported PGN game (moves, result, tags) in the games list; its id."""
-        now = time.time()
-        result = parsed.result if parsed.result in ("1-0", "0-1", "1/2-1/2") else None
-        tags = {k: v for k, v in parsed.tags.items() if k not in ("FEN", "SetUp")}
-        settings = dataclasses.asdict(Settings(imported=True))
-        rec = Record(new_id(), now, now, parsed.variant, parsed.start_fen, settings, parsed.uci)
-        rec.result, rec.tags = result, tags
-        rec.termination = tags.get("Termination") or ("imported" if result else None)
+        rec = pgn.imported_record(parsed)
         store.save(rec)
         if parsed.tree is not None:  # variations, comments and NAGs come along
             store.save_tree(rec.id, tree.dumps(parsed.tree, len(parsed.uci)))
@@ -473,26 +444,15 @@ def create_app(
                 raise ClientError(str(error)) from None
             data["moves"] = held.mainline_moves()
         board, line = parse_line(variant, data["fen"], data["moves"] or [])
-        reviewed = (data["evals"] or [])[: len(line)]
-        comments = [eval_text(e) for e in reviewed]
-        nags = [e.get("nag") if isinstance(e, dict) else None for e in reviewed]
-        start = boards.new_board(data["fen"], variant).fen()
-        tags = pgn.export_tags(
-            data["tags"] or {},
+        text = pgn.export(
+            line,
+            board,
+            held,
             variant=variant,
-            date=time.strftime("%Y.%m.%d"),
-            result=pgn.line_result(boards.outcome(board), data["result"]),
-        )
-        if held is not None:
-            text = pgn.write_tree(tags, held, evals=comments, nags=nags)
-            return JSONResponse({"pgn": text})
-        text = pgn.write(
-            tags,
-            start,
-            [m["san"] for m in line],
-            default_fen=boards.start_fen(variant),
-            evals=comments,
-            nags=nags,
+            fen=data["fen"],
+            evals=data["evals"] or [],
+            tags=data["tags"] or {},
+            result=data["result"],
         )
         return JSONResponse({"pgn": text})
 
@@ -603,29 +563,6 @@ def create_app(
     )
     app.state.games = games
     return app
-
-
-def _tags(game: Game) -> dict[str, str]:
-    """PGN tags of a stored game (an imported one keeps the tags it came with)."""
-    s = game.settings
-    if s.imported:
-        return {**game.tags, "Result": game.result or "*"}
-    tags = {
-        "Event": "ferz web game",
-        "Site": "ferz web",
-        "Date": time.strftime("%Y.%m.%d", time.localtime(game.created)),
-        "Round": "-",
-        "White": game.player_name("white"),
-        "Black": game.player_name("black"),
-        "Result": game.result or "*",
-    }
-    if game.variant != "chess":
-        tags["Variant"] = game.variant
-    if s.initial_ms is not None:
-        tags["TimeControl"] = f"{s.initial_ms // 1000}+{s.increment_ms // 1000}"
-    if game.termination:
-        tags["Termination"] = game.termination
-    return tags
 
 
 def _port_free(host: str, port: int) -> str | None:
