@@ -21,7 +21,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ferz.web.messages import MAX_MESSAGE  # noqa: E402
-from ferz.web.server import MAX_BODY, create_app  # noqa: E402
+from ferz.web.routes.common import MAX_BODY  # noqa: E402
+from ferz.web.server import create_app  # noqa: E402
 from ferz.web.store import Store  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 from tests.ui.webserver import error, state, until  # noqa: E402
