@@ -12,7 +12,7 @@ from starlette.websockets import WebSocket
 from ..engine import ELO_MAX, ELO_MIN
 from .game import Game, other
 from .messages import error_message
-from .rooms import Games
+from .rooms.registry import Games
 from .schema import LOBBY_MESSAGES, ClientError, check_message
 
 # ferz's levels offered as bots: Elo (None: full strength, which UCI_Elo = ELO_MAX also is, so

@@ -26,7 +26,8 @@ from starlette.staticfiles import StaticFiles
 
 from .lobby import Lobby
 from .players import Players
-from .rooms import ABANDON_S, Games
+from .rooms.presence import ABANDON_S
+from .rooms.registry import Games
 from .routes import games, seeks, site, sockets, transfer, trees
 from .routes.common import Context
 from .schema import ClientError

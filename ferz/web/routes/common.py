@@ -12,7 +12,8 @@ from starlette.responses import JSONResponse, Response
 
 from ..analysis import Analysis
 from ..lobby import Lobby
-from ..rooms import Games, Room
+from ..rooms.registry import Games
+from ..rooms.room import Room
 from ..schema import ClientError, Field, check, parse_json
 from ..searches import SearchPool
 from ..store import Store

@@ -31,7 +31,7 @@ async def accept_seek(request: Request) -> Response:
             raise ClientError("that is your own seek", 409)
         if game.open_seat() is None:
             raise ClientError("someone has already accepted that seek", 409)
-        if not room.listed(time.monotonic()):
+        if not room.presence.listed(time.monotonic()):
             raise ClientError("that seek has expired: its creator left", 409)
         game.take_seat(player)
         await room.changed()

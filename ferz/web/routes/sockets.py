@@ -45,8 +45,8 @@ async def game_socket(ws: WebSocket) -> None:
     try:
         async with room.lock:
             await room.join(ws, current(ws.scope))
-            room.start_engine()
-            room.arm_timer()
+            room.engine.start()
+            room.timer.arm()
         await serve_messages(ws, ws.send_json, functools.partial(room.handle, ws))
     except (WebSocketDisconnect, RuntimeError):
         pass
