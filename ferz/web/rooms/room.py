@@ -26,7 +26,8 @@ SPECTATING = "you are spectating this game: only its players can do that"
 
 
 class Room:
-    """A game in memory with its connected sockets, its engine search and its flag timer."""
+    """A game in memory, changed under its lock, with its parts: its sockets (audience), the
+    engine's search (engine), the flag timer (timer), offers and who is away (presence)."""
 
     def __init__(self, games: Games, game: Game) -> None:
         self.games = games
