@@ -682,6 +682,20 @@ class Board:
                 return Outcome("threefold_repetition", None)
         return None
 
+    def outcome_value(self, claim_draw: bool = False) -> int | None:
+        """The finished game's value for the side to move (1 won, 0 drawn, -1 lost), else None."""
+        done = self.outcome(claim_draw)
+        if done is None:
+            return None
+        if done.winner is None:
+            return 0
+        return 1 if done.winner == (self.position.side == 0) else -1
+
+    def reply_first(self) -> bool:
+        """Whether the game is over only by extinctionClaim's early verdict on a bared king that
+        cannot bare back: Fairy-Stockfish ends it now, XBoard after the bared side's reply."""
+        return bool(endrules.reply_first(self.position))
+
     def _counted(self, termination: str, value: int = 0) -> Outcome:
         """An outcome that would be a draw decided instead by the material count where the
         variant has one (janggi's materialCounting, as Fairy-Stockfish)."""

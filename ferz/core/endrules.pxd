@@ -4,6 +4,7 @@ from ferz.core.position cimport Position
 
 cpdef bint pawn_drop_check(Position pos) noexcept nogil
 cpdef int end_value(Position pos) noexcept nogil
+cpdef bint reply_first(Position pos) noexcept nogil
 cdef bint extinct(Position pos, int c, int extra) noexcept nogil
 cdef bint flag_reached(Position pos, int c) noexcept nogil
 cdef bint flag_in_reach(Position pos, int c) noexcept nogil

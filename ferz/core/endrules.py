@@ -155,6 +155,15 @@ def end_value(pos: Position) -> cython.int:
     return NO_END
 
 
+def reply_first(pos: Position) -> cython.bint:
+    """Whether end_value's verdict is extinctionClaim's early one: the side to move is bared and
+    cannot bare back (FSF ends the game now; XBoard first lets the bared side reply)."""
+    us: cython.int = pos.side
+    if not pos.ext_on or not pos.ext_claim or extinct(pos, us ^ 1, 0):
+        return False
+    return extinct(pos, us, pos.ext_claim)
+
+
 def is_pass(m: cython.int) -> cython.bint:
     """Whether m is a pass (kingPass: the king 'moves' to its own square)."""
     return m != 0 and move_kind(m) == NORMAL and move_from(m) == move_to(m)

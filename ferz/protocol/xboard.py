@@ -379,7 +379,7 @@ class Xboard(Session):
         self.moves.append(best)
         self._sync()
         self.hint = ponder
-        if self._announce_end():
+        if self._announce_end(own_move=True):
             return
         if self.hard and ponder and not self.force:
             self._ponder(ponder)
@@ -419,11 +419,16 @@ class Xboard(Session):
         """Whether the current position ends the game by rule."""
         return self.engine.board.outcome() is not None
 
-    def _announce_end(self) -> bool:
+    def _announce_end(self, own_move: bool = False) -> bool:
         """Send the result line if the game has ended by rule (the variant's rules: a
         stalemate loses in xiangqi, a bared king in shatranj); returns whether it has."""
-        done = self.engine.board.outcome()
+        board = self.engine.board
+        done = board.outcome()
         if done is None:
+            return False
+        if own_move and board.reply_first():
+            # XBoard judges a bared king only after its reply and calls an earlier claim false
+            # (Fairy-Stockfish makes none here either): the claim waits for the reply.
             return False
         result, reason = describe(done)
         self.out.line(f"{result} {{{reason}}}")
@@ -604,6 +609,8 @@ class Xboard(Session):
             self._sync(self.moves + [move])
         except ValueError:
             self._sync()
+            if mode != "analyze" and not self.force and self._announce_end():
+                return  # a move after the game's end (a bared king's reply): claim the result
             self.out.line(f"Illegal move: {shorten(text)}")
             if mode == "analyze":
                 self._start("analyze", {"infinite": True})

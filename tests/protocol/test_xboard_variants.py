@@ -201,6 +201,32 @@ def test_results_follow_the_variant(xb: EngineProcess) -> None:
     assert "1-0 {Variant rule: White wins}" in ping(xb, 2)
 
 
+def test_a_bared_king_is_claimed_after_its_reply(xb: EngineProcess) -> None:
+    """XBoard judges a bared king only after its reply (an earlier claim is false): ferz claims
+    the win when that reply comes, instead of calling the reply illegal."""
+    fen = "8/8/8/1K4Q1/7p/5P2/6k1/2B5 w - - 0 62"  # Qxh4 bares the king: no way back
+    xb.send("new", "variant shatranj", f"setboard {fen}", "sd 3", "go")
+    lines = ping(xb, 1)
+    assert "move g5h4" in lines
+    assert not [x for x in lines if x.startswith(("1-0", "0-1", "1/2-1/2"))], lines
+    xb.send("usermove g2g3")
+    lines = ping(xb, 2)
+    assert "1-0 {Variant rule: White wins}" in lines
+    assert not [x for x in lines if x.startswith("Illegal move")], lines
+    # force mode (the GUI replaying a game) refuses such a move as before
+    xb.send("new", "variant shatranj", f"setboard {fen}", "force", "usermove g5h4", "g2g3")
+    assert "Illegal move: g2g3" in ping(xb, 3)
+
+
+def test_a_bared_king_that_can_bare_back_plays_on(xb: EngineProcess) -> None:
+    """With a king and one piece left the bared king may take it (FSF, XBoard): no claim."""
+    xb.send("new", "variant shatranj", "setboard 8/8/2k5/3q4/8/8/8/3R3K w - - 0 1", "force")
+    xb.send("usermove d1d5", "go")
+    lines = ping(xb, 1)
+    assert "move c6d5" in lines  # the only move that does not lose
+    assert not [x for x in lines if x.startswith(("1-0", "0-1", "1/2-1/2"))], lines
+
+
 def test_grand_ranks_from_zero(xb: EngineProcess) -> None:
     # 10x10: XBoard numbers the ranks 0-9; ferz's a3 is XBoard's a2, its a10 XBoard's a9.
     xb.send("new", "variant grand", "force", "usermove a2a3", "usermove a9a8")

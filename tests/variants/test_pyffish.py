@@ -304,3 +304,30 @@ def test_in_check_only_the_moves_that_parry_it_are_generated(name: str) -> None:
             board.push(move)
             moves.append(move.text)
     assert seen >= 10, (name, seen)
+
+
+# Bared kings (extinctionClaim): FSF ends the game at once where the bared side cannot bare
+# back, and gives it its reply where it can; XBoard always waits for the reply, so a claim on
+# the early verdict waits too (Board.reply_first). The value is for the side to move.
+BARED = [
+    ("shatranj", "8/8/8/1K4Q1/7p/5P2/6k1/2B5 w - - 0 62", ["g5h4"], -1, True),
+    ("shatranj", "k7/8/8/3q4/8/8/8/3R3K w - - 0 1", ["d1d5"], None, False),  # K+R: a reply
+    ("shatranj", "k7/8/8/3q4/8/8/8/3R3K w - - 0 1", ["d1d5", "a8b8"], 1, False),  # not bared back
+    ("shatranj", "8/8/2k5/3q4/8/8/8/3R3K w - - 0 1", ["d1d5", "c6d5"], None, False),  # bared back
+    ("courier", "k11/12/12/3f8/12/12/12/3R6NK w - - 0 1", ["d1d5"], -1, True),
+]
+
+
+@pytest.mark.parametrize(("name", "fen", "moves", "value", "early"), BARED)
+def test_bared_kings_end_games_like_fsf(
+    name: str, fen: str, moves: list, value: int | None, early: bool
+) -> None:
+    sf = pyffish()
+    board = Board(fen, variant=name)
+    for move in moves:
+        board.push_uci(move)
+    over, theirs = sf.is_immediate_game_end(name, fen, moves)
+    assert (_sign(theirs) if over else None) == value
+    assert board.outcome_value() == value == _value_of(board)
+    assert board.reply_first() == early
+    assert sorted(m.text for m in board.legal_moves) == sorted(sf.legal_moves(name, fen, moves))
