@@ -143,7 +143,7 @@ def format_features(name: str, variants: list[str], options: list[str]) -> list[
     lines = [
         "feature done=0",
         f'feature myname="{name}" ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 '
-        "sigint=0 sigterm=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 "
+        "sigint=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 "
         "exclude=1 pause=0 debug=1",
         f'feature variants="{",".join(variants)}"',
     ]

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import shlex
+import sys
 from collections.abc import Iterator
 
 import chess
+import chess.engine
 import pytest
 
-from tests.protocol.proc import EngineProcess
+from tests.protocol.proc import ROOT, EngineProcess
 
 
 def handshake(engine: EngineProcess) -> dict[str, str]:
@@ -48,6 +52,18 @@ def test_features() -> None:
     assert "normal" in features["variants"].split(",")
     assert "Move Overhead -spin" in features["option"]
     assert engine.close() == 0
+
+
+def test_python_chess_takes_the_handshake_without_a_warning(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """python-chess rejects sigterm=0, reuse=0 and san=1 with a warning: ferz sends none."""
+    caplog.set_level(logging.WARNING, logger="chess.engine")
+    command = [sys.executable, "-m", "ferz", "xboard"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    engine = chess.engine.SimpleEngine.popen_xboard(command, timeout=10, cwd=ROOT, env=env)
+    engine.quit()
+    assert not [r.getMessage() for r in caplog.records if r.name == "chess.engine"]
 
 
 def test_game_engine_plays_black_with_thinking(xb: EngineProcess) -> None:
