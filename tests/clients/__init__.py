@@ -1,0 +1,1 @@
+"""Conformance suite: ferz driven by real third-party clients (issue #53)."""
