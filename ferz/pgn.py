@@ -260,10 +260,16 @@ class Game:
 
     @classmethod
     def from_board(cls, board: Board, headers: dict[str, str] | None = None) -> Game:
-        """The game a Board has played, with Variant and FEN tags where needed."""
+        """The game a Board has played, with Variant and FEN tags where needed, and the
+        result of a finished game (mate, stalemate, a variant's rule: python-chess's
+        `board.result()`) in the Result tag; an unfinished one keeps the given Result (a
+        resignation, say) or `*`."""
         game = cls(dict(headers or {}))
         game.set_start(board.variant, board.starting_fen)
         game.add_line([move.uci() for move in board.move_stack])
+        result = board.result()
+        if result != "*":
+            game.headers["Result"] = result
         return game
 
     def set_start(self, variant: str, fen: str) -> None:

@@ -245,3 +245,30 @@ def test_writer_lines_fit_eighty_columns_and_numbers_stay_with_moves() -> None:
     movetext = text.split("\n\n")[1]
     assert all(len(line) <= 80 or line.startswith("{") for line in movetext.splitlines())
     assert not any(line.rstrip().endswith(".") for line in movetext.splitlines())
+
+
+@pytest.mark.parametrize(
+    ("moves", "fen", "variant", "result"),
+    [
+        (["f3", "e5", "g4", "Qh4#"], None, "chess", "0-1"),  # mate
+        (["Qg6"], "7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", "chess", "1/2-1/2"),  # stalemate
+        (["Kd2"], "8/8/8/8/8/8/8/K1k2q2 b - - 0 1", "chess", "*"),  # not over
+        (["Kd4"], "8/8/8/8/8/4K3/8/k7 w - - 0 1", "kingofthehill", "1-0"),  # a variant's rule
+    ],
+)
+def test_from_board_writes_the_result_of_a_finished_game(moves, fen, variant, result) -> None:
+    """Game.from_board puts a finished game's result in the Result tag, as python-chess's
+    does (it wrote `*` for a mated board); an unfinished game keeps `*`, or the Result the
+    caller gave (a resignation)."""
+    board = Board(fen, variant=variant) if fen else Board(variant=variant)
+    for text in moves:
+        board.push_san(text)
+    game = pgn.Game.from_board(board)
+    assert game.headers["Result"] == result
+    if variant == "chess":
+        reference = chess.Board(fen) if fen else chess.Board()
+        for text in moves:
+            reference.push_san(text)
+        assert result == chess.pgn.Game.from_board(reference).headers["Result"]
+    assert f'[Result "{result}"]' in pgn.write(game)
+    assert pgn.Game.from_board(Board(), {"Result": "1-0"}).headers["Result"] == "1-0"
