@@ -985,8 +985,35 @@ def check(net_path: Path, data: Path | list[Path], limit: int, variant: str) -> 
 # ------------------------------------------------------------------------------ command line
 
 
+#: the packages each command needs beyond ferz (`pip install -e '.[train]'` brings them)
+NEEDS = {"train": ("torch", "numpy"), "agree": ("torch", "numpy"), "check": ()}
+
+
+def missing_package(command: str) -> str | None:
+    """The first package that `command` needs and this Python lacks, or None."""
+    import importlib.util
+
+    return next(
+        (name for name in NEEDS.get(command, ()) if not importlib.util.find_spec(name)), None
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Command line: gen, train, check."""
+    """Command line: gen, train, check, agree; a missing package, an unreadable file or bad
+    input (a ValueError, as in ferz) is one line `nnue.py: error: ...` and exit 2, as ferz's
+    commands do."""
+    try:
+        return run(argv)
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename is not None else ""
+        print(f"nnue.py: error: {where}{error.strerror or error}", file=sys.stderr)
+    except ValueError as error:
+        print(f"nnue.py: error: {' '.join(str(error).split())}", file=sys.stderr)
+    return 2
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Parse the command line and run its command."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("gen", help="moved: generate data with `ferz datagen` (docs/engine.md)")
@@ -1048,6 +1075,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--limit", type=int, default=20000, help="positions to compare")
     p.add_argument("--variant", default="chess", help="variant of the positions")
     args = parser.parse_args(argv)
+    package = missing_package(args.command)
+    if package:
+        print(
+            f"nnue.py: error: {args.command} needs {package}: pip install -e '.[train]' "
+            f"(or pip install {package})",
+            file=sys.stderr,
+        )
+        return 2
     if args.command == "check":
         check(args.net, args.data, args.limit, args.variant)
     elif args.command == "agree":
