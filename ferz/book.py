@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .board import Board, IllegalMoveError, Move
 from .core.defs import CASTLE, move_kind, move_to
+from .files import write_atomically
 
 ENTRY = struct.Struct(">QHHI")
 PIECES = "PNBRQK"  # Polyglot piece kinds: 2 * index + (1 for White)
@@ -174,7 +175,8 @@ def _raw(board: Board, move: Move) -> int:
 def _save(path: str | Path, rows: list[tuple[int, int, int, int]]) -> None:
     """Write (key, move, weight, learn) rows sorted by key, the heaviest move first."""
     rows.sort(key=lambda row: (row[0], -row[2], row[1]))
-    Path(path).write_bytes(b"".join(ENTRY.pack(*row) for row in rows))
+    # whole or not at all: a book cut short by a kill would be read as a smaller book
+    write_atomically(path, b"".join(ENTRY.pack(*row) for row in rows))
 
 
 def write(path: str | Path, moves: dict[str, list[tuple[str, int]]]) -> None:

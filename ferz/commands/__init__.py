@@ -108,20 +108,61 @@ def _load_variants(path: str | None) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the process exit code."""
+    """Run the command line; returns the process exit code.
+
+    The one place of the error contract (README.md, "Errors"): whatever a command cannot do
+    for a reason outside ferz (bad input, a file that cannot be read or written, a missing
+    optional package, an engine that fails) ends here as one line `ferz: error: ...` on
+    stderr and exit code 2; anything else is a bug and keeps its traceback."""
     argv = sys.argv[1:] if argv is None else argv
     args = build_parser(argv).parse_args(argv)
     _warn_if_pure()
     try:
+        _check_params(args.command)
         _load_variants(args.variants)
         return _dispatch(args)
-    except ValueError as error:
-        print(f"ferz: error: {error}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as error:  # sorted by failure_message: a bug is raised again
+        message = failure_message(error)
+        if message is None:
+            raise
+        print(f"ferz: error: {message}", file=sys.stderr)
+        return 2
+
+
+def failure_message(error: BaseException) -> str | None:
+    """The one-line message of an error that the contract reports (ValueError for bad input,
+    ferz.errors.Failure, an OSError, a missing optional package), or None for a bug."""
+    from ..errors import Failure, missing_package
+
+    if isinstance(error, ImportError):
+        error = missing_package(error) or error
+    if isinstance(error, OSError) and error.strerror:
+        # its words, not its repr: "games.pgn: No such file or directory", no [Errno 2]
+        place = error.filename
+        text = error.strerror if place is None else f"{place}: {error.strerror}"
+    elif isinstance(error, (ValueError, Failure, OSError)):
+        text = str(error) or type(error).__name__
+    else:
+        return None
+    return " ".join(text.split())
+
+
+def _check_params(command: str | None) -> None:
+    """ValueError naming a bad FERZ_PARAMS item (ferz.params reads it when imported) for
+    every command, perft's too; in a protocol, the GUI's first line is answered with the same
+    reason first (docs/engine.md)."""
+    try:
+        from .. import params  # noqa: F401
+    except ValueError as error:
+        if command is None or command in PROTOCOLS:
+            from .protocol import refuse
+
+            refuse(command, str(error))
+        raise
 
 
 def _warn_if_pure() -> None:

@@ -232,9 +232,10 @@ def main(args: argparse.Namespace) -> int:
         sys.stderr.write("\n")
     output = "".join(text or "" for text in results)
     if args.output:
+        from ..files import write_atomically
+
         try:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(output)
+            write_atomically(args.output, output)  # a stopped run leaves no half a file
         except OSError as error:
             raise ValueError(f"cannot write {args.output}: {error.strerror}") from None
     else:

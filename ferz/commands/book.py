@@ -51,8 +51,20 @@ def main(args: argparse.Namespace) -> int:
         if args.max_ply < 1 or args.min_games < 1:
             raise ValueError("--max-ply and --min-games must be at least 1")
         games = list(_games(args.pgn))
+        if not games:
+            raise ValueError(
+                f"no standard chess or Chess960 game in {', '.join(args.pgn)}: no book written"
+            )
         rows = book.build(games, args.max_ply, args.min_games, args.uniform)
-        book.save(args.out, rows)
+        if not rows:
+            raise ValueError(
+                f"no move of the {len(games)} games was played, with a score, in --min-games "
+                f"{args.min_games} of them: no book written (lower --min-games)"
+            )
+        try:
+            book.save(args.out, rows)
+        except OSError as error:
+            raise ValueError(f"cannot write {args.out}: {error.strerror}") from None
         positions = len({row[0] for row in rows})
         print(f"{args.out}: {len(rows)} moves in {positions} positions from {len(games)} games")
         return 0

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 from pathlib import Path
 
 from ..datagen.fileformat import FormatError, read_chunk
-from ..datagen.generate import Recipe, cache_dir, dataset, generate
+from ..datagen.generate import LOCK, MANIFEST, RECIPE, Recipe, cache_dir, dataset, generate
+from ..files import release
 from ..match.runner import default_concurrency
 
 EXAMPLES = """\
@@ -193,6 +195,18 @@ def dump(path: Path) -> int:
     return 0
 
 
+def _remove_unused(out: Path) -> None:
+    """Delete a new output folder that holds no chunk: its recipe, manifest and lock only."""
+    if any(path.name.startswith("chunk-") for path in out.glob("*")):
+        return
+    release(out / LOCK)
+    for name in (MANIFEST, RECIPE, f"{LOCK}.lock"):
+        with contextlib.suppress(OSError):
+            (out / name).unlink()
+    with contextlib.suppress(OSError):
+        out.rmdir()  # only if nothing else is there
+
+
 def main(args: argparse.Namespace) -> int:
     """Run `ferz datagen`; ValueError (printed by ferz's main) for bad input."""
     if args.dump:
@@ -201,8 +215,9 @@ def main(args: argparse.Namespace) -> int:
         except FormatError as error:
             raise ValueError(str(error)) from None
     recipe = recipe_of(args)
-    out = args.out or cache_dir(args.name or recipe.default_name())
+    out = Path(args.out or cache_dir(args.name or recipe.default_name()))
     command = ["ferz", *sys.argv[1:]]
+    created = not out.exists()
     try:
         progress = generate(recipe, args.games, out, args.concurrency, args.ray, command)
     except KeyboardInterrupt:
@@ -212,6 +227,12 @@ def main(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 130
+    except BaseException:
+        if created:
+            _remove_unused(out)  # a run that could not start leaves no folder of its own
+        raise
+    finally:
+        release(out / LOCK)  # a run that ended leaves no datagen.lock
     rate = progress.positions / max(progress.seconds, 1e-9)
     print(
         f"{progress.games} games, {progress.positions} positions in {progress.seconds:.0f} s "

@@ -68,6 +68,29 @@ def resolve(file: str) -> Path:
         raise ValueError(f"no such EPD file: {file} (bundled suites: {bundled})") from None
 
 
+def read_suite(path: Path, lines: list[str], engine: Engine) -> list[tuple[int, Record | str]]:
+    """Every EPD line of a suite by line number: its Record, or the reason it cannot be run
+    (a malformed line, a position or move that is not legal, no bm or am). ValueError when
+    no line can be run (an empty file, or one that is not EPD): there is no suite to run."""
+    items: list[tuple[int, Record | str]] = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            record = parse_line(line)
+            if record is None:
+                continue
+            board = Board(record.fen, rules=engine.board.rules)
+            ops = record.ops
+            if not _codes(board, ops.get("bm", [])) | _codes(board, ops.get("am", [])):
+                raise ValueError("no bm or am operation")
+            items.append((number, record))
+        except ValueError as error:
+            items.append((number, str(error)))
+    if not any(isinstance(item, Record) for _, item in items):
+        first = next((f" (line {n}: {item})" for n, item in items), "")
+        raise ValueError(f"{path}: no EPD position with a bm or am operation{first}")
+    return items
+
+
 def main(args: argparse.Namespace) -> int:
     """`ferz epd` with its parsed options."""
     return run(args.file, args.movetime, args.threads, args.hash, args.nodes)
@@ -94,29 +117,21 @@ def run(
     engine = Engine()
     engine.set_option("Threads", threads)
     engine.set_option("Hash", hash_mb)
+    items = read_suite(path, lines, engine)
     solved = total = 0
     start = time.monotonic()
-    for number, line in enumerate(lines, start=1):
-        try:
-            record = parse_line(line)
-        except ValueError as error:
-            total += 1
-            print(f"line {number}: error: {error}", flush=True)
-            continue
-        if record is None:
-            continue
+    for number, item in items:
         total += 1
-        engine.new_game()
-        try:
-            ok, played = solve(engine, record, movetime, nodes)
-        except ValueError as error:
-            print(f"line {number}: error: {error}", flush=True)
+        if isinstance(item, str):
+            print(f"line {number}: error: {item}", flush=True)
             continue
+        engine.new_game()
+        ok, played = solve(engine, item, movetime, nodes)
         solved += ok
         expected = " ".join(
-            f"{op} {' '.join(record.ops[op])}" for op in ("bm", "am") if op in record.ops
+            f"{op} {' '.join(item.ops[op])}" for op in ("bm", "am") if op in item.ops
         )
-        print(f"{record.name}: {'ok  ' if ok else 'FAIL'} {played} ({expected})", flush=True)
+        print(f"{item.name}: {'ok  ' if ok else 'FAIL'} {played} ({expected})", flush=True)
     elapsed = time.monotonic() - start
     print(f"solved {solved}/{total} in {elapsed:.0f} s")
     sys.stdout.flush()

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from ..files import claim, write_atomically
+from ..files import claim, release, write_atomically
 from ..match import openings as openings_module
 from ..match import resume, stats
 from ..match.adjudication import Adjudication
@@ -373,7 +373,8 @@ def failure_lines(progress: Progress) -> list[str]:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run `ferz match`; 0 when the match ran, 2 on bad input or an engine that cannot start."""
+    """Run `ferz match`; 0 when the match ran, 2 on bad input or an engine that cannot start
+    (ValueError, MatchError: one `ferz: error:` line from ferz's main)."""
     config = build_config(args)
     sprt = None
     if args.sprt:
@@ -384,8 +385,29 @@ def main(args: argparse.Namespace) -> int:
     if args.resume and not args.pgn:
         raise ValueError("--resume continues the match of a --pgn FILE: give it")
     progress = Progress(config, sprt, args.stop_on_failure, args.pgn, args.event, args.quiet)
-    if args.pgn:
+    if not args.pgn:
+        return play(args, progress)
+    created = not os.path.exists(args.pgn)
+    try:
         open_pgn(args, progress)
+        return play(args, progress)
+    finally:
+        # a match that played no game leaves no empty PGN of its own making, and every match
+        # its lock: FILE.lock guards a running match, not a finished one
+        if created and not progress.records and _empty(args.pgn):
+            os.unlink(args.pgn)
+        release(args.pgn)
+
+
+def _empty(path: str) -> bool:
+    """Whether a file exists and holds nothing."""
+    return os.path.isfile(path) and os.path.getsize(path) == 0
+
+
+def play(args: argparse.Namespace, progress: Progress) -> int:
+    """Play the match's games that are left and print the summary; MatchError (after the
+    summary of the games played, if any) when an engine cannot start."""
+    config = progress.config
     todo = [index for index in range(config.games) if index not in progress.records]
     if progress.records:
         progress.judge()  # the SPRT of the games already played
@@ -398,7 +420,7 @@ def main(args: argparse.Namespace) -> int:
             print(line)
         print(f"Resumed: nothing to play, {done}")
         return 0
-    error = None
+    error: MatchError | None = None
     interrupted = False
     previous = _stop_on_sigterm()
     try:
@@ -409,7 +431,7 @@ def main(args: argparse.Namespace) -> int:
         else:
             run_local(config, args.concurrency or default_concurrency(), progress.add, todo)
     except MatchError as failure:
-        error = str(failure)
+        error = failure
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -419,6 +441,8 @@ def main(args: argparse.Namespace) -> int:
     seconds = progress.seconds()
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\n")
+    if error is not None and not progress.records:
+        raise error  # a match that could not start has nothing to sum up
     names = _names(progress, config)
     for line in failure_lines(progress):
         print(line)
@@ -427,9 +451,9 @@ def main(args: argparse.Namespace) -> int:
     if interrupted:
         print("Stopped: interrupted")
         return 130
-    if error:
-        print(f"ferz: error: {error}", file=sys.stderr)
-        return 2
+    if error is not None:
+        sys.stdout.flush()  # the summary first, then the error line of ferz's main
+        raise error
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 #: the protocol commands and their one-line help
 PROTOCOLS = {
@@ -22,3 +23,26 @@ def main(args: argparse.Namespace) -> int:
     from ..protocol import run
 
     return run(args.command)
+
+
+def refuse(mode: str | None, message: str) -> None:
+    """Answer the GUI's first line with why ferz cannot start (a bad FERZ_PARAMS), in its
+    protocol's words, so that the GUI's log (and `ferz match`) shows the reason and not only
+    an exit code: `info string error: ...` (UCI, USI), `info message error: ...` (UCCI),
+    `tellusererror ...` (xboard). The caller then stops the program."""
+    if sys.stdin is None or sys.stdin.isatty():
+        return  # a person at a terminal reads the error line itself
+    first = ""
+    for line in sys.stdin:
+        if line.split():
+            first = line.split()[0]
+            break
+    mode = mode or (first if first in ("xboard", "usi", "ucci") else "uci")
+    text = " ".join(message.split())
+    if mode == "xboard":
+        reply = f"tellusererror {text}"
+    elif mode == "ucci":
+        reply = f"info message error: {text}"
+    else:
+        reply = f"info string error: {text}"
+    print(reply, flush=True)

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..files import claim
+from ..files import claim, release
 from ..match import openings as openings_module
 from ..match import spsa
 from ..match.adjudication import Adjudication
@@ -157,10 +157,29 @@ def main(args: argparse.Namespace) -> int:
     if args.show:
         print("\n".join(report(state)))
         return 0
-    claim(path, "ferz spsa")
     concurrency = args.concurrency or default_concurrency()
     if concurrency < 1 or (args.batch is not None and args.batch < 1):
         raise ValueError("--concurrency and --batch must be at least 1")
+    try:
+        # the cache folder of the default --state exists on no first run (datagen makes its
+        # own too); the lock file is made in it before the state is
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot write {path}: {error.strerror}") from None
+    claim(path, "ferz spsa")
+    try:
+        tune(args, state, path, config, concurrency)
+    finally:
+        release(path)  # a finished or failed run leaves no NAME.json.lock
+    print("\n".join(report(state)))
+    return 0
+
+
+def tune(
+    args: argparse.Namespace, state: spsa.State, path: Path, config: MatchConfig, concurrency: int
+) -> None:
+    """Play the run's batches of pairs (`concurrency` at once locally), saving the state after
+    each, until it is done."""
     batch = args.batch or concurrency
     if args.ray:
         from ..match import cluster
@@ -188,5 +207,3 @@ def main(args: argparse.Namespace) -> int:
             shown = " ".join(f"{n}={v:.1f}" for n, v in state.theta.items())
             elapsed = time.monotonic() - started
             print(f"spsa {state.k - 1}/{state.iterations} {shown} ({elapsed:.0f} s)", flush=True)
-    print("\n".join(report(state)))
-    return 0

@@ -297,7 +297,7 @@ def read_chunk(path: Path) -> tuple[dict, list[Record]]:
     try:
         data = path.read_bytes()
     except OSError as error:
-        raise FormatError(f"cannot read {path}: {error}") from None
+        raise FormatError(f"cannot read {path}: {error.strerror or error}") from None
     header, encoding, count, offset = read_header(data, str(path))
     records = list(_records(data, encoding, offset))
     if len(records) != count:

@@ -89,6 +89,9 @@ class Recipe:
 
     def check(self) -> None:
         """ValueError naming the first setting that makes no sense."""
+        from .. import variants
+
+        variants.get(self.variant)  # ValueError naming an unknown variant, before any file
         if self.nodes < 1:
             raise ValueError("--nodes must be at least 1")
         if not 0.0 <= self.book_share <= 1.0 or not 0.0 <= self.random_moves <= 1.0:

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from ..errors import MissingPackage
 from .referee import GameRecord
 from .runner import MatchConfig, MatchError, OnRecord, play_one, run_local
 
@@ -20,13 +21,11 @@ RETRIES = 3  # Ray's own retries of a task whose worker died
 
 
 def _ray() -> Any:
-    """The ray module; MatchError naming the extra when it is missing."""
+    """The ray module; MissingPackage naming the extra when it is missing."""
     try:
         import ray
     except ImportError:
-        raise MatchError(
-            "--ray needs Ray: pip install 'ferz[cluster]' (or pip install 'ray[default]')"
-        ) from None
+        raise MissingPackage("ray", "--ray", "'ray[default]'") from None
     return ray
 
 

@@ -26,11 +26,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from ..errors import Failure
+
 MATE_CP = 100000  # a mate score in centipawns: mate in n is MATE_CP - n
 PROTOCOLS = ("uci", "xboard", "usi", "ucci")
 
 
-class EngineError(Exception):
+class EngineError(Failure):
     """An engine that failed: `kind` is crash, disconnect, stall, protocol or start."""
 
     def __init__(self, kind: str, message: str) -> None:

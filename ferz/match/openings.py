@@ -42,8 +42,10 @@ def read_positions(path: str | Path, variant: str) -> list[Opening]:
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise ValueError(f"cannot read openings {path}: {error}") from None
+    except OSError as error:
+        raise ValueError(f"cannot read openings {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"cannot read openings {path}: not UTF-8 text") from None
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.split("#", 1)[0].strip() if raw.lstrip().startswith("#") else raw.strip()

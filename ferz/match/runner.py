@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..errors import Failure
 from .adjudication import Adjudication
 from .clock import MatchLimits
 from .engines import Driver, EngineError, EngineSpec
@@ -23,8 +24,8 @@ from .referee import GameRecord, play_game
 OnRecord = Callable[[GameRecord], bool]
 
 
-class MatchError(Exception):
-    """The match cannot go on (an engine that does not start)."""
+class MatchError(Failure):
+    """The match cannot go on (an engine that does not start): `ferz: error:`, exit 2."""
 
 
 @dataclass(frozen=True)

@@ -82,8 +82,12 @@ def parse_param(text: str) -> Param:
 
 def read_params(path: str | Path) -> list[Param]:
     """The parameters of a file: one spec per line, `#` starts a comment."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a parameter file (not UTF-8 text)") from None
     out = []
-    for number, line in enumerate(Path(path).read_text().splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         text = line.split("#", 1)[0].strip()
         if text:
             try:

@@ -50,9 +50,12 @@ class UciDriver(Driver):
             line = got[1].strip()
             if line == f"{self.protocol}ok":
                 break
-            if line.startswith("info string error"):
-                # an engine that cannot start says so (ferz: a bad FERZ_PARAMS) and waits
-                raise EngineError("start", line[len("info string ") :])
+            if line.startswith(("info string error", "info message error")):
+                # an engine that cannot start says so (ferz: a bad FERZ_PARAMS; UCCI's own
+                # word is `info message`) and waits or exits
+                said = line.split(None, 2)[2].removeprefix("error").lstrip(":").strip()
+                reason = said or "no reason given"
+                raise EngineError("start", f"cannot start: {reason}")
             if line.startswith("id name ") and not self.name:
                 self.name = line[8:].strip()
             found = re.match(r"option (?:name )?(.+?) type ", line)  # UCCI has no `name`

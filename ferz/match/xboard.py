@@ -47,6 +47,9 @@ class XboardDriver(Driver):
             if got is None:
                 break  # a protocol 1 engine sends no features
             line = got[1].strip()
+            if line.startswith("tellusererror"):
+                # an engine that cannot start tells the user why (ferz: a bad FERZ_PARAMS)
+                raise EngineError("start", f"cannot start: {line[len('tellusererror') :].strip()}")
             if not line.startswith("feature"):
                 continue
             finished = False

@@ -28,6 +28,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ferz.cache",
             "ferz.data",
             "ferz.epd",
+            "ferz.errors",
             "ferz.files",
             "ferz.notation",
             "ferz.perft",
