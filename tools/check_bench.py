@@ -8,7 +8,9 @@ line in the git log.
 Every commit that changes search or evaluation ends its message with `Bench: N` (the node count
 that `ferz bench` prints); a change of the search that does not announce its new count fails
 here. Run by .ci/run from the repository root; exit 0 when they agree, 1 when they differ, 2 when
-the check cannot run (no git history with a `Bench:` line, or a bench that prints no count).
+the check cannot run (no git history with a `Bench:` line, a ferz that would run uncompiled,
+such as the source tree of a checkout beside a plain `pip install .`, or a bench that prints no
+count).
 """
 
 from __future__ import annotations
@@ -33,8 +35,25 @@ def measured(output: str) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def uncompiled() -> str:
+    """Why the ferz that `python -m ferz` imports here would run uncompiled (ferz's own
+    warning: a source tree shadowing the installed ferz, say), or "" when it is compiled or
+    FERZ_PURE asked for plain Python."""
+    code = "from ferz.commands import pure_warning; print(pure_warning() or '')"
+    probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if probe.returncode:
+        last = (probe.stderr.strip().splitlines() or ["no message"])[-1]
+        return f"ferz cannot be imported: {last}"
+    return probe.stdout.strip()
+
+
 def main() -> int:
     """Compare the announced and the measured signature; print the verdict."""
+    slow = uncompiled()
+    if slow:
+        # the bench of an uncompiled core runs for more than ten minutes: refuse at once
+        print(f"check_bench: not run: {slow}")
+        return 2
     log = subprocess.run(
         ["git", "log", "--format=%B"], capture_output=True, text=True, check=False
     ).stdout

@@ -6,6 +6,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 DESCRIPTION = """\
 ferz: a chess and chess-variant engine.
@@ -166,17 +167,62 @@ def _check_params(command: str | None) -> None:
 
 
 def _warn_if_pure() -> None:
-    """One line on stderr when the core runs uncompiled although FERZ_PURE did not ask for it
-    (ferz was installed without a C compiler)."""
+    """One line on stderr when the core runs uncompiled although FERZ_PURE did not ask for it."""
+    message = pure_warning()
+    if message:
+        print(f"ferz: warning: {message}", file=sys.stderr)
+
+
+def pure_warning() -> str | None:
+    """Why the core runs as plain Python when FERZ_PURE did not ask for it, or None: the
+    uncompiled source tree of a checkout shadowing an installed, compiled ferz (`python -m
+    ferz` in the repository after a plain `pip install .`: Python imports the ./ferz of the
+    folder it runs in first), a checkout never compiled, or an install without a C compiler."""
     from ..core import PURE, compiled
 
-    if not PURE and not compiled():
-        print(
-            "ferz: warning: the core is not compiled (ferz was installed without a C compiler), "
-            "so it runs as plain Python, hundreds of times slower; install a C compiler and "
-            "reinstall ferz for full speed",
-            file=sys.stderr,
+    if PURE or compiled():
+        return None
+    package = Path(__file__).resolve().parents[1]
+    shown = "./ferz" if package.parent == Path.cwd().resolve() else str(package)
+    slow = "so it runs as plain Python, hundreds of times slower"
+    installed = _compiled_copy(package)
+    if installed is not None:
+        return (
+            f"you are running the uncompiled source tree in {shown}, not the installed ferz "
+            f"in {installed} ({slow}): run from another folder, or pip install -e . to "
+            "compile the tree in place"
         )
+    if (package.parent / "setup.py").is_file() and (package.parent / "pyproject.toml").is_file():
+        return (
+            f"the core in the source tree {shown} is not compiled ({slow}): pip install -e . "
+            "(or make build) compiles it in place; it needs a C compiler"
+        )
+    return (
+        f"the core is not compiled (ferz was installed without a C compiler), {slow}; "
+        "install a C compiler and reinstall ferz for full speed"
+    )
+
+
+def _compiled_copy(package: Path) -> Path | None:
+    """Another ferz package that Python would import from elsewhere (site-packages, an
+    editable install's tree) whose core is compiled, or None."""
+    import importlib.machinery
+
+    elsewhere = [p for p in sys.path if Path(p or ".").resolve() != package.parent]
+    for finder in sys.meta_path:
+        try:
+            spec = finder.find_spec("ferz", elsewhere)  # type: ignore[attr-defined]
+        except Exception:  # a finder that cannot answer this question is no copy
+            continue
+        places = (spec.submodule_search_locations or []) if spec else []
+        for place in places:
+            core = Path(place).resolve() / "core"
+            if core.parent == package:
+                continue
+            suffixes = importlib.machinery.EXTENSION_SUFFIXES
+            if any((core / f"position{suffix}").is_file() for suffix in suffixes):
+                return core.parent
+    return None
 
 
 def _dispatch(args: argparse.Namespace) -> int:
