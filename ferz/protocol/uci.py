@@ -277,8 +277,9 @@ class Uci(Session):
             return  # exactly one bestmove per go
         lines = []
         if not best and not self._scored:
-            board = self.engine.board
-            lines.append(f"info depth 0 score {'mate 0' if board.is_checkmate() else 'cp 0'}")
+            # a game decided by any rule scores as Fairy-Stockfish's: mate 0, drawn cp 0
+            value = self.engine.board.outcome_value()
+            lines.append(f"info depth 0 score {'mate 0' if value else 'cp 0'}")
         lines.append(format_bestmove(best, ponder))
         self._held = None
         # Idle before the GUI can read the bestmove, so that its next commands meet no search.

@@ -159,8 +159,8 @@ class Usi(Uci):
             return
         lines = []
         if not best and not self._scored:
-            mated = self.engine.board.is_checkmate()
-            lines.append(f"info depth 0 score {'mate 0' if mated else 'cp 0'}")
+            value = self.engine.board.outcome_value()  # decided by any rule: mate 0 (as FSF)
+            lines.append(f"info depth 0 score {'mate 0' if value else 'cp 0'}")
         if best:
             text = f"bestmove {self._out_move(best)}"
             if ponder:

@@ -79,7 +79,7 @@ def check_score(score: chess.engine.Score, winner: bool | None, turn: bool, what
 
 def check_end(engine: chess.engine.SimpleEngine, board: chess.Board, what: str) -> None:
     """At a game end by the rules ferz has no move and a score that agrees with the result."""
-    outcome = board.outcome()
+    outcome = board.outcome(claim_draw=True)
     assert outcome is not None
     if outcome.termination not in RULE_ENDS:
         return

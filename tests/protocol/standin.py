@@ -31,6 +31,13 @@ class NamedBoard(chess.Board):
             square = chess.parse_square(square)
         return super().piece_at(square)
 
+    def outcome_value(self, claim_draw: bool = False) -> int | None:
+        """The finished game's value for the side to move (1 won, 0 drawn, -1 lost), else None."""
+        done = self.outcome(claim_draw=claim_draw)
+        if done is None:
+            return None
+        return 0 if done.winner is None else (1 if done.winner == self.turn else -1)
+
 
 class StandIn:
     """Searches by sleeping a little per depth and picks the first legal move in UCI order."""
