@@ -10,6 +10,7 @@ cdef enum:
 
 @cython.final
 cdef class History:
+    # cpdef: the search calls them in C (a final class: no dispatch), tests from Python
     cdef Position pos
     cdef int nsq, nplay, crows, cont_size, ntypes1, hist_from
     cdef int history_max, corr_limit, corr_div
@@ -28,15 +29,15 @@ cdef class History:
     cdef long long cont_row(self, int ply) noexcept nogil
     cdef int cont_cell(self, long long row, int col) noexcept nogil
     cdef int cont_index(self, int ply, int col) noexcept nogil
-    cdef int quiet(self, int ply, int m) noexcept nogil
+    cpdef int quiet(self, int ply, int m) noexcept nogil
     cdef void quiet_rows(self, int ply) noexcept nogil
     cdef int quiet_at(self, int m) noexcept nogil
     cdef int capture_index(self, int m) noexcept nogil
-    cdef int capture(self, int m) noexcept nogil
-    cdef void bonus_quiet(self, int ply, int m, int bonus) noexcept nogil
-    cdef void bonus_capture(self, int m, int bonus) noexcept nogil
-    cdef void cutoff_quiet(self, int ply, int m, int prev) noexcept nogil
-    cdef int counter_move(self, int prev) noexcept nogil
+    cpdef int capture(self, int m) noexcept nogil
+    cpdef void bonus_quiet(self, int ply, int m, int bonus) noexcept nogil
+    cpdef void bonus_capture(self, int m, int bonus) noexcept nogil
+    cpdef void cutoff_quiet(self, int ply, int m, int prev) noexcept nogil
+    cpdef int counter_move(self, int prev) noexcept nogil
     cdef int corr_index(self) noexcept nogil
-    cdef int corrected(self, int raw) noexcept nogil
-    cdef void update_correction(self, int diff, int depth) noexcept nogil
+    cpdef int corrected(self, int raw) noexcept nogil
+    cpdef void update_correction(self, int diff, int depth) noexcept nogil

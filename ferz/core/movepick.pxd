@@ -27,6 +27,8 @@ cdef bint is_tactical(Position pos, int m) noexcept nogil
 
 @cython.final
 cdef class MovePicker:
+    # start, skip_quiets and next are cpdef: C calls from the search (a final class: no
+    # dispatch), Python calls from tests
     cdef Position pos
     cdef Evaluator ev
     cdef History hist
@@ -44,7 +46,7 @@ cdef class MovePicker:
     cdef void score_moves(self, int base, int n, int ply, int ttm, int prev) noexcept nogil
     cdef int pick(self, int base, int i, int n) noexcept nogil
     cdef int drop_quiets(self, int i, int end, bint checks) noexcept nogil
-    cdef void start(self, int ply, int ttm, bint staged, int prev) noexcept nogil
-    cdef void skip_quiets(self, int ply, bint checks) noexcept nogil
+    cpdef void start(self, int ply, int ttm, bint staged, int prev) noexcept nogil
+    cpdef void skip_quiets(self, int ply, bint checks) noexcept nogil
     cdef void gen_list(self, int ply, int base, int ttm, bint captures) noexcept nogil
-    cdef int next(self, int ply) noexcept nogil
+    cpdef int next(self, int ply) noexcept nogil
