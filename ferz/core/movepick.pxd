@@ -21,6 +21,10 @@ cdef enum:
     ST_GEN_ALL = 7
     ST_ALL = 8
     ST_DONE = 9
+    # quiet moves skipped by late move pruning (skip)
+    SKIP_NONE = 0
+    SKIP_QUIETS = 1  # every quiet move
+    SKIP_NON_CHECKS = 2  # every quiet move that gives no check
 
 cdef bint is_tactical(Position pos, int m) noexcept nogil
 
@@ -36,8 +40,8 @@ cdef class MovePicker:
     # the move lists of every ply (MAXMOVES from ply * MAXMOVES) and their ordering scores
     cdef public int[::1] moves, scores
     cdef int[::1] see_buf
-    # per ply: stage, TT move, staged or whole list, quiets skipped (1) or all but their
-    # checks (2), killer index, the move before and its counter move, cursor and end of the
+    # per ply: stage, TT move, staged or whole list, quiets skipped (a SKIP_ value), killer
+    # index, the move before and its counter move, cursor and end of the
     # captures (or whole list), start of the bad captures, cursor and end of the quiets, score
     # of the move returned
     cdef int[::1] stage, ttm, staged, skip, kidx, prev, cm, cur, end, bad, qcur, qend

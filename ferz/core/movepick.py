@@ -44,6 +44,9 @@ if not cython.compiled:  # the constants of movepick.pxd, for the uncompiled fal
     ST_GEN_ALL = 7
     ST_ALL = 8
     ST_DONE = 9
+    SKIP_NONE = 0  # quiet moves skipped by late move pruning (skip)
+    SKIP_QUIETS = 1
+    SKIP_NON_CHECKS = 2
 
 
 def _ints(n: int) -> array:
@@ -131,7 +134,7 @@ class MovePicker:
         self.stage[ply] = ST_TT
         self.ttm[ply] = ttm
         self.staged[ply] = staged
-        self.skip[ply] = 0
+        self.skip[ply] = SKIP_NONE
         self.kidx[ply] = 0
         self.prev[ply] = prev
         self.cm[ply] = self.hist.counter_move(prev)
@@ -139,7 +142,7 @@ class MovePicker:
     def skip_quiets(self, ply: cython.int, checks: cython.bint) -> cython.void:
         """Late move pruning: no more quiet moves at this node, or (`checks`) only those that
         give check."""
-        self.skip[ply] = 2 if checks else 1
+        self.skip[ply] = SKIP_NON_CHECKS if checks else SKIP_QUIETS
         if self.stage[ply] == ST_ALL:
             self.end[ply] = self.drop_quiets(self.cur[ply], self.end[ply], checks)
         elif self.stage[ply] == ST_QUIETS and checks:
@@ -209,21 +212,21 @@ class MovePicker:
                 if (
                     m != 0
                     and m != ttm
-                    and self.skip[ply] != 1
+                    and self.skip[ply] != SKIP_QUIETS
                     and not is_tactical(self.pos, m)
                     and movegen.is_pseudo_legal(self.pos, m)
-                    and (self.skip[ply] == 0 or attacks.checks(self.pos, m))
+                    and (self.skip[ply] == SKIP_NONE or attacks.checks(self.pos, m))
                 ):
                     self.score[ply] = SC_KILLER
                     return m
             elif stage == ST_GEN_QUIETS:
-                if self.skip[ply] == 1:
+                if self.skip[ply] == SKIP_QUIETS:
                     self.cur[ply] = self.bad[ply]
                     self.stage[ply] = ST_BAD
                     continue
                 end = self.end[ply]
                 self.qend[ply] = movegen.gen_quiets(self.pos, self.moves, end, base)
-                if self.skip[ply] == 2:
+                if self.skip[ply] == SKIP_NON_CHECKS:
                     self.qend[ply] = self.drop_quiets(end, self.qend[ply], True)
                 self.score_moves(end, self.qend[ply] - end, ply, ttm, self.prev[ply])
                 self.qcur[ply] = end
@@ -231,7 +234,7 @@ class MovePicker:
             elif stage == ST_QUIETS:
                 i = self.qcur[ply]
                 end = self.end[ply]
-                if self.skip[ply] == 1 or i >= self.qend[ply]:
+                if self.skip[ply] == SKIP_QUIETS or i >= self.qend[ply]:
                     self.cur[ply] = self.bad[ply]
                     self.stage[ply] = ST_BAD
                     continue

@@ -30,7 +30,7 @@ from cython.cimports.ferz.core.defs import (
 )
 from cython.cimports.ferz.core.evaluate import K_PIECE, Evaluator, Scratch, tdiv
 from cython.cimports.ferz.core.history import History
-from cython.cimports.ferz.core.movepick import SC_TT, MovePicker, is_tactical
+from cython.cimports.ferz.core.movepick import SC_TT, SKIP_NONE, MovePicker, is_tactical
 from cython.cimports.ferz.core.position import Position
 from cython.cimports.ferz.core.see import captured_value, see, see_ge
 from cython.cimports.ferz.core.tt import (
@@ -57,7 +57,7 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     MAXCAPTS = 32
     CHASE_CACHE = 4096
     from ferz.core.evaluate import K_PIECE
-    from ferz.core.movepick import SC_TT
+    from ferz.core.movepick import SC_TT, SKIP_NONE
     from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
 
 
@@ -755,7 +755,7 @@ class Search:
                 if not tactical:
                     if (
                         depth <= self.lmp_max_depth
-                        and self.mp.skip[ply] == 0  # (2: it started, keeping the checks)
+                        and self.mp.skip[ply] == SKIP_NONE  # (not yet: it may keep the checks)
                         and nquiets >= (self.lmp_base + depth * depth) // (2 - improving)
                     ):
                         # The picker returns no more quiet moves; in drop games it keeps the
