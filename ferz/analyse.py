@@ -28,8 +28,8 @@ from dataclasses import dataclass, field
 
 from . import pgn
 from .board import Board, IllegalMoveError
+from .score import MATE_CP, Score
 
-MATE_CP = 100000
 CLAMP = 1000
 #: drops of winning chances (on -1..1) that make an inaccuracy, a mistake, a blunder
 THRESHOLDS = ((0.3, pgn.NAG_BLUNDER), (0.2, pgn.NAG_MISTAKE), (0.1, pgn.NAG_DUBIOUS))
@@ -87,12 +87,8 @@ def judge(before: int, after: int) -> int | None:
 
 def eval_text(score: int, white_to_move: bool, depth: int | None = None) -> str:
     """`[%eval ...]` of a score given for the side to move."""
-    white = score if white_to_move else -score
-    if abs(white) >= MATE_CP - 1000:
-        moves = MATE_CP - abs(white)
-        text = f"#{moves if white > 0 else -moves}"
-    else:
-        text = f"{white / 100:.2f}"
+    white = Score.from_cp(score if white_to_move else -score)
+    text = f"#{white.mate}" if white.mate is not None else f"{white.to_cp() / 100:.2f}"
     return f"[%eval {text}{f',{depth}' if depth else ''}]"
 
 

@@ -28,6 +28,7 @@ from .core.search import DEPTH_LIMIT, Search, mate_in
 from .core.tt import TT
 from .options import Option, Options
 from .params import SEARCH, TIME
+from .score import Score
 from .variants.chase import Chases, cycle_value
 
 HASH_MAX_MB = 4096
@@ -110,6 +111,11 @@ class Info:
     currmove: str | None = None
     currmovenumber: int | None = None
     string: str | None = None
+
+    @property
+    def score(self) -> Score | None:
+        """The reported score as one value (mate or centipawns), None when there is none."""
+        return Score.of(self.score_cp, self.score_mate)
 
 
 @dataclass(frozen=True)

@@ -51,4 +51,3 @@ def divide_lines(
         total += nodes
     yield ""
     yield f"Nodes searched: {total}"
-

@@ -13,7 +13,6 @@ RESIGN_MOVES = 4
 #: A draw offer is accepted when the engine's last score is at least this bad for it.
 ACCEPT_DRAW_CP = -80
 #: A mate score counts as this many centipawns.
-MATE_CP = 100000
 
 
 @dataclass
@@ -31,11 +30,9 @@ class Policy:
         """Record the final report of the engine's move (nothing when it gave no score)."""
         if info is None:
             return
-        cp = info.score_cp
-        if info.score_mate is not None:
-            cp = -MATE_CP if info.score_mate < 0 else MATE_CP
-        if cp is None:
+        if info.score is None:
             return
+        cp = info.score.to_cp()  # (mated now, mate 0, is the lowest)
         self.last_cp = cp
         self.bad_moves = self.bad_moves + 1 if cp <= RESIGN_CP else 0
 

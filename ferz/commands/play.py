@@ -217,14 +217,14 @@ def _describe(info: Info | None) -> str:
     """A short note on the engine's evaluation, from its point of view."""
     if info is None:
         return ""
-    mate, cp, depth = info.score_mate, info.score_cp, info.depth
-    if mate is not None:
-        score = f"mate in {mate}" if mate > 0 else f"mated in {-mate}"
-    elif cp is not None:
-        score = f"{cp / 100:+.2f}"
-    else:
+    score = info.score
+    if score is None:
         return ""
-    return f"  (eval {score}, depth {depth})"
+    if score.mate is not None:
+        text = f"mate in {score.mate}" if score.mate > 0 else f"mated in {-score.mate}"
+    else:
+        text = str(score)
+    return f"  (eval {text}, depth {info.depth})"
 
 
 def run(game: TerminalGame, stdin: TextIO, pgn_path: str | None = None) -> int:

@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 
 from ..errors import Failure
 
-MATE_CP = 100000  # a mate score in centipawns: mate in n is MATE_CP - n
 PROTOCOLS = ("uci", "xboard", "usi", "ucci")
 
 
@@ -130,7 +129,7 @@ class Reply:
     resigned: bool = False
     claim: str = ""  # a result the engine claimed instead of moving (xboard)
     elapsed: float = 0.0  # seconds between the go and the answer
-    score: int | None = None  # centipawns for the mover (mates as MATE_CP - n)
+    score: int | None = None  # centipawns for the mover (mates as ferz.score.MATE_CP - n)
     depth: int | None = None
     nodes: int | None = None
     pv: list[str] = field(default_factory=list)

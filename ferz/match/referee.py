@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 
 from ..board import Board, IllegalMoveError, Move
 from ..core.defs import MAX_GAME_PLY
+from ..score import Score
 from .adjudication import Adjudication
 from .clock import Clocks, MatchLimits
-from .engines import MATE_CP, Driver, EngineError
+from .engines import Driver, EngineError
 from .openings import Opening
 from .uci import UciDriver
 
@@ -241,7 +242,7 @@ def format_score(score: int | None) -> str:
     """A score for a PGN comment: +0.35, or +M5 / -M3 for mates."""
     if score is None:
         return ""
-    if abs(score) >= MATE_CP - 1000:
-        plies = MATE_CP - abs(score)
-        return f"{'+' if score > 0 else '-'}M{plies}"
+    mate = Score.from_cp(score).mate
+    if mate is not None:
+        return f"{'+' if score > 0 else '-'}M{abs(mate)}"
     return f"{score / 100:+.2f}"

@@ -8,7 +8,8 @@ import time
 from collections.abc import Callable
 
 from ..engine import Info
-from .engines import MATE_CP, Driver, EngineError, EngineSpec, Limits, Reply, allotted
+from ..score import Score
+from .engines import Driver, EngineError, EngineSpec, Limits, Reply, allotted
 
 
 class UciDriver(Driver):
@@ -267,6 +268,6 @@ def parse_info(words: list[str], reply: Reply, move: Callable[[str], str] | None
         reply.score = info.score_cp
     elif info.bound is None and info.score_mate is not None:
         mate = info.score_mate
-        reply.score = MATE_CP - mate if mate > 0 else -MATE_CP - mate
+        reply.score = Score(mate=mate).to_cp()
     if info.pv:
         reply.pv = [move(m) for m in info.pv] if move else info.pv

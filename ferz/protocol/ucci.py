@@ -17,13 +17,13 @@ import queue
 import re
 from typing import Any
 
+from ..score import MATE_CP
 from .channel import EOF
 from .uci import AUTHOR, NAME, parse_go, parse_setoption, shorten
 from .usi import Usi
 
 UCCI_MOVE = re.compile(r"([a-p])(\d)([a-p])(\d)\Z")
 FERZ_MOVE = re.compile(r"([a-p])(\d+)([a-p])(\d+)\Z")
-MATE = 30000  # a mate score, less the plies to it (UCCI has no `mate` score word)
 
 #: The spec's standard options that are ferz's options under another name (`hashsize` and
 #: `threads` 0: the engine's choice, their default).
@@ -76,7 +76,8 @@ def fen_to_ferz(fen: str) -> str:
 
 
 def _score(words: list[str]) -> list[str]:
-    """UCI score words as UCCI's: `score cp 25` -> `score 25`, mates as +-(30000 - plies)."""
+    """UCI score words as UCCI's: `score cp 25` -> `score 25`, mates as +-(MATE_CP - plies)
+    (UCCI has no `mate` score word)."""
     out = []
     i = 0
     while i < len(words):
@@ -84,7 +85,7 @@ def _score(words: list[str]) -> list[str]:
             value = int(words[i + 2])
             if words[i + 1] == "mate":
                 plies = 2 * value - 1 if value > 0 else -2 * value
-                value = MATE - plies if value > 0 else -(MATE - plies)
+                value = MATE_CP - plies if value > 0 else -(MATE_CP - plies)
             out += ["score", str(value)]
             i += 3
             continue

@@ -148,12 +148,10 @@ def format_info(info: Info, show_wdl: bool = False) -> str | None:
         return " ".join(parts) if len(parts) > 1 else None
     add("seldepth", info.seldepth)
     add("multipv", info.multipv)
-    mate, cp = info.score_mate, info.score_cp
-    if mate is not None:
-        parts.append(f"score mate {int(mate)}")
-    elif cp is not None:
-        parts.append(f"score cp {int(cp)}")
-    if info.bound in ("lower", "upper") and (mate is not None or cp is not None):
+    score = info.score
+    if score is not None:
+        parts.append(f"score {score.uci()}")
+    if info.bound in ("lower", "upper") and score is not None:
         parts.append(f"{info.bound}bound")
     if show_wdl and info.wdl is not None and len(info.wdl) == 3:
         parts.append("wdl {} {} {}".format(*(int(x) for x in info.wdl)))

@@ -14,6 +14,7 @@ from ..board import describe
 from ..engine import Info
 from ..perft import check_depth, divide_lines
 from ..policy import Policy
+from ..score import MATE_CP, Score
 from . import xsetup
 from .channel import WAKE
 from .session import Command, Session
@@ -32,7 +33,6 @@ VARIANT_ALIASES = {"normal": "chess", "fischerandom": "chess960", "courier-fsf":
 #: Commands answered at once even while waiting for the engine's move.
 URGENT = frozenset(("?", "quit", "force", "new", "result", "exit", "."))
 
-MATE = 100000
 SQUARE = re.compile(r"([a-z])(\d+)")
 #: A move as XBoard writes it: from-to with a promotion suffix, or a drop (`P@e4`).
 BARE_MOVE = re.compile(r"[a-p]\d{1,2}[a-p]\d{1,2}[A-Za-z+=~]?|[A-Za-z]@[a-p]\d{1,2}")
@@ -83,11 +83,11 @@ def parse_number(word: str, args: list[str], kind: Callable[[str], Any] = int) -
     return value
 
 
-def xboard_score(cp: int | None, mate: int | None) -> int:
+def xboard_score(score: Score) -> int:
     """A score in xboard units: centipawns, or +-(100000 + N) for a mate in N moves."""
-    if mate is not None:
-        return MATE + mate if mate > 0 else -MATE + mate
-    return int(cp or 0)
+    if score.mate is not None:
+        return MATE_CP + score.mate if score.mate > 0 else -MATE_CP + score.mate
+    return score.to_cp()
 
 
 def shift_ranks(move: str, delta: int) -> str:
@@ -100,8 +100,8 @@ def shift_ranks(move: str, delta: int) -> str:
 
 def format_thinking(info: Info, started: float | None = None, delta: int = 0) -> str | None:
     """The `ply score time nodes pv` line for one exact principal-variation update."""
-    pv, depth, cp, mate = info.pv, info.depth, info.score_cp, info.score_mate
-    if not pv or depth is None or (cp is None and mate is None):
+    pv, depth, value = info.pv, info.depth, info.score
+    if not pv or depth is None or value is None:
         return None
     if (info.multipv or 1) != 1 or info.bound:
         return None
@@ -109,7 +109,7 @@ def format_thinking(info: Info, started: float | None = None, delta: int = 0) ->
     if time_ms is None:
         time_ms = 0 if started is None else (time.monotonic() - started) * 1000
     nodes = info.nodes or 0
-    score = xboard_score(cp, mate)
+    score = xboard_score(value)
     moves = " ".join(shift_ranks(m, delta) for m in pv)
     return f"{int(depth)} {score} {int(time_ms) // 10} {int(nodes)} {moves}"
 

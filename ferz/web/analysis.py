@@ -9,7 +9,8 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from ..analyse import MATE_CP, judge
+from ..analyse import judge
+from ..score import MATE_CP, Score
 from . import boards, pgn
 from .messages import error_message, info_json
 from .schema import ANALYSIS_MESSAGES, ClientError, check_message
@@ -300,6 +301,5 @@ def _white_cp(cp: int | None, mate: int | None, outcome: str | None) -> int | No
     """A review score as White's centipawns (mates and won results as +-MATE_CP), or None."""
     if outcome is not None:
         return {"1-0": MATE_CP, "0-1": -MATE_CP}.get(outcome, 0)
-    if mate is not None:
-        return MATE_CP - abs(mate) if mate > 0 else -(MATE_CP - abs(mate))
-    return cp
+    score = Score.of(cp, mate)
+    return None if score is None else score.to_cp()

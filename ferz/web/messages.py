@@ -6,6 +6,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..score import MATE_CP
 from . import boards
 from .schema import ClientError, parse_json
 
@@ -59,7 +60,7 @@ def eval_text(entry: Any) -> str | None:
     if isinstance(mate, int) and not isinstance(mate, bool):
         return f"#{mate}"
     if isinstance(cp, int) and not isinstance(cp, bool):
-        cp = max(-100_000, min(100_000, cp))
+        cp = max(-MATE_CP, min(MATE_CP, cp))
         return f"{cp / 100:.2f}"
     return None
 

@@ -33,6 +33,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ferz.notation",
             "ferz.perft",
             "ferz.pgn",
+            "ferz.score",
             "ferz.svg",
             "ferz.textboard",
         ),

@@ -17,6 +17,7 @@ from ferz.protocol.xboard import (
     parse_number,
     xboard_score,
 )
+from ferz.score import Score
 from tests.protocol.standin import Info
 
 
@@ -44,10 +45,10 @@ def test_numbers() -> None:
 
 
 def test_scores_in_xboard_units() -> None:
-    assert xboard_score(35, None) == 35
-    assert xboard_score(None, 3) == 100003
-    assert xboard_score(None, -2) == -100002
-    assert xboard_score(-7, None) == -7
+    assert xboard_score(Score(cp=35)) == 35
+    assert xboard_score(Score(mate=3)) == 100003
+    assert xboard_score(Score(mate=-2)) == -100002
+    assert xboard_score(Score(cp=-7)) == -7
 
 
 def test_thinking_line_in_centiseconds() -> None:

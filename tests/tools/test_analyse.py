@@ -9,6 +9,7 @@ import chess.pgn
 import pytest
 
 from ferz import analyse, commands, pgn
+from ferz.score import MATE_CP
 
 # White gives its queen away on move 3 (3. Qxe5+ Nxe5)
 GAME = """[Event "blunder"]
@@ -65,9 +66,9 @@ def test_analyse_bad_input_is_a_clear_error(tmp_path, capsys) -> None:
 def test_eval_text_and_winning_chances() -> None:
     assert analyse.eval_text(35, True, 12) == "[%eval 0.35,12]"
     assert analyse.eval_text(35, False) == "[%eval -0.35]"
-    assert analyse.eval_text(analyse.MATE_CP - 3, True) == "[%eval #3]"
-    assert analyse.eval_text(analyse.MATE_CP - 3, False) == "[%eval #-3]"
-    assert analyse.eval_text(-analyse.MATE_CP, True) == "[%eval #0]"
+    assert analyse.eval_text(MATE_CP - 3, True) == "[%eval #3]"
+    assert analyse.eval_text(MATE_CP - 3, False) == "[%eval #-3]"
+    assert analyse.eval_text(-MATE_CP, True) == "[%eval #0]"
     assert analyse.winning_chances(0) == 0.0
     assert analyse.winning_chances(5000) == analyse.winning_chances(1000)
     # lichess: 300 cp is a winning chance of about 0.5

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 
 from ferz.engine import Info
-from ferz.match.engines import MATE_CP, EngineSpec, Reply
+from ferz.match.engines import EngineSpec, Reply
 from ferz.match.uci import parse_info, read_info
 from ferz.match.usi import UcciDriver
 from ferz.protocol.uci import format_info
+from ferz.score import MATE_CP
 
 
 @pytest.mark.parametrize(

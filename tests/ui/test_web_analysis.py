@@ -217,7 +217,8 @@ def test_review_marks_moves_as_ferz_analyse_does(tmp_path):
 
 def test_judge_thresholds() -> None:
     """lichess's winning-chance drops: small losses pass, large ones grade up to a blunder."""
-    from ferz.analyse import MATE_CP, judge
+    from ferz.analyse import judge
+    from ferz.score import MATE_CP
 
     assert judge(30, 0) is None
     assert judge(50, -20) == 6  # ?!  (a drop of 0.13 in winning chances)

@@ -112,10 +112,8 @@ class EngineTurns:
         room = self.room
         game = room.game
         info = result.infos.get(1)
-        if info is not None and info.score_cp is not None:
-            game.engine_score = info.score_cp
-        elif info is not None and info.score_mate is not None:
-            game.engine_score = 100_000 if info.score_mate > 0 else -100_000
+        if info is not None and info.score is not None:
+            game.engine_score = info.score.to_cp()
         sign = 1 if game.turn == "white" else -1
         try:
             if result.best is None:
