@@ -29,6 +29,7 @@ PACKAGES = {
     "import": "imagemagick",
     "tkscid": "scid",
     "valgrind": "valgrind",
+    "node": "nodejs",
 }
 
 # Debian installs game engines in /usr/games, which a root shell often has off its PATH.
