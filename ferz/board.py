@@ -21,6 +21,7 @@ from .core.defs import (
     DROP,
     EP,
     MAX_GAME_PLY,
+    NO_END,
     NORMAL,
     PROMO,
     encode,
@@ -641,18 +642,13 @@ class Board:
         claimable ones with claim_draw), which the variant may score as a loss for a perpetual
         checker.
         """
-        from .variants import ending
-
         pos, rules = self.position, self.rules
-        value = ending.immediate_end(pos)
-        if value is not None:
+        value = endrules.end_value(pos)
+        if value != NO_END:
             return self._scored(("variant_loss", "variant_draw", "variant_win")[value + 1], value)
         if not pos.legal_moves():
             check = in_check(pos)
-            balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
-            value = ending.no_moves_value(rules, check, endrules.pawn_drop_check(pos), balance)
-            if check and rules.shatar_mate:
-                value = endrules.shatar_value(pos)  # a knights' mate loses, no shak draws
+            value = endrules.no_moves_value(pos, check)
             return self._scored("checkmate" if check else "stalemate", value)
         if endrules.counting_over(pos):
             return Outcome("counting_rule", None)
@@ -664,7 +660,7 @@ class Board:
             return self._counted("seventyfive_moves")
         count = self.repetitions()
         if count >= 5:
-            value = ending.repetition_value(rules, pos.side, *self._perpetual_sides())
+            value = endrules.repetition_value(pos, *self._perpetual_sides())
             return self._counted("fivefold_repetition", value)
         if claim_draw:
             # a repetition the next move would make is a plain draw only where every
@@ -675,7 +671,7 @@ class Board:
             if self.can_claim_fifty_moves():
                 return self._counted("fifty_moves")
             if count >= rules.n_fold_rule:
-                value = ending.repetition_value(rules, pos.side, *self._perpetual_sides())
+                value = endrules.repetition_value(pos, *self._perpetual_sides())
                 name = "threefold_repetition" if rules.n_fold_rule == 3 else "repetition"
                 return self._counted(name, value)
             if rules.n_fold_rule == 3 and plain and self.can_claim_threefold_repetition():
@@ -709,9 +705,10 @@ class Board:
             return Outcome(termination, None)
         return Outcome(termination, (self.position.side == 0) == (value > 0))
 
-    def _perpetual_sides(self) -> tuple[frozenset[int], frozenset[int]]:
+    def _perpetual_sides(self) -> tuple[int, int]:
         """The colours that checked, and those that chased, at every move of the current
-        repetition cycle (each only where the variant's rules care)."""
+        repetition cycle (each only where the variant's rules care), as bit sets (1 White,
+        2 Black) for endrules.repetition_value."""
         rules = self.rules
         now = len(self._keys) - 1
         first = self._keys.index(self._keys[now])
@@ -724,7 +721,7 @@ class Board:
         chasers: set[int] = set()
         if rules.chasing_rule and not checkers:
             chasers = self._perpetual_chasers(first, now)
-        return frozenset(checkers), frozenset(chasers)
+        return sum(1 << c for c in checkers), sum(1 << c for c in chasers)
 
     def _side_at(self, index: int) -> int:
         """The side to move in the position after `index` moves."""

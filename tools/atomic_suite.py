@@ -21,9 +21,10 @@ import random
 import sys
 
 from ferz.board import Board
+from ferz.core import endrules
 from ferz.core.attacks import in_check
+from ferz.core.defs import NO_END
 from ferz.engine import Engine, Limits
-from ferz.variants import ending
 
 
 def wins_now(pos) -> list[int]:
@@ -31,8 +32,8 @@ def wins_now(pos) -> list[int]:
     out = []
     for m in pos.legal_moves():
         pos.make(m)
-        value = ending.immediate_end(pos)
-        if value == -1 or (value is None and not pos.legal_moves() and in_check(pos)):
+        value = endrules.end_value(pos)
+        if value == -1 or (value == NO_END and not pos.legal_moves() and in_check(pos)):
             out.append(m)
         pos.unmake()
     return out
@@ -42,15 +43,15 @@ def wins_in_two(pos, m: int) -> bool:
     """Whether move m wins at once, or leaves only replies after which a win in one exists."""
     pos.make(m)
     try:
-        value = ending.immediate_end(pos)
-        if value is not None:
+        value = endrules.end_value(pos)
+        if value != NO_END:
             return value == -1
         replies = pos.legal_moves()
         if not replies:
             return in_check(pos)
         for reply in replies:
             pos.make(reply)
-            lost = ending.immediate_end(pos) is None and bool(wins_now(pos))
+            lost = endrules.end_value(pos) == NO_END and bool(wins_now(pos))
             pos.unmake()
             if not lost:
                 return False
@@ -64,7 +65,7 @@ def holds(pos, m: int) -> bool | None:
     game (those moves are left out of the defence suite)."""
     pos.make(m)
     try:
-        if ending.immediate_end(pos) is not None or not pos.legal_moves():
+        if endrules.end_value(pos) != NO_END or not pos.legal_moves():
             return None
         return not wins_now(pos)
     finally:

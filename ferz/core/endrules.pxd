@@ -16,3 +16,5 @@ cdef bint is_pass(int m) noexcept nogil
 cdef int janggi_end(Position pos) noexcept nogil
 cpdef int material_result(Position pos) noexcept nogil
 cpdef int shatar_value(Position pos) noexcept nogil
+cpdef int no_moves_value(Position pos, bint in_check) noexcept nogil
+cpdef int repetition_value(Position pos, int checkers, int chasers) noexcept nogil

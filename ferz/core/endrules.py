@@ -1,5 +1,7 @@
 """Game ends by variant rules: extinction, flags, check counting, the counting rules (makruk,
-ASEAN, Cambodian), sittuyin's promotions-only draw and the shogi pawn-drop mate.
+ASEAN, Cambodian), sittuyin's promotions-only draw and the shogi pawn-drop mate; and the value
+of having no legal move or of a repetition. The one home of these rules: the search, Board
+and the web app all ask here.
 
 Functions of a Position (declared in endrules.pxd); ints and typed memoryviews only, callable
 without the GIL. `end_value` tells the move generator and the search that a rule has ended the
@@ -282,3 +284,42 @@ def shatar_value(pos: Position) -> cython.int:
             break
         j -= 2
     return 0
+
+
+def no_moves_value(pos: Position, in_check: cython.bint) -> cython.int:
+    """The value for the side to move without a legal move (1 won, 0 drawn, -1 lost): the
+    variant's checkmate value (shatar's by the checks that led to it; a win after a forbidden
+    pawn-drop mate) or its stalemate value (under stalematePieceCount, the side with fewer
+    pieces on the board gets it, the other its opposite, equal counts draw)."""
+    balance: cython.int
+    if in_check:
+        if pawn_drop_check(pos):
+            return 1
+        if pos.shatar:
+            return shatar_value(pos)
+        return pos.mate_value
+    if pos.stale_pieces:
+        balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
+        if balance == 0:
+            return 0
+        return pos.stale_value if balance < 0 else -pos.stale_value
+    return pos.stale_value
+
+
+def repetition_value(pos: Position, checkers: cython.int, chasers: cython.int) -> cython.int:
+    """The value for the side to move of an n-fold repetition. `checkers` and `chasers` are
+    the colours (bit 1 White, bit 2 Black) that gave check in every position of the cycle, or
+    chased an enemy piece at every move of it: under perpetualCheckIllegal a lone perpetual
+    checker loses (both: a draw), then under the chasing rule a lone chaser; else the
+    variant's nFoldValue (nFoldValueAbsolute: White's value), as in Fairy-Stockfish."""
+    if pos.perp and checkers:
+        if checkers == 3:
+            return 0
+        return -1 if checkers == 1 << pos.side else 1
+    if pos.chase_rule and chasers:
+        if chasers == 3:
+            return 0
+        return -1 if chasers == 1 << pos.side else 1
+    if pos.nfold_white and pos.side == 1:
+        return -pos.nfold_value
+    return pos.nfold_value

@@ -100,6 +100,9 @@ cdef class Position:
     cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
     cdef int end_rules, ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim, flag_on
+    # the values (for the side to move: 1, 0, -1) of a checkmate, a stalemate (by the piece
+    # count: stale_pieces) and an n-fold repetition (nfold_white: White's value); chasing rule
+    cdef int mate_value, stale_value, stale_pieces, nfold_value, nfold_white, chase_rule
     cdef int cap_end, must_capture, immobile, makpong, opp_bishop, castle_drop, gen_filter
     # check counting (3check), no checking (racing kings), flagMove, the e.p. region
     cdef public int check_count, no_checking, flag_move, after_rules

@@ -98,6 +98,16 @@ class Position:
         self.toggle, self.demote, self.promo_capt = t.toggle, t.demote, t.promo_capt
         self.drop_promo = t.drop_promo
         self.shatar, self.shak_type, self.mate_knight = t.shatar, t.shak_type, t.mate_knight
+        self.mate_value, self.stale_value, self.stale_pieces = (
+            t.mate_value,
+            t.stale_value,
+            t.stale_pieces,
+        )
+        self.nfold_value, self.nfold_white, self.chase_rule = (
+            t.nfold_value,
+            t.nfold_white,
+            t.chase_rule,
+        )
         self.ply_rules = 1 if t.bik_rule or t.shatar else 0
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep

@@ -18,7 +18,7 @@ cdef class Search:
     cdef public TT tt
     cdef public Evaluator ev
     cdef Scratch scratch  # the evaluation's scratch of this thread (the Evaluator is shared)
-    cdef public int stop, stopped, seldepth, nroot, draw_moves, stalemate_score, stalemate_pieces, mate_score, null_verify_off
+    cdef public int stop, stopped, seldepth, nroot, draw_moves, null_verify_off
     cdef public long long nodes, node_limit
     # the root move being searched (read by the engine's watcher thread for currmove)
     cdef public int root_depth, root_index, root_move

@@ -100,10 +100,6 @@ class Search:
         self.read_params()
         rules = pos.rules
         self.draw_moves = 2 * rules.n_move_rule if rules.n_move_rule > 0 else 0
-        values = {"draw": 0, "loss": -1, "win": 1}
-        self.stalemate_score = values[rules.stalemate_value]
-        self.stalemate_pieces = 1 if rules.stalemate_piece_count else 0
-        self.mate_score = values[getattr(rules, "checkmate_value", "loss")]
         self.variant_end = 1 if pos.end_rules else 0
         # checks of a move are found before playing it where the rules allow (attacks.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
@@ -406,13 +402,8 @@ class Search:
 
     def mated(self, ply: cython.int) -> cython.int:
         """The score of a side to move in check without a legal move: the variant's value of
-        a checkmate (shatar's by the checks that led to it), a win after a forbidden pawn-drop
-        mate."""
-        if endrules.pawn_drop_check(self.pos):
-            return MATE - ply  # mated by a pawn drop where that is illegal: a win
-        if self.pos.shatar:
-            return (MATE - ply) * endrules.shatar_value(self.pos)
-        return (MATE - ply) * self.mate_score
+        a checkmate (endrules.no_moves_value)."""
+        return (MATE - ply) * endrules.no_moves_value(self.pos, True)
 
     def has_pieces(self, color: cython.int) -> cython.bint:
         """Whether `color` has a piece other than pawns and royals (null-move zugzwang guard)."""
@@ -523,7 +514,6 @@ class Search:
     ) -> cython.int:
         """Principal variation search of one node: exact inside (alpha, beta), else a bound."""
         pvnode: cython.bint = beta - alpha > 1
-        balance: cython.int
         in_check: cython.bint
         slot: cython.longlong
         meta: cython.ulonglong
@@ -859,17 +849,7 @@ class Search:
         if legal == 0:
             if excl != 0:
                 return alpha
-            if in_check:
-                return self.mated(ply)
-            if self.stalemate_pieces:
-                # suicide: the side with fewer pieces wins the stalemate, equal ones draw
-                balance = self.pos.pcount[self.pos.side] - self.pos.pcount[self.pos.side ^ 1]
-                if balance == 0:
-                    return 0
-                return (MATE - ply) * self.stalemate_score * (1 if balance < 0 else -1)
-            if self.stalemate_score == 0:
-                return 0
-            return (MATE - ply) * self.stalemate_score
+            return (MATE - ply) * endrules.no_moves_value(self.pos, in_check)
 
         # Step 17. Store the result (not that of a search without the singular move), and
         # teach the correction history how far it stood from the static eval: only where the

@@ -424,6 +424,13 @@ class Tables:
         self.check_count = 1 if rules.check_counting else 0
         self.counting = COUNTING[rules.counting_rule]
         self.perp = 1 if rules.perpetual_check_illegal else 0
+        self.chase_rule = 1 if rules.chasing_rule else 0
+        # the values of having no legal move and of an n-fold repetition (endrules.py)
+        self.mate_value = ENDS[rules.checkmate_value]
+        self.stale_value = ENDS[rules.stalemate_value]
+        self.stale_pieces = 1 if rules.stalemate_piece_count else 0
+        self.nfold_value = ENDS[rules.n_fold_value]
+        self.nfold_white = 1 if rules.n_fold_value_absolute else 0
         rook, khon, knight = rules.counting_letters
         self.cnt_rook = _index(rules, rook)
         self.cnt_khon = _index(rules, khon)

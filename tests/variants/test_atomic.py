@@ -7,8 +7,7 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
-from ferz.core import factory
-from ferz.variants import ending
+from ferz.core import endrules, factory
 from tests.variants.oracle import pyffish
 
 pytestmark = pytest.mark.variant
@@ -68,12 +67,12 @@ def test_exploding_the_enemy_king_wins_even_in_check() -> None:
     assert Board(fen, variant="atomic").is_check()
     assert "g1g6" in _moves(fen)
     board = _after(fen, ["g1g6"])
-    assert ending.immediate_end(board.position) == -1
+    assert endrules.end_value(board.position) == -1
     assert board.outcome().winner is True and board.legal_moves == []
     assert pyffish().is_immediate_game_end("atomic", fen, ["g1g6"])[0]
     # the finished game's FEN (no black king; White's own king attacked) reads back
     again = Board(board.fen(), variant="atomic")
-    assert again.fen() == board.fen() and ending.immediate_end(again.position) == -1
+    assert again.fen() == board.fen() and endrules.end_value(again.position) == -1
     assert pyffish().is_immediate_game_end("atomic", board.fen(), []) == (True, -32000)
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
-from ferz.variants import ending
+from ferz.core import endrules
 from ferz.variants.chase import Chases, board_map, cycle_value
 from ferz.variants.ini import DefinitionError
 from tests.variants.oracle import pyffish
@@ -83,9 +83,12 @@ def test_a_cycle_shorter_than_threefold_is_not_over() -> None:
 
 def test_perpetual_check_comes_before_the_chase() -> None:
     """Checks at every move decide first; a chase only matters without them."""
-    rules = variants.get("xiangqi")
-    assert ending.repetition_value(rules, 0, frozenset({1}), frozenset({0})) == 1
-    assert ending.repetition_value(rules, 0, frozenset(), frozenset({0, 1})) == 0
+    pos = Board(variant="xiangqi").position  # Red (White) to move
+    black, both = 2, 3  # colour bit sets
+    assert endrules.repetition_value(pos, black, 1) == 1  # Black checked throughout: Red wins
+    assert endrules.repetition_value(pos, 0, both) == 0  # both chased: a draw
+    assert endrules.repetition_value(pos, 0, black) == 1
+    assert endrules.repetition_value(pos, 0, 1) == -1
 
 
 def test_only_xiangqi_chases() -> None:

@@ -7,9 +7,10 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board, InvalidFenError
+from ferz.core import endrules
+from ferz.core.defs import NO_END
 from ferz.core.perft import perft
 from ferz.core.position import Position
-from ferz.variants import ending
 from tests.variants.oracle import normal_fen, pyffish
 
 pytestmark = pytest.mark.variant
@@ -93,7 +94,7 @@ def test_3check_third_check_wins_like_fsf() -> None:
     board = Board(fen, variant="3check")
     board.push_uci("d1h5")
     assert board.fen().split()[4] == "0+3"
-    assert ending.immediate_end(board.position) == -1  # Black, to move, has lost
+    assert endrules.end_value(board.position) == -1  # Black, to move, has lost
     assert board.legal_moves == [] and board.is_game_over()
     assert board.outcome().winner is True
     assert _fsf_end("3check", fen, ["d1h5"]) == -1
@@ -136,7 +137,8 @@ def test_racingkings_race_ends_like_fsf(fen: str, moves: list[str], value: int |
     board = Board(fen, variant="racingkings")
     for move in moves:
         board.push_uci(move)
-    assert ending.immediate_end(board.position) == value
+    end = endrules.end_value(board.position)
+    assert (None if end == NO_END else end) == value
     assert (board.legal_moves == []) == (value is not None)
     assert _fsf_end("racingkings", fen, moves) == value
     if value is None:
@@ -150,7 +152,7 @@ def test_racingkings_blocked_answer_ends_the_race() -> None:
     assert _fsf_end("racingkings", fen, moves) == -1
     board = Board(fen, variant="racingkings")
     board.push_uci("g7h8")
-    assert ending.immediate_end(board.position) == -1
+    assert endrules.end_value(board.position) == -1
 
 
 # ------------------------------------------------------------------ horde
@@ -178,7 +180,7 @@ def test_horde_kingless_side_loses_by_extinction() -> None:
     fen = "4k3/8/8/8/8/8/1q6/P7 b - - 0 1"
     board = Board(fen, variant="horde")
     board.push_uci("b2a1")
-    assert ending.immediate_end(board.position) == -1
+    assert endrules.end_value(board.position) == -1
     assert board.legal_moves == [] and board.outcome().winner is False
     assert _fsf_end("horde", fen, ["b2a1"]) == -1
 

@@ -16,9 +16,8 @@ from ferz import variants
 from ferz.board import Board
 from ferz.core import endrules
 from ferz.core.attacks import in_check
-from ferz.core.defs import DROP, EP, move_from, move_kind
+from ferz.core.defs import DROP, EP, NO_END, move_from, move_kind
 from ferz.core.rules import Rules
-from ferz.variants import ending
 from tests.variants.oracle import fsf_name, normal_fen, pyffish
 
 pytestmark = pytest.mark.variant
@@ -82,14 +81,19 @@ def _value_of(board: Board) -> int | None:
     return 1 if outcome.winner == board.turn else -1
 
 
+def immediate_end(pos) -> int | None:
+    """The value for the side to move of a game a variant rule has ended, else None."""
+    value = endrules.end_value(pos)
+    return None if value == NO_END else value
+
+
 def _rules_value(rules: Rules, board: Board) -> int | None:
-    """The variant rules' value for the side to move (ferz.variants.ending), None if going on."""
+    """The variant rules' value for the side to move (ferz.core.endrules), None if going on."""
     pos = board.position
-    ended = ending.immediate_end(pos)
+    ended = immediate_end(pos)
     if ended is not None or board.legal_moves:
         return ended
-    balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
-    return ending.no_moves_value(rules, in_check(pos), endrules.pawn_drop_check(pos), balance)
+    return endrules.no_moves_value(pos, in_check(pos))
 
 
 def play(name: str, seed: int, rules: Rules | None = None, plies: int = PLIES) -> int:
@@ -110,7 +114,7 @@ def play(name: str, seed: int, rules: Rules | None = None, plies: int = PLIES) -
         where = f"{name} seed {seed}: {start} moves {' '.join(moves)}"
         ours = board.legal_moves
         over, value = sf.is_immediate_game_end(variant, start, moves, chess960)
-        ended = ending.immediate_end(board.position)
+        ended = immediate_end(board.position)
         assert ended == (_sign(value) if over else None), f"{where}: FSF {over, value}"
         if not over:
             theirs = sf.legal_moves(variant, start, moves, chess960)
@@ -222,20 +226,27 @@ def test_repetition_values_match_fsf(name: str, cycle: list[str], times: int) ->
     moves = cycle * times
     over, value = sf.is_optional_game_end(name, rules.start_fen, moves)
     assert over
-    assert ending.repetition_value(rules, len(moves) % 2) == _sign(value)
+    assert endrules.repetition_value(_start(name, len(moves) % 2), 0, 0) == _sign(value)
+
+
+def _start(name: str, side: int):
+    """The start position of a variant with `side` (0 White, 1 Black) to move."""
+    fen = variants.get(name).start_fen
+    return Board(fen if side == 0 else fen.replace(" w ", " b ", 1), variant=name).position
 
 
 def test_repetition_value_rules() -> None:
-    minishogi, xiangqi = variants.get("minishogi"), variants.get("xiangqi")
-    assert ending.repetition_value(minishogi, 1) == 1  # absolute: a loss for White
-    assert ending.repetition_value(xiangqi, 0, checkers=frozenset({0})) == -1
-    assert ending.repetition_value(xiangqi, 0, checkers=frozenset({1})) == 1
-    assert ending.repetition_value(xiangqi, 0, checkers=frozenset({0, 1})) == 0
-    assert ending.repetition_value(xiangqi, 1, chasers=frozenset({0})) == 1
+    white, black, both = 1, 2, 3  # colour bit sets
+    assert endrules.repetition_value(_start("minishogi", 1), 0, 0) == 1  # absolute: White loses
+    xiangqi = _start("xiangqi", 0)
+    assert endrules.repetition_value(xiangqi, white, 0) == -1
+    assert endrules.repetition_value(xiangqi, black, 0) == 1
+    assert endrules.repetition_value(xiangqi, both, 0) == 0
+    assert endrules.repetition_value(_start("xiangqi", 1), 0, white) == 1
     # a perpetual check is judged before a chase
-    assert ending.repetition_value(xiangqi, 1, frozenset({0, 1}), frozenset({0})) == 0
-    assert ending.repetition_value(variants.get("chess"), 1, checkers=frozenset({0})) == 0
-    assert ending.repetition_value(variants.get("manchu"), 1, chasers=frozenset({0})) == 0
+    assert endrules.repetition_value(_start("xiangqi", 1), both, white) == 0
+    assert endrules.repetition_value(_start("chess", 1), white, 0) == 0
+    assert endrules.repetition_value(_start("manchu", 1), 0, white) == 0
 
 
 # Games whose pieces are all simple leapers and riders (chk_all) with one royal piece a side:

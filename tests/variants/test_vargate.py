@@ -12,11 +12,12 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
+from ferz.core import endrules
 from ferz.core.perft import perft
 from ferz.core.position import Position
 from ferz.engine import Engine, Limits
-from ferz.variants import ending
 from tests.variants.oracle import fairy_stockfish, pyffish
+from tests.variants.test_pyffish import immediate_end
 
 pytestmark = pytest.mark.variant
 
@@ -190,9 +191,9 @@ ENDINGS = [
 @pytest.mark.parametrize(("name", "fen", "value"), ENDINGS)
 def test_game_ends(fsf, name: str, fen: str, value: int | None) -> None:
     board = Board(fen, variant=name)
-    ended = ending.immediate_end(board.position)
+    ended = immediate_end(board.position)
     if ended is None and not board.legal_moves:
-        ended = ending.no_moves_value(board.rules, board.is_check())
+        ended = endrules.no_moves_value(board.position, board.is_check())
     assert ended == value
     sf = pyffish()
     over, result = sf.is_immediate_game_end(name, fen, [])
