@@ -74,7 +74,7 @@ REWRITES: list[tuple[str, str]] = [
     (r"--iterations \d+", "--iterations 2"),
     # 300 nodes a move: a game in well under a second
     (r"--nodes \d+", "--nodes 300"),
-    # one second a game and 10 ms a move (Fairy-Max reads whole seconds)
+    # one second a game and 10 ms a move (xboard's `level` gives whole seconds: not less)
     (r"--tc [\d.+/:]+", "--tc 1+0.01"),
     (r"--movetime \d+", "--movetime 20"),
     (r"--depth \d+", "--depth 3"),
@@ -104,8 +104,8 @@ SKIPS: dict[str, str] = {
     "python -m pytest": "the test suite itself",
     "make build": "recompiles the core that the running tests import",
     "make pgo": "recompiles the core twice, with a profile, that the running tests import",
-    "make lint": "ruff over the whole tree: CI's lint step (.ci/run), not a docs example",
-    "make docs": "Sphinx (the docs extra) builds the API reference for a minute",
+    "make lint": "ruff over the whole tree: its verdict is the code's, not this line's",
+    "make docs": "Sphinx builds the API reference for a minute (.ci/run builds it)",
     "python bench/build_flags.py": "A=TREE B=TREE stand for two source trees, each compiled "
     "for minutes",
     "ray start": "starts a node of a Ray cluster that outlives the test",
