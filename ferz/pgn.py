@@ -355,7 +355,7 @@ def _parse_standard(board: Board, text: str) -> Move:
 def read_games(text: str, variant: str = "chess") -> Iterator[Game]:
     """Every game of a PGN text, in order; PgnError names the game and move of a problem.
     `variant` is the variant of games without a Variant tag (one is added to them)."""
-    reader = _Reader(text, variant)
+    reader = _PgnReader(text, variant)
     while True:
         game = reader.game()
         if game is None:
@@ -381,7 +381,7 @@ def read_file(path: str) -> list[Game]:
         raise PgnError(f"{path}: {error}") from None
 
 
-class _Reader:
+class _PgnReader:
     """Tokens of a PGN text, taken game by game."""
 
     def __init__(self, text: str, variant: str = "chess") -> None:

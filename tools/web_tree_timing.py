@@ -23,7 +23,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from ferz import pgn  # noqa: E402
 from ferz.board import Board  # noqa: E402
-from ferz.web.security import Policy  # noqa: E402
+from ferz.web.security import SecurityPolicy  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
 
 
@@ -56,7 +56,7 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=10)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        policy = Policy.make("127.0.0.1", ["testserver"])  # TestClient's Host
+        policy = SecurityPolicy.make("127.0.0.1", ["testserver"])  # TestClient's Host
         app = create_app(Path(folder) / "games.sqlite3", slots=1, policy=policy)
         with TestClient(app) as client:
             for variant in ("chess", "shogi", "xiangqi"):

@@ -211,7 +211,7 @@ def build_config(args: argparse.Namespace) -> MatchConfig:
 
 
 @dataclass
-class Progress:
+class MatchProgress:
     """What the match has done so far, and how it is shown."""
 
     config: MatchConfig
@@ -317,7 +317,7 @@ def _plain(value: float) -> str:
     return f"{value:.1f}" if value != float("inf") else "inf"
 
 
-def summary(progress: Progress, names: tuple[str, str], seconds: float) -> list[str]:
+def summary(progress: MatchProgress, names: tuple[str, str], seconds: float) -> list[str]:
     """The final summary lines."""
     config = progress.config
     tally = stats.tally(progress.scores())
@@ -363,7 +363,7 @@ def summary(progress: Progress, names: tuple[str, str], seconds: float) -> list[
     return lines
 
 
-def failure_lines(progress: Progress) -> list[str]:
+def failure_lines(progress: MatchProgress) -> list[str]:
     """One line per failed game (printed before the summary)."""
     return [
         f"game {index + 1}: {record.reason}"
@@ -384,7 +384,7 @@ def main(args: argparse.Namespace) -> int:
         raise ValueError("--concurrency must be at least 1")
     if args.resume and not args.pgn:
         raise ValueError("--resume continues the match of a --pgn FILE: give it")
-    progress = Progress(config, sprt, args.stop_on_failure, args.pgn, args.event, args.quiet)
+    progress = MatchProgress(config, sprt, args.stop_on_failure, args.pgn, args.event, args.quiet)
     if not args.pgn:
         return play(args, progress)
     created = not os.path.exists(args.pgn)
@@ -404,7 +404,7 @@ def _empty(path: str) -> bool:
     return os.path.isfile(path) and os.path.getsize(path) == 0
 
 
-def play(args: argparse.Namespace, progress: Progress) -> int:
+def play(args: argparse.Namespace, progress: MatchProgress) -> int:
     """Play the match's games that are left and print the summary; MatchError (after the
     summary of the games played, if any) when an engine cannot start."""
     config = progress.config
@@ -457,7 +457,7 @@ def play(args: argparse.Namespace, progress: Progress) -> int:
     return 0
 
 
-def open_pgn(args: argparse.Namespace, progress: Progress) -> None:
+def open_pgn(args: argparse.Namespace, progress: MatchProgress) -> None:
     """Start the PGN and the state of a new match, or with --resume take the games of a
     stopped one into `progress`; ValueError (nothing written) when FILE holds games that
     are not to be continued, or a state that cannot be."""
@@ -508,7 +508,7 @@ def _stop_on_sigterm():
     return signal.signal(signal.SIGTERM, _interrupt)
 
 
-def _names(progress: Progress, config: MatchConfig) -> tuple[str, str]:
+def _names(progress: MatchProgress, config: MatchConfig) -> tuple[str, str]:
     """The engines' names as the games recorded them (their id names), else their labels."""
     names = [config.engines[0].label(), config.engines[1].label()]
     for record in progress.records.values():

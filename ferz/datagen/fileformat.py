@@ -74,7 +74,7 @@ class FormatError(ValueError):
 
 
 @dataclass(frozen=True)
-class Record:
+class TrainingRecord:
     """One position and its labels (see the module's description of the fields)."""
 
     fen: str
@@ -245,7 +245,7 @@ def _castling_letter(board: dict[int, int], square: int) -> str:
 # ------------------------------------------------------------------------------ chunks
 
 
-def encode_record(record: Record, encoding: int) -> bytes:
+def encode_record(record: TrainingRecord, encoding: int) -> bytes:
     """A record's bytes in an encoding."""
     if encoding == PACKED:
         position = pack_chess(record.fen)
@@ -258,7 +258,7 @@ def encode_record(record: Record, encoding: int) -> bytes:
     return position + _LABEL.pack(score, record.result, record.flags, record.ply, record.game, 0)
 
 
-def chunk_bytes(records: list[Record], variant: str, header: dict) -> bytes:
+def chunk_bytes(records: list[TrainingRecord], variant: str, header: dict) -> bytes:
     """A whole chunk file's bytes: the records of one variant and a JSON header."""
     encoding = encoding_of(variant)
     body = b"".join(encode_record(record, encoding) for record in records)
@@ -267,7 +267,7 @@ def chunk_bytes(records: list[Record], variant: str, header: dict) -> bytes:
     return head + meta + body
 
 
-def write_chunk(path: Path, records: list[Record], variant: str, header: dict) -> None:
+def write_chunk(path: Path, records: list[TrainingRecord], variant: str, header: dict) -> None:
     """Write a chunk file atomically (a temporary file renamed: a chunk is whole or absent)."""
     write_atomically(path, chunk_bytes(records, variant, header))
 
@@ -292,7 +292,7 @@ def read_header(data: bytes, name: str = "chunk") -> tuple[dict, int, int, int]:
     return header, encoding, count, start
 
 
-def read_chunk(path: Path) -> tuple[dict, list[Record]]:
+def read_chunk(path: Path) -> tuple[dict, list[TrainingRecord]]:
     """The header and records of a chunk file; FormatError if it is not one or is damaged."""
     try:
         data = path.read_bytes()
@@ -305,7 +305,7 @@ def read_chunk(path: Path) -> tuple[dict, list[Record]]:
     return header, records
 
 
-def _records(data: bytes, encoding: int, offset: int) -> Iterator[Record]:
+def _records(data: bytes, encoding: int, offset: int) -> Iterator[TrainingRecord]:
     """The records from `offset` to the end of the bytes."""
     while offset < len(data):
         if encoding == PACKED:
@@ -317,4 +317,4 @@ def _records(data: bytes, encoding: int, offset: int) -> Iterator[Record]:
             offset += 1 + length
         score, result, flags, ply, game, _ = _LABEL.unpack_from(data, offset)
         offset += _LABEL.size
-        yield Record(fen, score, result, ply, game, flags)
+        yield TrainingRecord(fen, score, result, ply, game, flags)

@@ -50,7 +50,7 @@ from .fileformat import (
     FLAG_TAIL,
     SUFFIX,
     FormatError,
-    Record,
+    TrainingRecord,
     canonical,
     position_key,
     read_chunk,
@@ -196,7 +196,7 @@ def opening(recipe: Recipe, fens: list[str], game: int) -> Opening:
 # ------------------------------------------------------------------------------ filters
 
 
-def positions(record: GameRecord, recipe: Recipe, game: int) -> Iterator[Record]:
+def positions(record: GameRecord, recipe: Recipe, game: int) -> Iterator[TrainingRecord]:
     """The positions of a played game that pass the recipe's filters, with their labels and
     flags (fileformat.FLAG_*): none from a failed or unfinished game, or from one whose
     opening left a lost position (|first score| > max_opening_score)."""
@@ -226,7 +226,7 @@ def positions(record: GameRecord, recipe: Recipe, game: int) -> Iterator[Record]
         flags |= FLAG_TAIL if index >= tail else 0
         if ply.score is not None and abs(ply.score) <= recipe.score_cap and keep(flags, recipe):
             result = white if board.turn else -white
-            yield Record(board.fen(), ply.score, result, first + index, game, flags)
+            yield TrainingRecord(board.fen(), ply.score, result, first + index, game, flags)
         board.push_uci(ply.uci)
 
 

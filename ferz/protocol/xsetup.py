@@ -81,7 +81,7 @@ STANDARD = set("PNBRQK")
 
 
 @dataclass
-class Setup:
+class XboardSetup:
     """The lines that teach XBoard one variant."""
 
     parent: str
@@ -209,7 +209,7 @@ def assign(rules: Any, parent: str, betzas: dict[str, str]) -> dict[str, int]:
     return slots
 
 
-def build_setup(rules: Any, betzas: dict[str, str], fen: str) -> Setup:
+def build_setup(rules: Any, betzas: dict[str, str], fen: str) -> XboardSetup:
     """The setup for a variant XBoard does not know."""
     parent = parent_of(rules)
     layout = LAYOUTS.get(parent, FAIRY)
@@ -247,7 +247,7 @@ def build_setup(rules: Any, betzas: dict[str, str], fen: str) -> Setup:
             source = next((p for p in rules.pieces if p.atoms == promoted.atoms), promoted)
             text = betzas.get(source.letter, "")
             pieces.append((piece.promoted, piece_betza(rules, promoted, text)))
-    return Setup(parent, table, holdings, gui_fen(fen), [p for p in pieces if p[1]])
+    return XboardSetup(parent, table, holdings, gui_fen(fen), [p for p in pieces if p[1]])
 
 
 def gui_fen(fen: str) -> str:

@@ -17,7 +17,7 @@ from ferz.core.rules import Rules
 
 from . import ini
 from .build import build
-from .ini import DefinitionError, Entry
+from .ini import DefinitionError, IniEntry
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -29,7 +29,7 @@ ALIASES = {"normal": "chess", "fischerandom": "chess960", "mini": "minishogi"}
 class _Variant:
     """A defined variant: its merged entries (for children to inherit) and compiled Rules."""
 
-    entries: dict[str, Entry]
+    entries: dict[str, IniEntry]
     rules: Rules
     builtin: bool
     source: str = ""
@@ -63,7 +63,7 @@ def _build_section(
 ) -> _Variant:
     """Compile one section, inheriting from a parent in `out` (the same file) or known."""
     if section.parent is None:
-        entries: dict[str, Entry] = {}
+        entries: dict[str, IniEntry] = {}
     else:
         parent = out.get(section.parent) or _known(section.parent)
         if parent is None:

@@ -16,7 +16,7 @@ from ferz.core.position import Position
 from ferz.core.rules import MAX_FILES, MAX_RANKS, MAX_TYPES, Atom, PieceType, Rules
 
 from . import betza
-from .ini import DefinitionError, Entry
+from .ini import DefinitionError, IniEntry
 
 # Fairy-Stockfish's predefined piece types and their moves (its own Betza for each).
 PREDEFINED: dict[str, str] = {
@@ -215,7 +215,7 @@ class _Reader:
     """Typed access to the merged entries of one variant, with errors naming the line."""
 
     def __init__(
-        self, name: str, entries: dict[str, Entry], source: str, line: int, own: set[str]
+        self, name: str, entries: dict[str, IniEntry], source: str, line: int, own: set[str]
     ) -> None:
         self.name = name
         self.entries = entries
@@ -336,9 +336,9 @@ def _paired_ranks(
     return w
 
 
-def _pieces(r: _Reader) -> tuple[dict[str, tuple[str, tuple[Atom, ...], Entry]], dict[str, str]]:
+def _pieces(r: _Reader) -> tuple[dict[str, tuple[str, tuple[Atom, ...], IniEntry]], dict[str, str]]:
     """Piece definitions: letter -> (type name, atoms, entry), and type name -> letter."""
-    by_letter: dict[str, tuple[str, tuple[Atom, ...], Entry]] = {}
+    by_letter: dict[str, tuple[str, tuple[Atom, ...], IniEntry]] = {}
     by_type: dict[str, str] = {}
     for key, entry in r.entries.items():
         custom = CUSTOM.match(key)
@@ -980,7 +980,7 @@ def _endings(c: _Context) -> dict:
 
 def build(
     name: str,
-    entries: dict[str, Entry],
+    entries: dict[str, IniEntry],
     source: str,
     line: int,
     own: set[str] | None = None,

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .ini import DefinitionError, Entry, Section
+from .ini import DefinitionError, IniEntry, Section
 
 BOARD = re.compile(r"(\d+)x(\d+)(?:=(-?\d+))?\s*\Z")
 PIECE = re.compile(r"([A-Za-z]):(-?\d+)((?:\s+\S+)*)\s*\Z")
@@ -426,7 +426,7 @@ def translate(game: FmaxGame, source: str, name: str) -> Section:
     note = "".join(f"; {text}" for text in notes)
     entries.append(("description", f"Fairy-Max game {game.name} ({source}:{line}{note})"))
     section = Section(name, None, source, line)
-    section.entries = [Entry(key, value, source, line) for key, value in entries]
+    section.entries = [IniEntry(key, value, source, line) for key, value in entries]
     return section
 
 

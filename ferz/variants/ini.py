@@ -27,7 +27,7 @@ class DefinitionError(ValueError):
 
 
 @dataclass(frozen=True)
-class Entry:
+class IniEntry:
     """One `key = value` line."""
 
     key: str
@@ -48,7 +48,7 @@ class Section:
     parent: str | None
     source: str
     line: int
-    entries: list[Entry] = field(default_factory=list)
+    entries: list[IniEntry] = field(default_factory=list)
 
 
 def _strip_comment(text: str) -> str:
@@ -113,5 +113,5 @@ def parse(text: str, source: str = "<string>") -> list[Section]:
                 source, number, f"{key}: set twice in [{current.name}] (first on line {keys[key]})"
             )
         keys[key] = number
-        current.entries.append(Entry(key, value, source, number))
+        current.entries.append(IniEntry(key, value, source, number))
     return sections

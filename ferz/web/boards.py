@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class GameEnd:
     """How a game ended: PGN result and a short reason (checkmate, stalemate, ...)."""
 
     result: str
@@ -322,7 +322,7 @@ def legal_uci(board: Board) -> list[str]:
     return [board.uci(m) for m in board.legal_moves]
 
 
-def outcome(board: Board) -> Outcome | None:
+def outcome(board: Board) -> GameEnd | None:
     """The game's end by the rules, None while it goes on.
 
     Draws that a player could claim (threefold repetition, fifty moves) end the game at once,
@@ -336,4 +336,4 @@ def outcome(board: Board) -> Outcome | None:
     if result not in ("1-0", "0-1", "1/2-1/2"):
         winner = getattr(done, "winner", None)
         result = "1/2-1/2" if winner is None else ("1-0" if winner in (True, "white") else "0-1")
-    return Outcome(result, termination.replace("_", " "))
+    return GameEnd(result, termination.replace("_", " "))

@@ -10,7 +10,7 @@ from typing import Any
 from ..engine import ELO_MAX, ELO_MIN  # the range the engine's UCI_Elo accepts
 from . import boards
 from .seats import COLORS, ENGINE, PERSON, Seat, legacy_seats, load_seats
-from .store import Record
+from .store import StoredGame
 
 # Who the creator plays: ferz, themselves on one screen (hot-seat), a friend with the link,
 # or whoever accepts their seek in the lobby.
@@ -29,7 +29,7 @@ def other(color: str) -> str:
 
 
 @dataclass(frozen=True)
-class Settings:
+class GameSettings:
     """What the creator chose: their side, the opponent, the engine's strength, the time
     control, whether ferz plays from its opening book."""
 
@@ -46,7 +46,7 @@ class Settings:
     book: bool = False  # ferz opens from its bundled book (standard chess)
 
     @classmethod
-    def parse(cls, data: dict[str, Any], max_think_ms: int) -> Settings:
+    def parse(cls, data: dict[str, Any], max_think_ms: int) -> GameSettings:
         """Validate a new-game request (types already checked by schema.NEW_GAME); ValueError
         names the bad field."""
         color = data.get("color") or "white"
@@ -89,8 +89,8 @@ class Settings:
         return cls(color, elo, depth=depth, show_pv=show_pv, **extra)
 
     @classmethod
-    def load(cls, stored: dict[str, Any]) -> Settings:
-        """Settings from the store, ignoring keys this version does not know."""
+    def load(cls, stored: dict[str, Any]) -> GameSettings:
+        """GameSettings from the store, ignoring keys this version does not know."""
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in stored.items() if k in known})
 
@@ -100,16 +100,16 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class Game:
+class LiveGame:
     """One game's live state; `record()` is what the store keeps."""
 
-    def __init__(self, rec: Record, now: float | None = None) -> None:
+    def __init__(self, rec: StoredGame, now: float | None = None) -> None:
         self.id = rec.id
         self.created = rec.created
         self.updated = rec.updated
         self.variant = rec.variant
         self.start_fen = rec.start_fen
-        self.settings = Settings.load(rec.settings)
+        self.settings = GameSettings.load(rec.settings)
         self.seats = load_seats(rec.seats or legacy_seats(rec.settings))
         self.tags = dict(rec.tags)
         # Pending offers (kept in memory only: a restart forgets them): offer -> who made it.
@@ -150,12 +150,12 @@ class Game:
     @classmethod
     def create(
         cls,
-        settings: Settings,
+        settings: GameSettings,
         variant: str,
         fen: str | None,
         creator: str | None = None,
         seats: dict[str, Seat] | None = None,
-    ) -> Game:
+    ) -> LiveGame:
         """A new game at `fen` (None: the variant's start, for Chess960 a random one of the 960)
         for `creator` (a player id) as the settings say, or with the `seats` given;
         ValueError on a bad FEN."""
@@ -168,7 +168,7 @@ class Game:
             seats = initial_seats(settings, creator)
         now = time.time()
         stored = {color: seat.to_store() for color, seat in seats.items()}
-        rec = Record(new_id(), now, now, variant, board.fen(), asdict(settings), seats=stored)
+        rec = StoredGame(new_id(), now, now, variant, board.fen(), asdict(settings), seats=stored)
         return cls(rec)
 
     # ------------------------------------------------------------------ seats
@@ -217,13 +217,13 @@ class Game:
         """The side to move."""
         return boards.turn(self.board)
 
-    def record(self) -> Record:
+    def record(self) -> StoredGame:
         """The stored form of this game."""
         clock = self.clock or {}
         started_at = None
         if self.turn_started is not None:
             started_at = time.time() - (time.monotonic() - self.turn_started)
-        return Record(
+        return StoredGame(
             self.id,
             self.created,
             self.updated,
@@ -411,7 +411,7 @@ class Game:
         }
 
 
-def initial_seats(settings: Settings, creator: str | None) -> dict[str, Seat]:
+def initial_seats(settings: GameSettings, creator: str | None) -> dict[str, Seat]:
     """The seats of a new game: the creator on their colour; the other seat ferz's (against
     the engine), the creator's too (hot-seat) or open (a friend's link, a lobby seek)."""
     mine = Seat(PERSON, creator)
@@ -425,7 +425,7 @@ def initial_seats(settings: Settings, creator: str | None) -> dict[str, Seat]:
 
 
 def player_name(
-    settings: Settings,
+    settings: GameSettings,
     color: str,
     tags: dict[str, str] | None = None,
     seats: dict[str, Seat] | None = None,
@@ -448,9 +448,9 @@ def player_name(
     return color.capitalize()
 
 
-def summary(rec: Record) -> dict[str, Any]:
+def summary(rec: StoredGame) -> dict[str, Any]:
     """One line of the games list, read from the stored record without replaying the moves."""
-    settings = Settings.load(rec.settings)
+    settings = GameSettings.load(rec.settings)
     seats = load_seats(rec.seats or legacy_seats(rec.settings))
     return {
         "id": rec.id,

@@ -10,7 +10,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from ..engine import ELO_MAX, ELO_MIN
-from .game import Game, other
+from .game import LiveGame, other
 from .messages import error_message
 from .rooms.registry import Games
 from .schema import LOBBY_MESSAGES, ClientError, check_message
@@ -20,7 +20,7 @@ from .schema import LOBBY_MESSAGES, ClientError, check_message
 BOTS: tuple[int | None, ...] = (ELO_MIN, 1500, 2000, ELO_MAX - 200, None)
 
 
-def seek_json(game: Game, player: str | None) -> dict[str, Any]:
+def seek_json(game: LiveGame, player: str | None) -> dict[str, Any]:
     """One seek as the lobby shows it (`mine`: the viewer made it and may cancel it)."""
     s = game.settings
     waiting = game.open_seat()

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any
 
 from .. import pgn
 from . import boards
-from .game import Settings, new_id
+from .game import GameSettings, new_id
 from .messages import eval_text
-from .store import Record
+from .store import StoredGame
 from .tree import MAX_NODES, of_record
 
 if TYPE_CHECKING:
     from ..board import Board
-    from .game import Game as Played  # a game played here (Game below is a parsed PGN)
+    from .game import LiveGame
 
 MAX_PLIES = 1000
 SEVEN_TAGS = pgn.SEVEN_TAGS
@@ -29,7 +29,7 @@ UNKNOWN = ("?", "????.??.??")  # the values PGN writes for a tag nobody filled i
 
 
 @dataclass
-class Game:
+class ParsedGame:
     """A parsed game: its tags, start position, moves (UCI and SAN) and result."""
 
     tags: dict[str, str] = field(default_factory=dict)
@@ -41,7 +41,7 @@ class Game:
     tree: pgn.Game | None = None  # the whole game: variations, comments and NAGs
 
 
-def read(text: str, variant: str = "chess") -> Game:
+def read(text: str, variant: str = "chess") -> ParsedGame:
     """The first game of `text`: its main line, and its whole tree (variations, comments and
     NAGs) in `tree`; ValueError names the first problem. The Variant tag, when present, names the
     variant; otherwise it is `variant`."""
@@ -61,7 +61,7 @@ def read(text: str, variant: str = "chess") -> Game:
     tags.pop("Result", None)
     if parsed.variant == "chess":
         tags.pop("Variant", None)
-    return Game(
+    return ParsedGame(
         tags=tags,
         variant=parsed.variant,
         start_fen=parsed.board().fen(),
@@ -136,7 +136,7 @@ def write_tree(
     return pgn.write(game)
 
 
-def line_result(outcome: boards.Outcome | None, given: str | None) -> str:
+def line_result(outcome: boards.GameEnd | None, given: str | None) -> str:
     """The result of an exported line: the rules' when its last position ends the game, else
     the one it came with (a stored or imported game's, sent only for its unchanged line)."""
     if outcome is not None:
@@ -174,20 +174,20 @@ def read_fen(text: str, variant: str) -> dict[str, Any]:
     return {**line, "tags": {}, "result": "*"}
 
 
-def imported_record(parsed: Game) -> Record:
+def imported_record(parsed: ParsedGame) -> StoredGame:
     """The games list's row of an imported PGN game: its moves, result and tags (the tree,
     if any, is stored apart: tree.dumps)."""
     now = time.time()
     result = parsed.result if parsed.result in ("1-0", "0-1", "1/2-1/2") else None
     tags = {k: v for k, v in parsed.tags.items() if k not in ("FEN", "SetUp")}
-    settings = dataclasses.asdict(Settings(imported=True))
-    rec = Record(new_id(), now, now, parsed.variant, parsed.start_fen, settings, parsed.uci)
+    settings = dataclasses.asdict(GameSettings(imported=True))
+    rec = StoredGame(new_id(), now, now, parsed.variant, parsed.start_fen, settings, parsed.uci)
     rec.result, rec.tags = result, tags
     rec.termination = tags.get("Termination") or ("imported" if result else None)
     return rec
 
 
-def game_tags(game: Played) -> dict[str, str]:
+def game_tags(game: LiveGame) -> dict[str, str]:
     """PGN tags of a stored game (an imported one keeps the tags it came with)."""
     s = game.settings
     if s.imported:
@@ -210,7 +210,7 @@ def game_tags(game: Played) -> dict[str, str]:
     return tags
 
 
-def write_game(game: Played, kept: str | None) -> str:
+def write_game(game: LiveGame, kept: str | None) -> str:
     """A stored game's PGN download: its moves with ferz's evaluations, or the analysis tree
     `kept` with it (as the store holds it), variations and comments too."""
     evals = [game.evals.get(ply) for ply in range(1, len(game.moves) + 1)]

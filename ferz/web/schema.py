@@ -209,7 +209,7 @@ EVAL = Field(
 
 NEW_GAME = {
     "color": Field("str", choices=("white", "black", "random")),
-    "elo": Field("int", nullable=True, low=0, high=10_000),  # the engine's range: Settings
+    "elo": Field("int", nullable=True, low=0, high=10_000),  # the engine's range: GameSettings
     "clock": Field(
         "object",
         nullable=True,

@@ -59,7 +59,7 @@ def split_host(header: str) -> str:
 
 
 @dataclass(frozen=True)
-class Policy:
+class SecurityPolicy:
     """What the Guard accepts: the Host names, whether any IP address may be the Host (the
     server listens beyond loopback), and the access token (None: none needed)."""
 
@@ -68,7 +68,7 @@ class Policy:
     token: str | None = None
 
     @classmethod
-    def make(cls, host: str, allow: Iterable[str] = (), token: str | None = None) -> Policy:
+    def make(cls, host: str, allow: Iterable[str] = (), token: str | None = None) -> SecurityPolicy:
         """The policy for a server bound to `host`, with the extra names of --allow-host."""
         names = set(LOOPBACK_NAMES)
         names.update(split_host(name) for name in allow if name)
@@ -111,7 +111,7 @@ class Guard:
     the security headers to every HTTP response.
     """
 
-    def __init__(self, app: Any, policy: Policy) -> None:
+    def __init__(self, app: Any, policy: SecurityPolicy) -> None:
         self.app = app
         self.policy = policy
 

@@ -32,7 +32,7 @@ from .routes import games, seeks, site, sockets, transfer, trees
 from .routes.common import Context
 from .schema import ClientError
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
-from .security import Guard, Policy, is_loopback, new_token
+from .security import Guard, SecurityPolicy, is_loopback, new_token
 from .store import Store, default_path
 from .workers import WorkerSpec
 
@@ -66,7 +66,7 @@ def create_app(
     review_ms: int = DEFAULT_REVIEW_MS,
     engine_factory: Callable[[str], Any] | None = None,
     limits_type: Callable[..., Any] | None = None,
-    policy: Policy | None = None,
+    policy: SecurityPolicy | None = None,
     analysis_sockets: int = MAX_ANALYSIS_SOCKETS,
     analysis_slice_s: float = ANALYSIS_SLICE_S,
     idle_release_s: float = IDLE_RELEASE_S,
@@ -126,7 +126,7 @@ def create_app(
     app = Starlette(
         routes=routes,
         middleware=[
-            Middleware(Guard, policy=policy or Policy.make("127.0.0.1")),
+            Middleware(Guard, policy=policy or SecurityPolicy.make("127.0.0.1")),
             Middleware(Players),
         ],
         exception_handlers={ClientError: client_error, HTTPException: http_error},
@@ -152,7 +152,7 @@ def _port_free(host: str, port: int) -> str | None:
     return None
 
 
-def access(args: argparse.Namespace) -> tuple[Policy, str, str | None]:
+def access(args: argparse.Namespace) -> tuple[SecurityPolicy, str, str | None]:
     """Who may connect, the URL to print (with the token, if any) and a warning to print
     when the server listens beyond this machine."""
     token = args.token
@@ -164,7 +164,7 @@ def access(args: argparse.Namespace) -> tuple[Policy, str, str | None]:
             "reach this port and has the token can see and play every game. The link below "
             "carries the token; add --allow-host NAME for each name the server is reached by."
         )
-    policy = Policy.make(args.host, args.allow_host or (), token)
+    policy = SecurityPolicy.make(args.host, args.allow_host or (), token)
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::", "") else args.host
     host = f"[{shown}]" if ":" in shown else shown
     url = f"http://{host}:{args.port}/" + (f"?token={token}" if token else "")

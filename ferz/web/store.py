@@ -54,7 +54,7 @@ STATUSES = ("all", "playing", "finished", "imported")
 
 
 @dataclass
-class Record:
+class StoredGame:
     """One stored game: what is needed to rebuild it exactly."""
 
     id: str
@@ -135,7 +135,7 @@ class Store:
         with self._lock:
             self._db.close()
 
-    def save(self, rec: Record) -> None:
+    def save(self, rec: StoredGame) -> None:
         """Insert or replace a game."""
         row = (
             rec.id,
@@ -175,7 +175,7 @@ class Store:
             cursor = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return cursor.rowcount > 0
 
-    def load(self, game_id: str) -> Record | None:
+    def load(self, game_id: str) -> StoredGame | None:
         """The game with this id, or None."""
         with self._lock:
             row = self._db.execute(
@@ -189,7 +189,7 @@ class Store:
         offset: int = 0,
         status: str = "all",
         variant: str | None = None,
-    ) -> tuple[list[Record], int]:
+    ) -> tuple[list[StoredGame], int]:
         """One page of games, most recently changed first, and how many match in all.
 
         `status`: all, playing (unfinished, not imported), finished, imported.
@@ -222,17 +222,17 @@ class Store:
             args.append(variant)
         return (" WHERE " + " AND ".join(clauses) if clauses else ""), tuple(args)
 
-    def unfinished(self, limit: int) -> list[Record]:
+    def unfinished(self, limit: int) -> list[StoredGame]:
         """Games still being played (not imported), most recently changed first."""
         records, _ = self.list(limit=limit, status="playing")
         return records
 
 
-def _record(row: tuple[Any, ...]) -> Record:
-    """A database row as a Record."""
+def _record(row: tuple[Any, ...]) -> StoredGame:
+    """A database row as a StoredGame."""
     (gid, created, updated, variant, fen, settings, moves, white, black, result, end) = row[:11]
     evals, started_at, tags, seats = row[11:15]
-    rec = Record(gid, created, updated, variant, fen, json.loads(settings), moves.split())
+    rec = StoredGame(gid, created, updated, variant, fen, json.loads(settings), moves.split())
     rec.clock_white, rec.clock_black, rec.result, rec.termination = white, black, result, end
     rec.evals = {int(ply): text for ply, text in json.loads(evals).items()}
     rec.turn_started_at = started_at

@@ -55,7 +55,7 @@ def test_nnue_train_reads_datagen_chunks_as_it_reads_text(tmp_path) -> None:
         "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b Kq - 3 17",
     ]
-    records = [ff.Record(fen, 25 * i - 30, i - 1, i, 0) for i, fen in enumerate(fens)]
+    records = [ff.TrainingRecord(fen, 25 * i - 30, i - 1, i, 0) for i, fen in enumerate(fens)]
     out = tmp_path / "run"
     out.mkdir()
     ff.write_chunk(out / "chunk-000000.fzd", records, "chess", {})

@@ -7,7 +7,7 @@ import struct
 import pytest
 
 from ferz.datagen import fileformat as ff
-from ferz.datagen.fileformat import FormatError, Record
+from ferz.datagen.fileformat import FormatError, TrainingRecord
 
 FENS = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -43,10 +43,12 @@ def test_packed_chess_refuses_what_it_cannot_hold() -> None:
         ff.pack_chess("4k3/8/8/8/8/8/8/4K3 b - e3 0 1")
 
 
-def records(fens: list[str]) -> list[Record]:
+def records(fens: list[str]) -> list[TrainingRecord]:
     """A record for each FEN with varied labels."""
     return [
-        Record(fen, score=(-1) ** i * 37 * i, result=i % 3 - 1, ply=i * 7, game=i // 2, flags=i)
+        TrainingRecord(
+            fen, score=(-1) ** i * 37 * i, result=i % 3 - 1, ply=i * 7, game=i // 2, flags=i
+        )
         for i, fen in enumerate(fens)
     ]
 
@@ -84,9 +86,9 @@ def test_packed_records_are_39_bytes(tmp_path) -> None:
 
 
 def test_white_view_of_labels() -> None:
-    black = Record(FENS[2], score=50, result=1, ply=1, game=0)
+    black = TrainingRecord(FENS[2], score=50, result=1, ply=1, game=0)
     assert (black.white_score(), black.white_result()) == (-50, 0.0)
-    white = Record(FENS[0], score=50, result=0, ply=0, game=0)
+    white = TrainingRecord(FENS[0], score=50, result=0, ply=0, game=0)
     assert (white.white_score(), white.white_result()) == (50, 0.5)
 
 

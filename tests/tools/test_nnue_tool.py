@@ -111,7 +111,7 @@ def test_encoding_in_parallel_and_from_the_cache_gives_the_same_arrays(tmp_path)
 def random_chunks(folder: Path, games: int, seed: int) -> list[Path]:
     """Chunks (.fzd) of the positions of random games, scored by material and a king that
     stays home (so that where the king stands matters), a chunk per 10 games."""
-    from ferz.datagen.fileformat import Record, write_chunk
+    from ferz.datagen.fileformat import TrainingRecord, write_chunk
 
     rng = random.Random(seed)
     values = {"P": 100, "N": 300, "B": 300, "R": 500, "Q": 900}
@@ -124,7 +124,7 @@ def random_chunks(folder: Path, games: int, seed: int) -> list[Path]:
             ranks = placement.split("/")
             white += 40 * ("K" in ranks[7]) - 40 * ("k" in ranks[0])
             mover = white if side == "w" else -white
-            records.append(Record(fen, mover, 0, ply, game))
+            records.append(TrainingRecord(fen, mover, 0, ply, game))
         if game % 10 == 9 or game == games - 1:
             path = folder / f"chunk-{len(paths):06d}.fzd"
             write_chunk(path, records, "chess", {"chunk": len(paths)})

@@ -26,7 +26,7 @@ pytest.importorskip("uvicorn")
 ws_client = pytest.importorskip("websockets.asyncio.client")
 ws_exceptions = pytest.importorskip("websockets.exceptions")
 
-from ferz.web.security import Policy  # noqa: E402
+from ferz.web.security import SecurityPolicy  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
 from tests.ui.webserver import serving  # noqa: E402
 
@@ -367,7 +367,7 @@ def run_fuzz(tmp_path, cases: int) -> Tally:
         slots=1,
         max_think_ms=300,
         review_ms=20,
-        policy=Policy.make("127.0.0.1"),
+        policy=SecurityPolicy.make("127.0.0.1"),
     )
     with serving(app) as port:
         started = time.monotonic()

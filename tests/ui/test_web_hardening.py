@@ -17,7 +17,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
-from ferz.web.game import Game, Settings  # noqa: E402
+from ferz.web.game import GameSettings, LiveGame  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
 from tests.ui import webserver  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
@@ -109,7 +109,7 @@ def test_a_flag_against_a_lone_king_is_a_draw(tmp_path):
 
 
 def test_clocks_never_go_below_zero():
-    game = Game.create(Settings(initial_ms=1000), "chess", None)
+    game = LiveGame.create(GameSettings(initial_ms=1000), "chess", None)
     game.play("e2e4", 100.0)  # the first move starts the clocks: Black's runs from t=100
     assert game.remaining("black", 100.5) == 500
     assert game.remaining("black", 105.0) == 0  # five seconds on a one-second clock

@@ -21,7 +21,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ferz.commands import build_parser  # noqa: E402
-from ferz.web.security import Policy  # noqa: E402
+from ferz.web.security import SecurityPolicy  # noqa: E402
 from ferz.web.server import access, create_app  # noqa: E402
 from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 from tests.ui.webserver import running_server  # noqa: E402
@@ -32,7 +32,7 @@ BIG = 2**31
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -"
 
 
-def app(tmp_path, policy: Policy | None = TEST_POLICY, **kw: Any):
+def app(tmp_path, policy: SecurityPolicy | None = TEST_POLICY, **kw: Any):
     """An app with stand-in engines (policy None: the default one, loopback only)."""
     kw.setdefault("slots", 1)
     kw.setdefault("max_think_ms", 2000)
@@ -147,7 +147,7 @@ def test_host_allow_list_in_process(tmp_path):
     for base in ("http://localhost:8765", "http://127.0.0.1:8765", "http://[::1]:8765"):
         with TestClient(app(tmp_path, policy=None), base_url=base) as client:
             assert client.get("/api/games").status_code == 200, base
-    allowed = Policy.make("127.0.0.1", ["chess.lan"])
+    allowed = SecurityPolicy.make("127.0.0.1", ["chess.lan"])
     with TestClient(app(tmp_path, policy=allowed), base_url="http://chess.lan:8765") as client:
         assert client.get("/api/games").status_code == 200
     # Bound to loopback, a LAN address in Host is refused; bound beyond, it is served.
@@ -156,7 +156,7 @@ def test_host_allow_list_in_process(tmp_path):
 
 
 def test_beyond_loopback_a_token_is_required(tmp_path):
-    policy = Policy.make("0.0.0.0", token="s3cret-token")
+    policy = SecurityPolicy.make("0.0.0.0", token="s3cret-token")
     base = "http://192.168.1.9:8765"
     with TestClient(app(tmp_path, policy=policy), base_url=base) as client:
         assert client.get("/").status_code == 200  # the page itself, to show the error

@@ -12,11 +12,11 @@ import threading
 from ferz.board import Board
 from ferz.engine import ELO_MAX, ELO_MIN, Info, Limits
 from ferz.options import Option, Options
-from ferz.web.security import Policy
+from ferz.web.security import SecurityPolicy
 
 # Starlette's TestClient sends `Host: testserver`; the tests allow that name like a user's
 # --allow-host (the Host check itself is tested with real names in test_web_security.py).
-TEST_POLICY = Policy.make("127.0.0.1", ["testserver"])
+TEST_POLICY = SecurityPolicy.make("127.0.0.1", ["testserver"])
 
 
 class Stats:

@@ -19,7 +19,7 @@ DRAW_ACCEPT_CP = -100  # the engine takes a draw when it thinks it is this much 
 
 
 class Offers:
-    """The offers of one game (the pending ones are Game.offers: offer -> who made it) and
+    """The offers of one game (the pending ones are LiveGame.offers: offer -> who made it) and
     the rematch agreed from it."""
 
     def __init__(self, room: Room) -> None:

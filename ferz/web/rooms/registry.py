@@ -12,7 +12,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..game import Game, other
+from ..game import LiveGame, other
 from ..messages import error_message
 from ..schema import ClientError
 from ..searches import SearchPool
@@ -42,7 +42,7 @@ class Games:
         if self.on_lobby is not None:
             self.on_lobby()
 
-    def start(self, game: Game) -> Room:
+    def start(self, game: LiveGame) -> Room:
         """Keep a new game: in memory, stored, ferz thinking at once if it moves first."""
         room = self.add(game)
         room.save()
@@ -51,7 +51,7 @@ class Games:
             self.lobby_changed()
         return room
 
-    def rematch(self, game: Game) -> Room:
+    def rematch(self, game: LiveGame) -> Room:
         """A new game like `game`, the seats (and so the colours) swapped, same variant and
         start; ValueError for an imported game."""
         if game.settings.imported:
@@ -61,9 +61,9 @@ class Games:
             settings = dataclasses.replace(settings, opponent="friend")
         seats = {color: game.seats[other(color)] for color in COLORS}
         fen = None if game.variant == "chess960" else game.start_fen
-        return self.start(Game.create(settings, game.variant, fen, seats=seats))
+        return self.start(LiveGame.create(settings, game.variant, fen, seats=seats))
 
-    def seeks(self) -> list[Game]:
+    def seeks(self) -> list[LiveGame]:
         """The open seeks of the lobby, oldest first."""
         now = time.monotonic()
         found = [room.game for room in self.rooms.values() if room.presence.listed(now)]
@@ -79,7 +79,7 @@ class Games:
             if rec is None:
                 raise ClientError(f"no game {game_id!r}", 404)
             try:
-                game = Game(rec)
+                game = LiveGame(rec)
             except (ValueError, TypeError) as error:  # a row this version cannot replay
                 raise ClientError(f"game {game_id} cannot be loaded: {error}", 500) from None
             room = self.add(game)
@@ -92,7 +92,7 @@ class Games:
         count = 0
         for rec in self.store.unfinished(MAX_ROOMS):
             try:
-                game = Game(rec)
+                game = LiveGame(rec)
             except (ValueError, TypeError) as error:  # a row this version cannot replay
                 log.warning("game %s not resumed: %s", rec.id, error)
                 continue
@@ -120,7 +120,7 @@ class Games:
         if not self.store.delete(game_id) and room is None:
             raise ClientError(f"no game {game_id!r}", 404)
 
-    def add(self, game: Game) -> Room:
+    def add(self, game: LiveGame) -> Room:
         """Keep a game in memory, forgetting the oldest idle ones beyond MAX_ROOMS."""
         room = Room(self, game)
         self.rooms[game.id] = room

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket
 
-from ..game import Game
+from ..game import LiveGame
 from ..messages import error_message
 from ..schema import GAME_MESSAGES, ClientError, check_message
 from .audience import Audience
@@ -29,7 +29,7 @@ class Room:
     """A game in memory, changed under its lock, with its parts: its sockets (audience), the
     engine's search (engine), the flag timer (timer), offers and who is away (presence)."""
 
-    def __init__(self, games: Games, game: Game) -> None:
+    def __init__(self, games: Games, game: LiveGame) -> None:
         self.games = games
         self.game = game
         self.lock = asyncio.Lock()  # one change of the game at a time

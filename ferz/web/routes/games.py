@@ -8,7 +8,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from .. import boards
-from ..game import Game, Settings, summary
+from ..game import GameSettings, LiveGame, summary
 from ..players import current
 from ..schema import NEW_GAME, ClientError, Field
 from ..store import STATUSES
@@ -41,12 +41,12 @@ async def list_games(request: Request) -> Response:
 
 
 def start_game(
-    ctx: Context, settings: Settings, variant: str, fen: str | None, creator: str | None
+    ctx: Context, settings: GameSettings, variant: str, fen: str | None, creator: str | None
 ) -> Response:
     """Create, store and answer a new game (201); ferz moves first at once if White."""
     variant = boards.known_variant(variant) or variant  # an alias: the variant's own name
     try:
-        game = Game.create(settings, variant, fen, creator)
+        game = LiveGame.create(settings, variant, fen, creator)
     except ValueError as error:
         raise ClientError(str(error)) from None
     return game_json(ctx.games.start(game), creator, 201)
@@ -58,7 +58,7 @@ async def new_game(request: Request) -> Response:
     ctx = context(request)
     data = await read_json(request, NEW_GAME)
     try:
-        settings = Settings.parse(data, ctx.max_think_ms)
+        settings = GameSettings.parse(data, ctx.max_think_ms)
     except ValueError as error:
         raise ClientError(str(error)) from None
     variant, fen = data["variant"] or "chess", data["fen"] or None

@@ -29,7 +29,7 @@ async def game_pgn(request: Request) -> Response:
     return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
 
 
-def store_import(store: Store, parsed: pgn.Game) -> str:
+def store_import(store: Store, parsed: pgn.ParsedGame) -> str:
     """Keep an imported PGN game (moves, result, tags) in the games list; its id."""
     rec = pgn.imported_record(parsed)
     store.save(rec)

@@ -13,11 +13,11 @@ from starlette.routing import Route
 
 from .. import boards, tree
 from ..schema import TREE_EDIT, TREE_OP, ClientError
-from ..store import Record, Store
+from ..store import Store, StoredGame
 from .common import context, read_json
 
 
-def stored_tree(store: Store, game_id: str) -> tuple[Record, tree.pgn.Game]:
+def stored_tree(store: Store, game_id: str) -> tuple[StoredGame, tree.pgn.Game]:
     """A stored game and its analysis tree (404 for an unknown game)."""
     rec = store.load(game_id)
     if rec is None:
