@@ -178,7 +178,7 @@ def janggi_end(pos: Position) -> cython.int:
     ply: cython.int = pos.ply
     if ply < 1 or pos.u_move[ply - 1] == 0:
         return NO_END
-    if pos.bik_rule and pos.u_bik[ply] and pos.u_bik[ply - 1]:
+    if pos.bik_rule and pos.u_bikjang[ply] and pos.u_bikjang[ply - 1]:
         return material_result(pos)
     if ply >= 2 and is_pass(pos.u_move[ply - 1]) and is_pass(pos.u_move[ply - 2]):
         return material_result(pos)
@@ -312,7 +312,7 @@ def repetition_value(pos: Position, checkers: cython.int, chasers: cython.int) -
     chased an enemy piece at every move of it: under perpetualCheckIllegal a lone perpetual
     checker loses (both: a draw), then under the chasing rule a lone chaser; else the
     variant's nFoldValue (nFoldValueAbsolute: White's value), as in Fairy-Stockfish."""
-    if pos.perp and checkers:
+    if pos.perpetual_rule and checkers:
         if checkers == 3:
             return 0
         return -1 if checkers == 1 << pos.side else 1

@@ -115,7 +115,7 @@ cdef class Evaluator:
     cdef int hand(self, Position pos, Scratch s, bint cached) noexcept nogil
     # helpers
     cdef void term(self, Scratch s, int i, int n) noexcept nogil
-    cdef void kd(self, Scratch s, int c, int j, int n) noexcept nogil
+    cdef void king_danger(self, Scratch s, int c, int j, int n) noexcept nogil
     cdef int _count_bits(self, int x) noexcept nogil
     cdef int _front_rank(self, int mask, int c) noexcept nogil
     cdef int _rank8(self, int rr) noexcept nogil

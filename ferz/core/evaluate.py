@@ -9,8 +9,8 @@ pieces at once, in numbered steps (`hand`): one function per step, over one `Scr
 what the steps share (attack maps, pawn files, counts).
 
 Every term is a count times a (middlegame, endgame) weight of `ferz.params.TERMS`, added through
-`term()`, and king danger is a weighted sum of counts (`kd()`) that is then squared. Both also
-sum the counts in the scratch, which the search never reads: the tuner's `trace_features`
+`term()`, and king danger is a weighted sum of counts (`king_danger()`) that is then squared.
+Both also sum the counts in the scratch, which the search never reads: the tuner's `trace_features`
 clears them, evaluates without the network and the pawn cache, and reads them (tools/tune.py
 fits the weights to labelled positions). So the trace has no flag in the steps to test.
 """
@@ -300,7 +300,7 @@ class Evaluator:
     @cython.inline
     @cython.nogil
     @cython.exceptval(check=False)
-    def kd(self, s: Scratch, c: cython.int, j: cython.int, n: cython.int) -> cython.void:
+    def king_danger(self, s: Scratch, c: cython.int, j: cython.int, n: cython.int) -> cython.void:
         """Add n times danger weight j to the danger of colour c's king, and count it."""
         s.dsum[c] += self.kdw[j] * n
         s.danger[c * MAX_DANGER + j] += n
@@ -911,8 +911,8 @@ def king_safety(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
             continue
         for k in range(NCLASSES):
             nchk[k] = 0  # (other pieces' checks are not counted)
-            ev.kd(s, c, ev.d_attacker + k, s.natt[them * NCLASSES + k])
-            ev.kd(s, c, ev.d_zone + k, s.nzone[them * NCLASSES + k])
+            ev.king_danger(s, c, ev.d_attacker + k, s.natt[them * NCLASSES + k])
+            ev.king_danger(s, c, ev.d_zone + k, s.nzone[them * NCLASSES + k])
         # Safe checks: squares from which a piece of a class would check (the class's
         # movement walked back from the king), reached by such a piece, not defended.
         for k in range(1, NCLASSES):
@@ -932,7 +932,7 @@ def king_safety(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
                     to += v
                     steps -= 1
         for k in range(NCLASSES):
-            ev.kd(s, c, ev.d_check + k, nchk[k])
+            ev.king_danger(s, c, ev.d_check + k, nchk[k])
         d = 0
         for v in range(-1, 2):
             for q in range(-1, 2):
@@ -944,10 +944,10 @@ def king_safety(ev: Evaluator, pos: Position, s: Scratch) -> cython.void:
                     and not (s.att[c * MAP_SIZE + to] & ~A_KING)
                 ):
                     d += 1
-        ev.kd(s, c, ev.d_weak, d)
+        ev.king_danger(s, c, ev.d_weak, d)
         if s.queens[them] == 0:
-            ev.kd(s, c, ev.d_no_queen, 1)
-        ev.kd(s, c, ev.d_bias, 1)
+            ev.king_danger(s, c, ev.d_no_queen, 1)
+        ev.king_danger(s, c, ev.d_bias, 1)
         d = s.dsum[c]
         if d > 0:
             s.mg -= sign * (d * d // 4096)

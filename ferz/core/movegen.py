@@ -442,7 +442,7 @@ def gen_piece(
                         n = add(pos, out, n, fr, to, p, GEN_ALL)
             break
     if pos.gates and pos.gates & pos.gate_bit[us * nsq + fr]:
-        if pos.seir:
+        if pos.seirawan:
             n = gen_gated(pos, out, n, start, fr, p)
         elif mode != GEN_CAPTURES:
             n = gen_leaps(pos, out, n, fr, p)
@@ -569,7 +569,7 @@ def gen_leaps(
             to = fr + fwd + dx
             if pos.board[to] == EMPTY and pos.region[p * pos.nsq + to]:
                 n = add(pos, out, n, fr, to, p, GEN_ALL)
-    elif (p >> 1) == pos.camb_fers:
+    elif (p >> 1) == pos.cambodian_fers:
         to = fr + 2 * fwd
         if pos.board[to] == EMPTY and pos.region[p * pos.nsq + to]:
             n = add(pos, out, n, fr, to, p, GEN_ALL)
@@ -694,7 +694,7 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
             s += step
         if ok:
             n = emit(pos, out, n, encode(kf, rf, 0, CASTLE))
-            if pos.seir and pos.gates:
+            if pos.seirawan and pos.gates:
                 n = gen_gated_castle(pos, out, n, kf, rf)
     return n
 

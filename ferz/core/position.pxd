@@ -126,9 +126,9 @@ cdef class Position:
     # whose numbers set the pieces' honour limit
     cdef public int cnt_limit, cnt_ply
     # perpetualCheckIllegal: whether the side to move was in check, per ply from the root
-    cdef public int perp
+    cdef public int perpetual_rule
     cdef int[::1] u_inchk
-    # a move known to give check or not here (hint_check), so make need not look (perp)
+    # a move known to give check or not here (hint_check), so make need not look (perpetual_rule)
     cdef int hint_move, hint_chk
     cdef unsigned long long hint_key
     cdef int counting, cnt_rook, cnt_khon, cnt_knight
@@ -136,7 +136,7 @@ cdef class Position:
     # cambodianMoves: gates still open, bit 16 * colour + file (see Rules.cambodian_moves);
     # gate_bit[colour * nsq + sq] is the bit of a square on that colour's gate rank, else 0
     cdef public long long gates
-    cdef int camb, camb_fers, camb_rook
+    cdef int cambodian, cambodian_fers, cambodian_rook
     cdef long long[::1] u_gates, gate_bit
     # neural evaluation (core/nnue.py): the network's hidden weights and biases, the offset of
     # each (piece code, square) row from both views, and the accumulators (White's view, then
@@ -163,14 +163,14 @@ cdef class Position:
     cdef public int nn_hands
     cdef int[::1] nn_hrow, nn_chand
     # --- gating and two-board games (vargate)
-    cdef public int seir, must_drop_type, gating
+    cdef public int seirawan, must_drop_type, gating
     cdef unsigned long long[::1] z_gate
     cdef int[::1] u_gated
     # janggi (varmore): the second leg of each atom and probe (= the first for one-legged
     # leapers), the palace diagonals' squares, janggi cannons per type, passing (kingPass),
     # bikjang per ply (whether the position at that ply has the kings facing), and the
     # material count (materialCounting: 1 janggi's weights mat_w, 2 unweighted)
-    cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w, u_bik
+    cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w, u_bikjang
     cdef public int king_pass, bik_rule, mat_count, jang
     # kyoto and micro shogi: pieceDemotion / piecePromotionOnCapture (toggle), dropPromoted
     cdef public int toggle, demote, promo_capt, drop_promo

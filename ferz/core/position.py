@@ -81,15 +81,16 @@ class Position:
         self.ext_opp, self.ext_claim, self.flag_sq = t.ext_opp, t.ext_claim, t.flag_sq
         self.flag_start, self.flag_type, self.flag_on = t.flag_start, t.flag_type, t.flag_on
         self.flag_zone, self.flag_move, self.check_count = t.flag_zone, t.flag_move, t.check_count
-        self.no_checking, self.perp, self.counting = t.no_checking, t.perp, t.counting
+        self.no_checking, self.counting = t.no_checking, t.counting
+        self.perpetual_rule = t.perpetual_rule
         self.cnt_rook, self.cnt_khon, self.cnt_knight = t.cnt_rook, t.cnt_khon, t.cnt_knight
         self.after_rules, self.end_rules, self.full_gen = t.after_rules, t.end_rules, t.full_gen
         self.blast, self.blast_vec, self.must_drop = t.blast, t.blast_vec, t.must_drop
         self.sit_promo, self.sit_zone, self.sit_types = t.sit_promo, t.sit_zone, t.sit_types
-        self.n_sit, self.camb, self.camb_fers = t.n_sit, t.camb, t.camb_fers
-        self.camb_rook, self.gate_bit = t.camb_rook, t.gate_bit
+        self.n_sit, self.cambodian, self.cambodian_fers = t.n_sit, t.cambodian, t.cambodian_fers
+        self.cambodian_rook, self.gate_bit = t.cambodian_rook, t.gate_bit
         # gating and two-board games (vargate)
-        self.seir, self.z_gate, self.must_drop_type = t.seir, t.z_gate, t.must_drop_type
+        self.seirawan, self.z_gate, self.must_drop_type = t.seirawan, t.z_gate, t.must_drop_type
         self.gating = t.gating
         # janggi
         self.a_leg2, self.pr_leg2, self.diag_ok = t.a_leg2, t.pr_leg2, t.diag_ok
@@ -143,7 +144,7 @@ class Position:
         self.u_inchk = ints(MAXPLY + 1)
         self.hint_move = self.hint_chk = 0
         self.hint_key = 0
-        self.u_bik = ints(MAXPLY + 1)
+        self.u_bikjang = ints(MAXPLY + 1)
         self.u_shak = ints(MAXPLY + 1)
         self.u_count = ints(2 * MAXPLY)
         self.u_checks = ints(MAXPLY)
@@ -456,7 +457,7 @@ class Position:
         else:
             self.gates &= ~self.gate_bit[them * nsq + to]
         if (
-            (p >> 1) == self.camb_rook
+            (p >> 1) == self.cambodian_rook
             and k >= 0
             and self.gates & self.gate_bit[them * nsq + k]
             and (self.sq_file[k] == self.sq_file[to] or self.sq_rank[k] == self.sq_rank[to])
@@ -681,11 +682,11 @@ class Position:
                     self.unmake()
                     return False
             elif attacks.attacked(self, self.royal[us], them) and not (
-                self.bik_rule and self.u_bik[ply] and fr == to and kind == NORMAL
+                self.bik_rule and self.u_bikjang[ply] and fr == to and kind == NORMAL
             ):  # (janggi: a pass while the kings face each other is legal even in check)
                 self.unmake()
                 return False
-        if self.seir:
+        if self.seirawan:
             # after the legality test: a gated piece never covers its own king (FSF 11.1)
             self.gate_in(m, us, ply)
         if self.flying and attacks.kings_facing(self):
@@ -707,7 +708,7 @@ class Position:
                 self.key ^= self.z_checks[h] ^ self.z_checks[h - 1]
                 self.checks_left[us] -= 1
             self.note_check(check)
-        if self.perp:
+        if self.perpetual_rule:
             if self.hint_move == m and self.hint_key == self.u_key[ply]:
                 self.u_inchk[ply + 1] = self.hint_chk
             else:
@@ -716,13 +717,13 @@ class Position:
             if self.bik_rule:
                 # bikjang: the side facing the enemy king must part the kings (or pass)
                 if (
-                    self.u_bik[ply]
+                    self.u_bikjang[ply]
                     and not (fr == to and kind == NORMAL)
                     and attacks.kings_see(self)
                 ):
                     self.unmake()
                     return False
-                self.u_bik[ply + 1] = attacks.kings_see(self)
+                self.u_bikjang[ply + 1] = attacks.kings_see(self)
             if self.shatar:
                 self.u_shak[ply + 1] = attacks.shak(self)
         return True
@@ -907,7 +908,7 @@ class Position:
         self.key ^= self.z_side
         self.halfmove = 0  # a repetition may not reach back across a null move
         self.u_inchk[ply + 1] = 0
-        self.u_bik[ply + 1] = self.u_bik[ply]
+        self.u_bikjang[ply + 1] = self.u_bikjang[ply]
         self.u_shak[ply + 1] = 0
         self.side ^= 1
         self.ply = ply + 1
@@ -1031,8 +1032,8 @@ class Position:
         for color, file in setup.gates:
             self.gates |= 1 << (16 * color + file)
         self.refresh()
-        self.u_inchk[0] = 1 if self.perp and attacks.in_check(self) else 0
-        self.u_bik[0] = 1 if self.bik_rule and attacks.kings_see(self) else 0
+        self.u_inchk[0] = 1 if self.perpetual_rule and attacks.in_check(self) else 0
+        self.u_bikjang[0] = 1 if self.bik_rule and attacks.kings_see(self) else 0
         self.u_shak[0] = attacks.shak(self) if self.shatar else 0
 
     def _load_castling(self, setup: fenlib.Setup) -> None:
@@ -1089,7 +1090,7 @@ class Position:
             if self.hand[p]:
                 key ^= self.z_hand[p * MAXHAND] ^ self.z_hand[p * MAXHAND + self.hand[p]]
                 if (
-                    self.seir
+                    self.seirawan
                     and not self.capt_to_hand
                     and not (self.gates >> (16 * (p & 1))) & 0xFFFF
                 ):
@@ -1102,7 +1103,7 @@ class Position:
         if self.check_count:
             key ^= self.z_checks[self.checks_left[0]]
             key ^= self.z_checks[MAX_CHECKS + self.checks_left[1]]
-        if self.seir:
+        if self.seirawan:
             key ^= self.gate_key(self.gates)
         self.key, self.mg, self.eg, self.phase = key, mg, eg, phase
         self.nn_refresh()

@@ -552,7 +552,7 @@ class Search:
         # Step 1. Draws by repetition or the n-move rule (a perpetual check loses where the
         # variant says so); quiescence at the horizon.
         if self.is_draw():
-            if self.pos.perp:
+            if self.pos.perpetual_rule:
                 value = self.pos.perpetual()
                 if value != 0:
                     return (MATE - ply) * value

@@ -423,7 +423,7 @@ class Tables:
             self.flag_move = 1 if royal and rules.flag_letters[0] == royal[0] else 2
         self.check_count = 1 if rules.check_counting else 0
         self.counting = COUNTING[rules.counting_rule]
-        self.perp = 1 if rules.perpetual_check_illegal else 0
+        self.perpetual_rule = 1 if rules.perpetual_check_illegal else 0
         self.chase_rule = 1 if rules.chasing_rule else 0
         # the values of having no legal move and of an n-fold repetition (endrules.py)
         self.mate_value = ENDS[rules.checkmate_value]
@@ -460,12 +460,12 @@ class Tables:
         """cambodianMoves: the gate bit of each square on a colour's gate (castling) rank, and
         the piece types with a part in it (the met leaps, a rook move may take a leap away)."""
         nsq = self.nsq
-        self.camb = 1 if rules.cambodian_moves else 0
+        self.cambodian = 1 if rules.cambodian_moves else 0
         fers, rook = rules.cambodian_letters
-        self.camb_fers = _index(rules, fers)
-        self.camb_rook = _index(rules, rook)
+        self.cambodian_fers = _index(rules, fers)
+        self.cambodian_rook = _index(rules, rook)
         self.gate_bit = array("q", [0]) * (2 * nsq)
-        if self.camb:
+        if self.cambodian:
             for color in (0, 1):
                 rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
                 for file in range(rules.files):
@@ -474,7 +474,7 @@ class Tables:
         self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
         self.full_gen |= self.makpong
         self.gen_filter = 1 if self.must_capture or self.makpong or self.must_drop else 0
-        self.full_gen |= self.sit_promo | self.camb  # (Cambodian leaps: is_pseudo_legal)
+        self.full_gen |= self.sit_promo | self.cambodian  # (Cambodian leaps: is_pseudo_legal)
 
     def _janggi(self, rules: Rules) -> None:
         """Janggi's rules: the palace diagonals (squares), the janggi cannons (per type),
@@ -530,8 +530,8 @@ class Tables:
         16 * colour + file, as for cambodianMoves) and a key per gate bit (gates are hashed);
         mustDropType: the type whose presence in hand forces a drop (0: any piece)."""
         nsq = self.nsq
-        self.seir = 1 if rules.seirawan_gating else 0
-        if self.seir:
+        self.seirawan = 1 if rules.seirawan_gating else 0
+        if self.seirawan:
             for color in (0, 1):
                 rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
                 for file in range(rules.files):
@@ -539,4 +539,4 @@ class Tables:
         # a stream of its own, so that every other key stays as it was
         self.z_gate = _keys(random.Random(ZOBRIST_SEED + 1), 32)
         self.must_drop_type = max(0, _index(rules, rules.must_drop_letter))
-        self.gating = 1 if self.camb or self.seir else 0  # make saves the gates per ply
+        self.gating = 1 if self.cambodian or self.seirawan else 0  # make saves the gates per ply
