@@ -189,10 +189,10 @@ def see(pos: Position, ev: Evaluator, m: cython.int, buf: cython.int[::1]) -> cy
         if ev.value[pos.board[a] >> 1] >= ROYAL_VALUE and (_least_attacker(pos, sq, side ^ 1) >= 0):
             break  # the royal piece cannot capture into an attacked square
         d += 1
+        # Every capture is recorded, even one that cannot pay: the back-up below lets each side
+        # stop where it stands best, so the result is the exchange's exact value, not only its
+        # sign (see_ge compares it with thresholds other than 0).
         gain[d] = on_square - gain[d - 1]
-        # Neither side can gain by continuing: stop early.
-        if (-gain[d - 1] if -gain[d - 1] > gain[d] else gain[d]) < 0:
-            break
         on_square = ev.value[pos.board[a] >> 1]
         lifted[n] = a
         pieces[n] = pos.board[a]
