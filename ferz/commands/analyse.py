@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..match.engines import Limits
+    from ..match.engines import MoveLimits
 
 #: how much longer the verifying search of a doubtful move is (time, nodes; depth + log2)
 VERIFY_FACTOR = 3
@@ -115,13 +115,13 @@ def settings_from(args: argparse.Namespace) -> Settings:
     )
 
 
-def verify_limits(settings: Settings) -> Limits:
+def verify_limits(settings: Settings) -> MoveLimits:
     """The limits of the verifying search: `verify` times the time or nodes, or the depth plus
     log2 of it (a ply roughly doubles a search)."""
-    from ..match.engines import Limits
+    from ..match.engines import MoveLimits
 
     factor = settings.verify
-    return Limits(
+    return MoveLimits(
         movetime=settings.movetime * factor if settings.movetime else None,
         depth=settings.depth + math.ceil(math.log2(factor)) if settings.depth else None,
         nodes=settings.nodes * factor if settings.nodes else None,
@@ -132,12 +132,12 @@ def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | N
     """Annotate every game of a PGN text (one engine process); the annotated PGN text."""
     from .. import pgn
     from ..analyse import Line, annotate
-    from ..match.engines import EngineError, EngineSpec, Limits
+    from ..match.engines import EngineError, EngineSpec, MoveLimits
     from ..match.launch import launch
 
     games = list(pgn.read_games(text))
     spec = EngineSpec(list(settings.command), options=dict(settings.options))
-    limits = Limits(movetime=settings.movetime, depth=settings.depth, nodes=settings.nodes)
+    limits = MoveLimits(movetime=settings.movetime, depth=settings.depth, nodes=settings.nodes)
     longer = verify_limits(settings)
     out = []
     engine = None

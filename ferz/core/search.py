@@ -66,7 +66,7 @@ DEPTH_LIMIT = 124  # the deepest iteration (MAXDEPTH - 4 leaves room for the ext
 CYCLE_MIX = cython.declare(cython.ulonglong, 0x9E3779B97F4A7C15)
 MASK64 = cython.declare(cython.ulonglong, 0xFFFFFFFFFFFFFFFF)
 
-Line = namedtuple("Line", "score bound pv")  # bound: "lower", "upper" or None (exact)
+RootLine = namedtuple("RootLine", "score bound pv")  # bound: "lower", "upper" or None (exact)
 Iteration = namedtuple("Iteration", "depth seldepth lines nodes")
 
 
@@ -260,7 +260,7 @@ class Search:
                         and self.root_moves[k] != first_move
                         and (self.stopped or score >= beta)
                     ):
-                        found = Line(score, "lower", self._pv_list(self.root_moves[k]))
+                        found = RootLine(score, "lower", self._pv_list(self.root_moves[k]))
                     if self.stopped:
                         break
                     if score <= alpha:
@@ -282,7 +282,7 @@ class Search:
                         lines.append(found)
                     break
                 previous[k] = score
-                lines.append(Line(score, bound, self._pv_list(self.root_moves[k])))
+                lines.append(RootLine(score, bound, self._pv_list(self.root_moves[k])))
             if len(lines) > 1 and not self.stopped:
                 # Lines searched one after another can come out of order: best first.
                 order = sorted(range(len(lines)), key=lambda j: -lines[j].score)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .engines import Limits
+from .engines import MoveLimits
 
 _TC = re.compile(r"^(?:(\d+)/)?(\d+(?::\d+(?:\.\d*)?)?|\d*\.\d+)(?:\+(\d+(?:\.\d*)?|\.\d+))?$")
 
@@ -100,10 +100,10 @@ class Clocks:
         self.left = [tc.base_ms, tc.base_ms] if tc else [0, 0]  # ms, White then Black
         self.moves_made = [0, 0]
 
-    def limits(self, white: bool) -> Limits:
+    def limits(self, white: bool) -> MoveLimits:
         """The go limits for the side to move."""
         budget, tc = self.budget, self.budget.tc
-        limits = Limits(movetime=budget.movetime_ms, nodes=budget.nodes, depth=budget.depth)
+        limits = MoveLimits(movetime=budget.movetime_ms, nodes=budget.nodes, depth=budget.depth)
         if tc is not None:
             limits.wtime, limits.btime = self.left[0], self.left[1]
             limits.winc = limits.binc = tc.inc_ms

@@ -108,7 +108,7 @@ def parse_spec(words: list[str]) -> EngineSpec:
 
 
 @dataclass
-class Limits:
+class MoveLimits:
     """What the engine is told for one move: clocks (ms), or a fixed time, nodes or depth."""
 
     wtime: int | None = None
@@ -345,7 +345,7 @@ class Driver(Process, ABC):
         """The opponent's move (or a move of the opening)."""
 
     @abstractmethod
-    def play(self, limits: Limits, grace: float, white: bool) -> Reply:
+    def play(self, limits: MoveLimits, grace: float, white: bool) -> Reply:
         """Think on the current position (`white` to move) and answer; `grace` seconds beyond
         the allotted time before the engine counts as stalled."""
 
@@ -357,12 +357,12 @@ class Driver(Process, ABC):
     def game_over(self, result: str, reason: str) -> None:
         """Tell the engine how the game ended."""
 
-    def analyse(self, fen: str, moves: list[str], limits: Limits, multipv: int) -> list[Reply]:
+    def analyse(self, fen: str, moves: list[str], limits: MoveLimits, multipv: int) -> list[Reply]:
         """Search a position and return the best lines (UCI engines)."""
         raise EngineError("protocol", "analysis needs a UCI engine")
 
 
-def allotted(limits: Limits, white: bool) -> float:
+def allotted(limits: MoveLimits, white: bool) -> float:
     """Seconds the engine may think at most: its clock, the fixed time, or no limit (60 s)."""
     if limits.movetime is not None:
         return limits.movetime / 1000

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..engine import Info
 from ..score import Score
-from .engines import Driver, EngineError, EngineSpec, Limits, Reply, allotted
+from .engines import Driver, EngineError, EngineSpec, MoveLimits, Reply, allotted
 
 
 class UciDriver(Driver):
@@ -101,7 +101,7 @@ class UciDriver(Driver):
         text = f"position fen {fen}"
         return text + (" moves " + " ".join(moves) if moves else "")
 
-    def _go(self, limits: Limits, white: bool) -> str:
+    def _go(self, limits: MoveLimits, white: bool) -> str:
         """The go command (the side to move matters to protocols that name the clocks so)."""
         return go_command(limits)
 
@@ -115,7 +115,7 @@ class UciDriver(Driver):
             raise EngineError("protocol", f"bestmove without a move: {line!r}")
         return words[1]
 
-    def play(self, limits: Limits, grace: float, white: bool) -> Reply:
+    def play(self, limits: MoveLimits, grace: float, white: bool) -> Reply:
         """position + go; info lines until bestmove."""
         self.drain()
         self.send(self._position(self.fen, self.moves))
@@ -139,7 +139,7 @@ class UciDriver(Driver):
                 reply.move = self._best(words, line)
                 return reply
 
-    def analyse(self, fen: str, moves: list[str], limits: Limits, multipv: int) -> list[Reply]:
+    def analyse(self, fen: str, moves: list[str], limits: MoveLimits, multipv: int) -> list[Reply]:
         """The best `multipv` lines (deepest report of each) of a search of the position.
 
         A time limit is kept here, as a GUI's analysis does: `go infinite`, then `stop` when
@@ -175,7 +175,7 @@ class UciDriver(Driver):
                 return [lines[k] for k in sorted(lines)]
 
 
-def go_command(limits: Limits) -> str:
+def go_command(limits: MoveLimits) -> str:
     """The UCI go command of the limits."""
     parts = ["go"]
     if limits.wtime is not None and limits.btime is not None:
@@ -188,7 +188,7 @@ def go_command(limits: Limits) -> str:
     return " ".join(parts + nodes_and_depth(limits))
 
 
-def nodes_and_depth(limits: Limits) -> list[str]:
+def nodes_and_depth(limits: MoveLimits) -> list[str]:
     """The go command's node and depth limits (the same words in UCI, USI and UCCI)."""
     parts = []
     if limits.nodes is not None:

@@ -5,7 +5,7 @@ to and from ferz's."""
 from __future__ import annotations
 
 from ..protocol import ucci, usi
-from .engines import EngineError, EngineSpec, Limits, Reply
+from .engines import EngineError, EngineSpec, MoveLimits, Reply
 from .uci import UciDriver, nodes_and_depth, parse_info
 
 #: The variant each protocol plays when none is set.
@@ -56,7 +56,7 @@ class UsiDriver(UciDriver):
         text = f"position {head}"
         return text + (" moves " + " ".join(self._out(m) for m in moves) if moves else "")
 
-    def _go(self, limits: Limits, white: bool) -> str:
+    def _go(self, limits: MoveLimits, white: bool) -> str:
         """go with sente's clock as btime."""
         parts = ["go"]
         if limits.wtime is not None and limits.btime is not None:
@@ -113,7 +113,7 @@ class UcciDriver(UsiDriver):
         """A position other than the start: `fen` and its FEN as ferz writes it."""
         return f"fen {fen}"
 
-    def _go(self, limits: Limits, white: bool) -> str:
+    def _go(self, limits: MoveLimits, white: bool) -> str:
         """go with the side to move's clock as time and the other as opptime."""
         parts = ["go"]
         if limits.wtime is not None and limits.btime is not None:

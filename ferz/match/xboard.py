@@ -7,7 +7,7 @@ import contextlib
 import re
 import time
 
-from .engines import Driver, EngineError, EngineSpec, Limits, Reply, allotted
+from .engines import Driver, EngineError, EngineSpec, MoveLimits, Reply, allotted
 
 SQUARE = re.compile(r"([a-p])(\d+)")
 FEATURE = re.compile(r'(\w+)=("[^"]*"|\S+)')
@@ -137,7 +137,7 @@ class XboardDriver(Driver):
         """The opponent's move, in force mode."""
         self._send_move(move)
 
-    def _limits(self, limits: Limits, white: bool) -> None:
+    def _limits(self, limits: MoveLimits, white: bool) -> None:
         """level/st/sd and time/otim for this move."""
         if limits.depth is not None:
             self.send(f"sd {limits.depth}")
@@ -155,7 +155,7 @@ class XboardDriver(Driver):
             self.send(f"time {max(1, own // 10)}")
             self.send(f"otim {max(1, other // 10)}")
 
-    def play(self, limits: Limits, grace: float, white: bool) -> Reply:
+    def play(self, limits: MoveLimits, grace: float, white: bool) -> Reply:
         """go; thinking lines until `move X`, a resignation or a result claim; then force."""
         self.sync(max(grace, 1.0))
         self._limits(limits, white)

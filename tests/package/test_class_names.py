@@ -12,12 +12,6 @@ import ferz
 PACKAGE = Path(ferz.__file__).parent
 #: calls that make a class of the name they are assigned to: `Line = namedtuple("Line", ...)`
 FACTORIES = {"namedtuple", "NamedTuple", "Enum", "IntEnum", "Flag", "IntFlag", "TypedDict"}
-# Collisions whose renames wait for their modules, being edited elsewhere; an entry must go
-# once its collision is gone (test_the_pending_collisions_are_still_there).
-PENDING = {
-    "Limits": ["engine.py", "match/engines.py"],
-    "Line": ["analyse.py", "core/search.py"],
-}
 
 
 def defined(node: ast.AST) -> Iterator[str]:
@@ -44,19 +38,8 @@ def shared_names() -> dict[str, list[str]]:
 
 
 def test_no_two_modules_define_a_class_by_the_same_name() -> None:
-    offenders = [
-        f"{name}: {', '.join(modules)}"
-        for name, modules in sorted(shared_names().items())
-        if name not in PENDING
-    ]
+    offenders = [f"{name}: {', '.join(modules)}" for name, modules in shared_names().items()]
     assert offenders == []
-
-
-def test_the_pending_collisions_are_still_there() -> None:
-    """A pending entry names a collision that exists (a resolved one must leave the list)."""
-    shared = shared_names()
-    for name, modules in PENDING.items():
-        assert shared.get(name) == modules, f"{name} no longer collides: drop it from PENDING"
 
 
 def test_the_scan_sees_blocks_and_factories_but_not_functions() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from ferz import commands, pgn
 from ferz.board import Board
-from ferz.match.engines import EngineSpec, Limits
+from ferz.match.engines import EngineSpec, MoveLimits
 from ferz.match.launch import launch
 from ferz.match.openings import random_openings
 from ferz.match.referee import find_move
@@ -82,7 +82,7 @@ def test_usi_and_ucci_drivers_give_moves_and_pvs_in_ferz_notation(protocol, vari
         board = Board(variant=variant)
         engine.new_game(board.fen(), True, [], board.ranks)
         for white in (True, False):
-            reply = engine.play(Limits(depth=3), 30.0, white)
+            reply = engine.play(MoveLimits(depth=3), 30.0, white)
             move = find_move(board, reply.move)
             assert move is not None, reply.move
             assert reply.pv[:1] == [reply.move]
