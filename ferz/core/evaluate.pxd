@@ -112,7 +112,7 @@ cdef class Evaluator:
 
     cdef int evaluate(self, Position pos, Scratch s) noexcept nogil
     cdef int material(self, Position pos) noexcept nogil
-    cdef int hand(self, Position pos, Scratch s, bint cached) noexcept nogil
+    cdef int handmade(self, Position pos, Scratch s, bint cached) noexcept nogil
     # helpers
     cdef void term(self, Scratch s, int i, int n) noexcept nogil
     cdef void king_danger(self, Scratch s, int c, int j, int n) noexcept nogil

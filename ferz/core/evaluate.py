@@ -227,7 +227,7 @@ class Evaluator:
         hand-made evaluation only (no network), its pawn terms counted afresh (no cache)."""
         s: Scratch = Scratch()  # (counts start at zero)
         nd: cython.int = self.n_danger
-        score = self.hand(pos, s, False)
+        score = self.handmade(pos, s, False)
         phase = pos.phase if pos.phase < self.max_phase else self.max_phase
         return {
             "eval": score,  # side to move's view, tempo included, as the search sees it
@@ -265,12 +265,12 @@ class Evaluator:
             if score < -SAFE_MAX:
                 return -SAFE_MAX
             return score
-        return self.hand(pos, s, True)
+        return self.handmade(pos, s, True)
 
     @cython.cfunc
     @cython.nogil
     @cython.exceptval(check=False)
-    def hand(self, pos: Position, s: Scratch, cached: cython.bint) -> cython.int:
+    def handmade(self, pos: Position, s: Scratch, cached: cython.bint) -> cython.int:
         """The hand-made evaluation in its steps, side to move's view (cached: use the pawn
         cache; the tuner's trace counts the pawn terms afresh)."""
         clear(self, pos, s)  # 1
@@ -508,7 +508,7 @@ class Evaluator:
 
 
 # ------------------------------------------------------------------ the steps of Evaluator.hand
-# Module functions, not methods: each is called from hand() alone, so the C compiler inlines
+# Module functions, not methods: each is called from handmade() alone, so the C compiler inlines
 # them there (a method would also sit in the class's vtable and stay a call).
 
 
