@@ -616,22 +616,35 @@ class Board:
             return len(colors) == 1 and not blockers
         return True
 
-    def is_insufficient_material(self) -> bool:
-        """Neither side can checkmate."""
+    def _mate_decides(self) -> bool:
+        """Whether a win needs a checkmate (or, with check counting, checks): no other rule
+        (extinction, flags, forced captures, janggi's count) can end the game with bare kings."""
         rules = self.rules
         if not any(p.royal for p in rules.pieces) or rules.checkmate_value != "loss":
             return False
         if rules.extinction_value or any(rules.flag_letters) or rules.must_capture:
             return False  # bare kings can still win or lose by these rules
-        if rules.material_counting != "none" or rules.bikjang:
-            return False  # janggi: the count (or bikjang) still decides between bare kings
-        if rules.check_counting:  # any piece but a king can still give the checks that win
-            pos = self.position
+        return rules.material_counting == "none" and not rules.bikjang  # janggi: the count
+
+    def has_insufficient_material(self, color: bool) -> bool:
+        """Whether `color` (True: White) cannot win by any series of legal moves, as
+        python-chess's: its opponent's flag fall is then a draw (FIDE 6.9)."""
+        if not self._mate_decides():
+            return False
+        c = 0 if color else 1
+        if self.rules.check_counting:  # any piece but a king can still give the checks
+            pos, pieces = self.position, self.rules.pieces
             return all(
-                pos.board[sq] < 2 or rules.pieces[(pos.board[sq] >> 1) - 1].royal
-                for sq in rules.squares()
+                pos.board[sq] < 2
+                or pos.board[sq] & 1 != c
+                or pieces[(pos.board[sq] >> 1) - 1].royal
+                for sq in self.rules.squares()
             )
-        return self._insufficient(0) and self._insufficient(1)
+        return self._insufficient(c)
+
+    def is_insufficient_material(self) -> bool:
+        """Neither side can win (has_insufficient_material for both)."""
+        return self.has_insufficient_material(True) and self.has_insufficient_material(False)
 
     def outcome(self, claim_draw: bool = False) -> Outcome | None:
         """The game's outcome if it is over, else None (python-chess's rules for chess).

@@ -268,18 +268,10 @@ def new_board(fen: str | None, variant: str = "chess") -> Board:
 
 
 def cannot_mate(board: Board, color: str) -> bool:
-    """Whether `color` could not checkmate by any series of legal moves (FIDE 6.9), so that
-    a flag fall against it is a draw. Only for variants where checkmate wins; ferz.board
-    decides by piece movement."""
-    probe = getattr(board, "_insufficient", None)
-    rules = board.rules
-    if probe is None or not any(p.royal for p in rules.pieces):
-        return False
-    if rules.checkmate_value != "loss" or rules.extinction_value or rules.check_counting:
-        return False
-    if any(rules.flag_letters) or rules.must_capture:
-        return False
-    return bool(probe(0 if color == "white" else 1))
+    """Whether `color` could not win by any series of legal moves (FIDE 6.9), so that a flag
+    fall against it is a draw: ferz.board's rule (has_insufficient_material)."""
+    probe = getattr(board, "has_insufficient_material", None)
+    return probe is not None and bool(probe(color == "white"))
 
 
 # The ten ways to put two knights on five empty squares, in Scharnagl's order.

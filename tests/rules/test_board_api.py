@@ -16,6 +16,7 @@ from ferz.board import TRANSFORMS, Board, IllegalMoveError, InvalidFenError
 from ferz.core import fen as fenlib
 
 chess = pytest.importorskip("chess", reason="python-chess is the oracle (pip install chess)")
+chess_variant = pytest.importorskip("chess.variant", reason="python-chess is the oracle")
 
 # The default run checks a few hundred positions; the slow one 10 000 of chess and 10 000 of
 # Chess960 (FERZ_API_POSITIONS sets the count of both).
@@ -175,3 +176,23 @@ def test_svg_draws_every_board(name: str) -> None:
     ns = "{http://www.w3.org/2000/svg}"
     assert len(root.findall(f"{ns}rect")) == 1 + rules.files * rules.ranks
     assert len(root.findall(f"{ns}circle")) == len(board.pieces())
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen"),
+    [
+        ("chess", "8/8/4k3/8/8/8/8/R3K3 w - - 0 1"),  # a rook against a bare king
+        ("chess", "8/8/4k3/8/2n5/8/8/4KB2 w - - 0 1"),  # a bishop against a knight: both can
+        ("chess", "8/8/4k3/8/8/8/8/3NK3 w - - 0 1"),  # a knight alone cannot
+        ("chess", "8/8/4k3/8/8/2b5/8/2B1K3 w - - 0 1"),  # bishops on squares of one colour
+        ("3check", "8/8/4k3/8/8/8/8/3NK3 w - - 3+3 0 1"),  # any piece gives the checks
+        ("kingofthehill", "8/8/4k3/8/8/8/8/4K3 w - - 0 1"),  # a king can still reach the hill
+    ],
+)
+def test_insufficient_material_per_side_as_python_chess(variant: str, fen: str) -> None:
+    """has_insufficient_material(color) agrees with python-chess's for each side."""
+    theirs = chess_variant.find_variant(variant)(fen) if variant != "chess" else chess.Board(fen)
+    ours = Board(fen, variant=variant)
+    for color in (True, False):
+        assert ours.has_insufficient_material(color) == theirs.has_insufficient_material(color)
+    assert ours.is_insufficient_material() == theirs.is_insufficient_material()
