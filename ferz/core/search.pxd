@@ -18,7 +18,7 @@ cdef class Search:
     cdef public TT tt
     cdef public Evaluator ev
     cdef Scratch scratch  # the evaluation's scratch of this thread (the Evaluator is shared)
-    cdef public int stop, stopped, seldepth, nroot, draw_moves, null_verify_off
+    cdef public int stop, stopped, seldepth, nroot, draw_moves, nfold_rule, null_verify_off
     cdef public long long nodes, node_limit
     # the root move being searched (read by the engine's watcher thread for currmove)
     cdef public int root_depth, root_index, root_move
@@ -55,6 +55,7 @@ cdef class Search:
     cdef bint is_draw(self) noexcept nogil
     cdef bint rule_draw(self) noexcept nogil
     cdef int chase_value(self) noexcept nogil
+    cdef int nfold_value(self, int ply) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil
     cdef int mated(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil

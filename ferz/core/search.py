@@ -100,6 +100,7 @@ class Search:
         self.read_params()
         rules = pos.rules
         self.draw_moves = 2 * rules.n_move_rule if rules.n_move_rule > 0 else 0
+        self.nfold_rule = rules.n_fold_rule
         self.variant_end = 1 if pos.end_rules else 0
         # checks of a move are found before playing it where the rules allow (attacks.checks)
         self.fast_checks = 1 if pos.fast_legal else 0
@@ -400,6 +401,26 @@ class Search:
         self.chase_vals[slot] = r
         return r
 
+    def nfold_value(self, ply: cython.int) -> cython.int:
+        """nFoldValue at a repetition (shogi's fourfold repetition loses for sente): +1 or -1
+        for the side to move, 0 where repetitions draw. As in Fairy-Stockfish, a repetition
+        inside the tree counts at once; one of the root or of the game before it only when
+        the position has occurred n_fold_rule times."""
+        first: cython.int = self.pos.last_repetition()
+        i: cython.int
+        count: cython.int = 1
+        if first < 0:
+            return 0
+        if self.pos.ply - first >= ply:  # the earlier occurrence is the root's or older
+            i = first
+            while i >= self.pos.ply - self.pos.halfmove and i >= 0:
+                if self.pos.u_key[i] == self.pos.key:
+                    count += 1
+                i -= 2
+            if count < self.nfold_rule:
+                return 0
+        return endrules.repetition_value(self.pos, 0, 0)
+
     def mated(self, ply: cython.int) -> cython.int:
         """The score of a side to move in check without a legal move: the variant's value of
         a checkmate (endrules.no_moves_value)."""
@@ -558,6 +579,10 @@ class Search:
                     return (MATE - ply) * value
             if self.chasing and self.pos.is_repetition():
                 value = self.chase_value()  # a lone chaser through the cycle loses (xiangqi)
+                if value != 0:
+                    return (MATE - ply) * value
+            if self.pos.nfold_value:
+                value = self.nfold_value(ply)  # shogi: a repetition loses for sente
                 if value != 0:
                     return (MATE - ply) * value
             if self.pos.mat_count:

@@ -229,3 +229,23 @@ def test_a_mate_by_a_drop_survives_late_move_pruning():
     engine.go(Limits(depth=3), on_bestmove=lambda b, p: got.append(b))
     assert engine.wait(60)
     assert got[0] != "c4d2+"
+
+
+@pytest.mark.variant
+def test_a_repetition_that_loses_for_sente_is_scored_so_in_the_search():
+    """minishogi (nFoldValue loss, absolute): the fourth occurrence of a position loses for
+    sente (White). With the position three times in the game, Black's move that makes the
+    fourth is a win, mate in 1 as Fairy-Stockfish scores it, not a draw."""
+    fen = "4k/4g/5/G4/K4[-] w - - 0 1"
+    cycle = ["a1b1", "e5d5", "b1a1", "d5e5"]
+    board = Board(fen, variant="minishogi")
+    for move in cycle * 2 + cycle[:3]:
+        board.push_uci(move)
+    result = Engine(variant="minishogi").play(board, Limits(depth=4))
+    assert (result.move, result.info.score_mate) == ("d5e5", 1)
+    board.push_uci("d5e5")
+    assert board.outcome(claim_draw=True).winner is False  # the game's rule agrees
+    chess = Board("4k3/8/8/8/8/8/8/R3K3 w - - 0 1")  # chess: the same cycle is a draw
+    for move in ["e1d1", "e8d8", "d1e1", "d8e8"] * 2 + ["e1d1", "e8d8", "d1e1"]:
+        chess.push_uci(move)
+    assert Engine().play(chess, Limits(depth=4)).info.score_mate is None
