@@ -112,7 +112,7 @@ SKIPS: dict[str, str] = {
     "ray status": "reads the cluster that `ray start` made",
     "ray stop": "stops this machine's node of a Ray cluster",
     "ferz match --ray auto": "`...` stands for the other options of a match",
-    "ferz web": "serves until stopped (tests/ui/ drive the server and a browser)",
+    "ferz web": "serves until stopped (tests/web/ drive the server and a browser)",
     "xboard": "opens XBoard's window (tests/clients/ play ferz in XBoard under Xvfb)",
     "cutechess-cli": "cutechess-cli is not installed here",
     "fastchess": "fastchess is not installed here (tests/clients/ run its compliance steps)",

@@ -1,6 +1,6 @@
 """People play people in ferz web, in process: seats and spectators, the player cookie, friend
 links, hot-seat, offers (draw, takeback, rematch), abort, abandonment, server-side clocks,
-the lobby, the stored games' migration, and hostile input (engine: tests/ui/web_standin.py)."""
+the lobby, the stored games' migration, and hostile input (engine: tests/web/web_standin.py)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from starlette.testclient import TestClient  # noqa: E402
 from ferz.web.players import PLAYER_COOKIE, new_token, player_id  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
 from ferz.web.store import Store  # noqa: E402
-from tests.ui import webserver  # noqa: E402
-from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
+from tests.web import webserver  # noqa: E402
+from tests.web.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -1,5 +1,5 @@
 """ferz web's HTTP API and game WebSocket, in process: lifecycle, validation, clocks,
-persistence across a restart, queueing and concurrency (engine: tests/ui/web_standin.py)."""
+persistence across a restart, queueing and concurrency (engine: tests/web/web_standin.py)."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ from ferz.web.messages import MAX_MESSAGE  # noqa: E402
 from ferz.web.routes.common import MAX_BODY  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
 from ferz.web.store import Store  # noqa: E402
-from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
-from tests.ui.webserver import error, state, until  # noqa: E402
+from tests.web.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
+from tests.web.webserver import error, state, until  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.conftest import chromium_path
+from tests.web.conftest import chromium_path
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 

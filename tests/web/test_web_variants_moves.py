@@ -10,8 +10,8 @@ pytest.importorskip("httpx")
 
 from starlette.testclient import TestClient  # noqa: E402
 
-from tests.ui.test_web_api import app_for, new_game  # noqa: E402
-from tests.ui.webserver import error, state  # noqa: E402
+from tests.web.test_web_api import app_for, new_game  # noqa: E402
+from tests.web.webserver import error, state  # noqa: E402
 
 CASTLES = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R[HEhe] w KQBCDFGkqbcdfg - 0 1"
 

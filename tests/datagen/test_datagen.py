@@ -30,7 +30,7 @@ def stand_in(tmp_path: Path) -> str:
     path = tmp_path / "stand-in"
     path.write_text(
         f"#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} "
-        f"{ROOT / 'tests' / 'tools' / 'datagen_engine.py'}\n"
+        f"{ROOT / 'tests' / 'datagen' / 'datagen_engine.py'}\n"
     )
     path.chmod(0o755)
     return str(path)

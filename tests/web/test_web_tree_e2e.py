@@ -12,7 +12,7 @@ import urllib.request
 import chess.pgn
 import pytest
 
-from tests.ui import test_web_e2e as e2e
+from tests.web import test_web_e2e as e2e
 
 page = e2e.page  # a fresh page per test (server and browser: conftest.py)
 click_move = e2e.click_move

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.programs import need, need_module
-from tests.ui.webserver import chromium, running_server
+from tests.web.webserver import chromium, running_server
 
 
 def chromium_path() -> str:

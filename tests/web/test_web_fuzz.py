@@ -28,7 +28,7 @@ ws_exceptions = pytest.importorskip("websockets.exceptions")
 
 from ferz.web.security import SecurityPolicy  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
-from tests.ui.webserver import serving  # noqa: E402
+from tests.web.webserver import serving  # noqa: E402
 
 BIG = 2**31
 FEN = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"

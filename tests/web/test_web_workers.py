@@ -4,7 +4,7 @@ killed or hung mid-search replaced while the search still answers; a worker that
 reported clearly; idle workers quit; a worker changes variant at the ceiling; the user's
 variants file reaches the workers; a game goes on when its worker is killed; the server's
 shutdown ends its workers. Also the `go` lines against ferz's own UCI code (the info lines:
-tests/tools/test_uci_info.py)."""
+tests/match/test_uci_info.py)."""
 
 from __future__ import annotations
 
@@ -317,8 +317,8 @@ def test_a_game_goes_on_when_its_worker_is_killed(tmp_path: Path):
     from starlette.testclient import TestClient
 
     from ferz.web.server import create_app
-    from tests.ui.web_standin import TEST_POLICY
-    from tests.ui.webserver import state
+    from tests.web.web_standin import TEST_POLICY
+    from tests.web.webserver import state
 
     app = create_app(tmp_path / "g.sqlite3", slots=1, policy=TEST_POLICY)
     with TestClient(app) as client:
@@ -346,7 +346,7 @@ def test_ferz_variants_file_web_plays_the_users_variant(tmp_path: Path):
 
     from websockets.sync.client import connect
 
-    from tests.ui.webserver import running_server
+    from tests.web.webserver import running_server
 
     path = tmp_path / "mine.ini"
     path.write_text(PROCESS_CUSTOM)

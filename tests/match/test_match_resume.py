@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from ferz import pgn
+from tests.match.test_match import run, summary
 from tests.programs import need_module
-from tests.tools.test_match import run, summary
 
 HERE = Path(__file__).resolve().parent
 STANDIN = f"{sys.executable} {HERE / 'misbehave.py'}"

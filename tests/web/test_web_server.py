@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.ui.webserver import running_server
+from tests.web.webserver import running_server
 
 pytest.importorskip("uvicorn")
 websockets_client = pytest.importorskip("websockets.asyncio.client")

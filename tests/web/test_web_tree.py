@@ -18,7 +18,7 @@ from ferz import notation  # noqa: E402
 from ferz.board import Board  # noqa: E402
 from ferz.web import tree  # noqa: E402
 from ferz.web.store import Store  # noqa: E402
-from tests.ui.test_web_analysis import client_for, until  # noqa: E402
+from tests.web.test_web_analysis import client_for, until  # noqa: E402
 
 NESTED = """[Event "tree"]
 [White "A"]

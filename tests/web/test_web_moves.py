@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.ui import test_web_e2e as e2e
+from tests.web import test_web_e2e as e2e
 
 page = e2e.page  # a fresh page per test (server and browser: conftest.py)
 pieces, square, start_game = e2e.pieces, e2e.square, e2e.start_game

@@ -19,8 +19,8 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from ferz.web.game import GameSettings, LiveGame  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
-from tests.ui import webserver  # noqa: E402
-from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
+from tests.web import webserver  # noqa: E402
+from tests.web.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 
 until = partial(webserver.until, limit=200)
 

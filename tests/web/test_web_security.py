@@ -23,8 +23,8 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 from ferz.commands import build_parser  # noqa: E402
 from ferz.web.security import SecurityPolicy  # noqa: E402
 from ferz.web.server import access, create_app  # noqa: E402
-from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
-from tests.ui.webserver import running_server  # noqa: E402
+from tests.web.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
+from tests.web.webserver import running_server  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 

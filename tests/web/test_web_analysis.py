@@ -13,7 +13,7 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from ferz.web import pgn  # noqa: E402
 from ferz.web.server import create_app  # noqa: E402
-from tests.ui.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
+from tests.web.web_standin import TEST_POLICY, Limits, Stats, factory  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
