@@ -1,5 +1,6 @@
 """XBoard 4.9 as the client, headless (`xvfb-run -a`, `-noGUI`) in match mode with claim
-testing on: ferz (CECP, or UCI through PolyGlot) against Fairy-Max and MaxQi; the saved PGN
+testing on: ferz (CECP, or UCI through PolyGlot) against Fairy-Max, MaxQi and itself (in the
+variants XBoard judges that Fairy-Max does not play); the saved PGN
 and XBoard's debug log must show no illegal move, no false claim, no forfeit and a proper
 result for every game."""
 
@@ -169,3 +170,28 @@ def test_xboard_match_xiangqi_against_maxqi(tmp_path: Path) -> None:
 def test_xboard_match_through_polyglot(tmp_path: Path) -> None:
     """Two whole games of chess with ferz behind PolyGlot against Fairy-Max."""
     xboard_match(tmp_path, fairymax(), "normal", 2, uci=True, max_moves=200, timeout=800)
+
+
+def self_match(tmp_path: Path, variant: str) -> list[dict[str, str]]:
+    """Two games of ferz against itself at 5 s + 0.05 s, judged by XBoard."""
+    return xboard_match(tmp_path, f"{ENGINE} xboard", variant, 2, tc="0:05", inc="0.05")
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.programs("xboard", "Xvfb")
+def test_xboard_accepts_the_third_check_claim(tmp_path: Path) -> None:
+    """Three-check, ferz against itself: every result ferz claims passes XBoard's test (the
+    games end by the third check or another rule XBoard knows, never by a false claim)."""
+    self_match(tmp_path, "3check")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+@pytest.mark.programs("xboard", "Xvfb")
+@pytest.mark.parametrize(
+    "variant", ["atomic", "giveaway", "suicide", "losers", "crazyhouse", "kingofthehill"]
+)
+def test_xboard_accepts_every_rule_ending_ferz_claims(tmp_path: Path, variant: str) -> None:
+    """Each variant XBoard judges whose games end by its own rule (explosions, losing all
+    pieces, stalemates that win, the hill), ferz against itself: no claim XBoard calls false."""
+    self_match(tmp_path, variant)
