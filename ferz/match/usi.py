@@ -36,7 +36,11 @@ class UsiDriver(UciDriver):
             if "uci_variant" not in self.option_names:
                 raise EngineError("protocol", f"cannot play {variant} (no UCI_Variant option)")
             self.send(self._setoption("UCI_Variant", wanted))
+        self.configure()
         self.isready(self.spec.start_timeout)
+
+    def configure(self) -> None:
+        """Protocol settings after the options, before isready (none for USI)."""
 
     def _out(self, move: str) -> str:
         """A ferz move in the engine's notation."""
@@ -97,6 +101,17 @@ class UcciDriver(UsiDriver):
     protocol = "ucci"
     newgame = None  # UCCI has no new-game command
 
+    def __init__(self, spec: EngineSpec) -> None:
+        super().__init__(spec)
+        self.millis = False  # go's times in milliseconds (the engine took usemillisec)
+
+    def configure(self) -> None:
+        """UCCI's go times are seconds unless the engine offers usemillisec and the GUI sets
+        it: set it where offered, so that clocks keep their milliseconds."""
+        self.millis = "usemillisec" in self.option_names
+        if self.millis:
+            self.send(self._setoption("usemillisec", "true"))
+
     def _setoption(self, name: str, value: str) -> str:
         """UCCI's setoption line."""
         return f"setoption {name} {value}"
@@ -114,13 +129,15 @@ class UcciDriver(UsiDriver):
         return f"fen {fen}"
 
     def _go(self, limits: MoveLimits, white: bool) -> str:
-        """go with the side to move's clock as time and the other as opptime."""
+        """go with the side to move's clock as time and the other as opptime, in milliseconds
+        after usemillisec, else in whole seconds (at least 1 on a running clock)."""
         parts = ["go"]
         if limits.wtime is not None and limits.btime is not None:
             own, opp = (limits.wtime, limits.btime) if white else (limits.btime, limits.wtime)
             inc, opp_inc = (limits.winc, limits.binc) if white else (limits.binc, limits.winc)
-            parts += [f"time {max(1, own)}", f"increment {inc}"]
-            parts += [f"opptime {max(1, opp)}", f"oppincrement {opp_inc}"]
+            unit = 1 if self.millis else 1000
+            parts += [f"time {max(1, own // unit)}", f"increment {inc // unit}"]
+            parts += [f"opptime {max(1, opp // unit)}", f"oppincrement {opp_inc // unit}"]
         if limits.movetime is not None:
             parts.append(f"movetime {limits.movetime}")
         return " ".join(parts + nodes_and_depth(limits))

@@ -7,6 +7,8 @@ UCCI drivers' moves and pvs in ferz's notation."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from ferz import commands, pgn
@@ -88,6 +90,23 @@ def test_usi_and_ucci_drivers_give_moves_and_pvs_in_ferz_notation(protocol, vari
             assert reply.pv[:1] == [reply.move]
             board.push(move)
             engine.played(reply.move)
+    finally:
+        engine.quit()
+
+
+def test_a_ucci_engine_on_a_clock_moves_in_time() -> None:
+    """ferz over UCCI with 2 s on its clock: the driver sets the usemillisec it offers, so
+    the engine reads milliseconds (as seconds it took minutes and the match abandoned it)."""
+    engine = launch(EngineSpec([], protocol="ucci"), "xiangqi")
+    try:
+        assert engine.millis
+        board = Board(variant="xiangqi")
+        engine.new_game(board.fen(), True, [], board.ranks)
+        limits = MoveLimits(wtime=2000, btime=2000, winc=20, binc=20)
+        started = time.monotonic()
+        reply = engine.play(limits, 5.0, True)
+        assert find_move(board, reply.move) is not None
+        assert time.monotonic() - started < 1.5
     finally:
         engine.quit()
 

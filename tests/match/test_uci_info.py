@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ferz.engine import Info
-from ferz.match.engines import EngineSpec, Reply
+from ferz.match.engines import EngineSpec, MoveLimits, Reply
 from ferz.match.uci import parse_info, read_info
 from ferz.match.usi import UcciDriver
 from ferz.protocol.uci import format_info
@@ -78,3 +78,20 @@ def test_a_ucci_drivers_pv_is_translated_once():
     assert (reply.score, reply.pv) == (30, ["h3e3", "h10g8"])
     engine._info(then.split(), reply)  # no pv: the last one stays as it is
     assert (reply.nodes, reply.pv) == (500, ["h3e3", "h10g8"])
+
+
+@pytest.mark.parametrize(("offered", "expected"), [(True, "time 61500"), (False, "time 61")])
+def test_a_ucci_driver_gives_milliseconds_only_after_usemillisec(offered: bool, expected: str):
+    """UCCI's go times are seconds unless the engine offered usemillisec and the driver set it
+    (it does where it is offered); 61.5 s on the clock is `time 61` otherwise."""
+    engine = UcciDriver(EngineSpec([], protocol="ucci"))
+    sent: list[str] = []
+    engine.send = sent.append  # type: ignore[method-assign]
+    if offered:
+        engine.option_names.add("usemillisec")
+    engine.configure()
+    assert sent == (["setoption usemillisec true"] if offered else [])
+    limits = MoveLimits(wtime=61500, btime=30000, winc=2000, binc=2000)
+    go = engine._go(limits, white=True)
+    assert expected in go and ("opptime 30000" if offered else "opptime 30") in go
+    assert ("increment 2000" if offered else "increment 2 ") in go + " "
