@@ -264,16 +264,19 @@ class Usi(Uci):
             out.append(swap.get(word, word))
             i += 1
         fields = parse_go(out)  # validates the rest the UCI way
-        if byoyomi:
+        own = "wtime" if self.engine.board.turn else "btime"  # the side to move's clock
+        if byoyomi and "movetime" not in fields and fields.get(own, 0) <= 0:
+            # No main time left (`btime 0 wtime 0 byoyomi 1000`, the usual byoyomi game, or
+            # byoyomi alone): the byoyomi is this move's time, all of it, less the Move
+            # Overhead (it flags the engine: not UCI's exact movetime). As a 1 s clock with a
+            # 1 s increment it was spent like a clock running out: about a tenth.
+            out += ["movetime", str(max(1, byoyomi - self._overhead()))]
+        elif byoyomi:
             for clock, inc in (("wtime", "winc"), ("btime", "binc")):
                 if clock in fields:
                     out += [clock, str(fields[clock] + byoyomi)]
                     if inc not in fields:
                         out += [inc, str(byoyomi)]
-            if "wtime" not in fields and "btime" not in fields and "movetime" not in fields:
-                # byoyomi alone is a clock that flags the engine, not UCI's exact movetime:
-                # the Move Overhead stays kept back
-                out += ["movetime", str(max(1, byoyomi - self._overhead()))]
         super().cmd_go(out)
 
     def _overhead(self) -> int:

@@ -62,3 +62,26 @@ def test_clock_play_keeps_the_move_overhead(uci: EngineProcess) -> None:
     uci.send("setoption name Move Overhead value 5000")
     times = think_ms(uci, "go wtime 5000 btime 5000 movestogo 1", 3)
     assert statistics.median(times) < 1000, times
+
+
+def test_usi_byoyomi_without_main_time_is_this_moves_time() -> None:
+    """USI `go btime 0 wtime 0 byoyomi 1000` (a byoyomi game once the main time is gone): the
+    byoyomi less the Move Overhead is spent on the move; it was spent like a clock running
+    out, about 100 ms of the 1000."""
+    usi = EngineProcess("usi")
+    usi.send("usi")
+    usi.expect("usiok")
+    usi.send("setoption name Move Overhead value 100", "isready")
+    usi.expect("readyok", timeout=30)
+    times = []
+    for moves in ("", " moves 7g7f", ""):
+        usi.send("position startpos" + moves, "isready")
+        usi.expect("readyok")
+        start = time.monotonic()
+        usi.send("go btime 0 wtime 0 byoyomi 1000")
+        usi.expect("bestmove")
+        times.append((time.monotonic() - start) * 1000)
+    usi.send("quit")
+    assert usi.close() == 0
+    assert statistics.median(times) >= 0.8 * (1000 - 100), times
+    assert statistics.median(times) < 1000 + 400, times
