@@ -55,7 +55,7 @@ cdef class Search:
     cdef bint is_draw(self) noexcept nogil
     cdef bint rule_draw(self) noexcept nogil
     cdef int chase_value(self) noexcept nogil
-    cdef int nfold_value(self, int ply) noexcept nogil
+    cdef int nfold_value(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil
     cdef int mated(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil

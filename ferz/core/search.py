@@ -401,24 +401,20 @@ class Search:
         self.chase_vals[slot] = r
         return r
 
-    def nfold_value(self, ply: cython.int) -> cython.int:
+    def nfold_value(self) -> cython.int:
         """nFoldValue at a repetition (shogi's fourfold repetition loses for sente): +1 or -1
-        for the side to move, 0 where repetitions draw. As in Fairy-Stockfish, a repetition
-        inside the tree counts at once; one of the root or of the game before it only when
-        the position has occurred n_fold_rule times."""
-        first: cython.int = self.pos.last_repetition()
-        i: cython.int
+        for the side to move once the position has occurred n_fold_rule times in the game and
+        the tree together, else 0 (a draw, as every repetition is in chess). Scoring the first
+        repetition inside the tree as decisive, as for a draw, cost 66 +- 59 Elo in shogi at
+        20 000 nodes (143 games): sente then shunned every move back."""
+        i: cython.int = self.pos.last_repetition()
         count: cython.int = 1
-        if first < 0:
+        while i >= self.pos.ply - self.pos.halfmove and i >= 0:
+            if self.pos.u_key[i] == self.pos.key:
+                count += 1
+            i -= 2
+        if count < self.nfold_rule:
             return 0
-        if self.pos.ply - first >= ply:  # the earlier occurrence is the root's or older
-            i = first
-            while i >= self.pos.ply - self.pos.halfmove and i >= 0:
-                if self.pos.u_key[i] == self.pos.key:
-                    count += 1
-                i -= 2
-            if count < self.nfold_rule:
-                return 0
         return endrules.repetition_value(self.pos, 0, 0)
 
     def mated(self, ply: cython.int) -> cython.int:
@@ -582,7 +578,7 @@ class Search:
                 if value != 0:
                     return (MATE - ply) * value
             if self.pos.nfold_value:
-                value = self.nfold_value(ply)  # shogi: a repetition loses for sente
+                value = self.nfold_value()  # shogi: the fourth occurrence loses for sente
                 if value != 0:
                     return (MATE - ply) * value
             if self.pos.mat_count:
