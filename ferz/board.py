@@ -21,6 +21,7 @@ from .core.defs import (
     DROP,
     EP,
     MAX_GAME_PLY,
+    MAXP,
     NO_END,
     NORMAL,
     PROMO,
@@ -301,7 +302,14 @@ class Board:
             raise IllegalMoveError(f"invalid UCI move {text!r}")
         wanted = text.strip()
         lowered = wanted.lower()
+        squares = self._uci_squares(lowered)
         for code in self.position.legal_moves():
+            if (
+                squares is not None
+                and move_kind(code) not in (CASTLE, DROP)
+                and (move_from(code), move_to(code)) != squares
+            ):
+                continue  # another piece's move: no need to spell it out
             move = self._move(code)
             if move.text == wanted or (move.text.lower() == lowered and "@" not in wanted):
                 return move
@@ -321,6 +329,21 @@ class Board:
                 if lowered in alternatives:
                     return move
         raise IllegalMoveError(f"illegal move {wanted!r} in {self.fen()}")
+
+    def _uci_squares(self, text: str) -> tuple[int, int] | None:
+        """The origin and target squares a UCI move names (`e2e4`, `a10a9q`), or None where
+        the text starts otherwise (a drop) or names a square off the board."""
+        found = _UCI_SQUARES.match(text)
+        if found is None:
+            return None
+        rules = self.rules
+        f1, r1, f2, r2 = found.groups()
+        files, ranks = (ord(f1) - 97, ord(f2) - 97), (int(r1) - 1, int(r2) - 1)
+        if not all(0 <= f < rules.files for f in files) or not all(
+            0 <= r < rules.ranks for r in ranks
+        ):
+            return None
+        return rules.square(files[0], ranks[0]), rules.square(files[1], ranks[1])
 
     def push(self, move: Move) -> None:
         """Play a legal move; IllegalMoveError leaves the board unchanged."""
@@ -591,20 +614,24 @@ class Board:
     def _insufficient(self, color: int) -> bool:
         """Whether `color` cannot possibly checkmate (FIDE rules, by piece movement)."""
         rules, pos = self.rules, self.position
-        kinds: dict[int, list[tuple[int, int]]] = {}
-        for sq in rules.squares():
-            code = pos.board[sq]
-            if code >= 2:
-                kinds.setdefault(code & 1, []).append((code >> 1, sq))
         if any(pos.hand[p] for p in range(2, pos.npc)):
             return False
-        mine = [(t, sq) for t, sq in kinds.get(color, []) if not rules.pieces[t - 1].royal]
-        every = [(t, sq) for c in (0, 1) for t, sq in kinds.get(c, [])]
-        role = {t: _role(rules.pieces[t - 1]) for t, _ in every}
-        if any(role[t] in ("pawn", "queen", "major") for t, _ in mine):
-            return False
+        role = self._roles
+        # the non-royal pieces of each colour, from the position's piece lists (the referee
+        # asks after every ply: a pawn, queen or major piece of `color` answers at once)
+        kinds: tuple[list[tuple[int, int]], list[tuple[int, int]]] = ([], [])
+        for c in (color, color ^ 1):
+            for i in range(pos.pcount[c]):
+                sq = pos.plist[c * MAXP + i]
+                t = pos.board[sq] >> 1
+                if role[t] == "royal":
+                    continue
+                if c == color and role[t] in ("pawn", "queen", "major"):
+                    return False
+                kinds[c].append((t, sq))
+        mine, every = kinds[color], kinds[0] + kinds[1]
         if any(role[t] == "knight" for t, _ in mine):
-            theirs = [t for t, _ in kinds.get(color ^ 1, []) if not rules.pieces[t - 1].royal]
+            theirs = [t for t, _ in kinds[color ^ 1]]
             return len(mine) <= 1 and all(role[t] == "queen" for t in theirs)
         if mine:
             colors = {
@@ -641,6 +668,11 @@ class Board:
                 for sq in self.rules.squares()
             )
         return self._insufficient(c)
+
+    @cached_property
+    def _roles(self) -> tuple[str, ...]:
+        """Each piece type's mating power (_role), by type index (0: none)."""
+        return ("", *(_role(piece) for piece in self.rules.pieces))
 
     def is_insufficient_material(self) -> bool:
         """Neither side can win (has_insufficient_material for both)."""
@@ -1096,6 +1128,10 @@ def _royal(rules: Rules, pieces: dict[int, int], color: int) -> int | None:
         if code & 1 == color and rules.pieces[(code >> 1) - 1].royal:
             return sq
     return None
+
+
+#: the two squares at the start of a UCI move (board files a.., ranks from 1)
+_UCI_SQUARES = re.compile(r"([a-z])(\d+)([a-z])(\d+)")
 
 
 def _role(piece: PieceType) -> str:
