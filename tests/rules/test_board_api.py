@@ -196,3 +196,28 @@ def test_insufficient_material_per_side_as_python_chess(variant: str, fen: str) 
     for color in (True, False):
         assert ours.has_insufficient_material(color) == theirs.has_insufficient_material(color)
     assert ours.is_insufficient_material() == theirs.is_insufficient_material()
+
+
+@pytest.mark.parametrize(
+    ("variant", "fen", "text", "expected"),
+    [
+        ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1g1", "e1g1"),  # castling
+        ("chess", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1h1", "e1g1"),  # as king takes rook
+        ("chess", "8/P6k/8/8/8/8/8/K7 w - - 0 1", "A7A8Q", "a7a8q"),  # any case
+        ("xiangqi", None, "h3e3", "h3e3"),  # ranks past 9
+        ("crazyhouse", "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", "N@e4", "N@e4"),  # a drop
+    ],
+)
+def test_parse_uci_finds_the_move_by_its_squares(
+    variant: str, fen: str | None, text: str, expected: str
+) -> None:
+    """parse_uci looks only at the moves joining the squares the text names, castling and
+    drops aside: each spelling still finds its move."""
+    board = Board(fen, variant=variant)
+    assert board.parse_uci(text).uci() == expected
+
+
+@pytest.mark.parametrize("text", ["e2e5", "i1i2", "e9e10", "z1z2", "e2e4e", "0000"])
+def test_parse_uci_refuses_what_no_legal_move_spells(text: str) -> None:
+    with pytest.raises(IllegalMoveError):
+        Board().parse_uci(text)
