@@ -48,6 +48,11 @@ class _CImportAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def exec_module(self, module):  # noqa: D102
         return None
 
+    @classmethod
+    def invalidate_caches(cls) -> None:
+        """Nothing cached (the class itself sits in sys.meta_path, so importlib's
+        invalidate_caches calls this on the class: MetaPathFinder's needs an instance)."""
+
 
 if PURE and not any(f is _SourceFirst for f in sys.meta_path):
     sys.meta_path.insert(0, _SourceFirst)
