@@ -84,14 +84,8 @@ REWRITES: list[tuple[str, str]] = [
     (r"^(ferz (?:match|spsa) (?!.*--max-moves ).*)$", r"\1 --max-moves 25"),
     # ferz analyse's default is 100 ms a move
     (r"^(ferz analyse (?!.*--(?:movetime|depth|nodes) ).*)$", r"\1 --nodes 300"),
-    # the signatures' searches, at depth 3 (Stockfish's bench: hash, threads, depth)
-    (r"^ferz bench$", "ferz bench 3"),
-    (r"^(/usr/games/stockfish bench)$", r"\1 16 1 3"),
     # python-chess's side of the speed measurement, two plies less
     (r"^(python bench/perft_speed\.py)$", r"\1 --quick"),
-    # E and S stand for the calibration's Elo levels; its PGN folder is this test's
-    (r"UCI_Elo=[ES]\b", "UCI_Elo=1500"),
-    (r"--pgn /tmp/levels2/", "--pgn "),
     # no cluster here: a private Ray instance on this machine (which takes ~10 s: SLOW)
     (r"--ray auto", "--ray local"),
 ]

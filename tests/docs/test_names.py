@@ -19,7 +19,9 @@ import pytest
 import ferz
 from tests.conftest import ROOT
 
+#: the measurement logs (docs/measurements/) quote names too
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+DOCS += sorted((ROOT / "docs" / "measurements").glob("*.md"))
 
 #: folders of the repository whose files the docs name by path
 FOLDERS = ("ferz", "tools", "tests", "bench", "docs")
@@ -35,7 +37,7 @@ def _quotes() -> list[tuple[str, int, str]]:
         text = path.read_text(encoding="utf-8")
         for match in re.finditer(r"`([^`\n]+)`", text):
             line = text.count("\n", 0, match.start()) + 1
-            out.append((path.name, line, match.group(1)))
+            out.append((path.relative_to(ROOT).as_posix(), line, match.group(1)))
     return out
 
 
