@@ -1,8 +1,7 @@
 """XBoard 4.9 as the client, headless (`xvfb-run -a`, `-noGUI`) in match mode with claim
 testing on: ferz (CECP, or UCI through PolyGlot) against Fairy-Max, MaxQi and itself (in the
-variants XBoard judges that Fairy-Max does not play); the saved PGN
-and XBoard's debug log must show no illegal move, no false claim, no forfeit and a proper
-result for every game."""
+variants XBoard judges that Fairy-Max does not play); the saved PGN and XBoard's debug log
+must show no illegal move, no false claim, no forfeit and a proper result for every game."""
 
 from __future__ import annotations
 
