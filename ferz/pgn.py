@@ -11,9 +11,11 @@ emits SAN
 with move numbers, `{ comments }`, `$n` NAGs and `( variations )` in lines of at most 80
 characters; what it writes it reads back into the same tree.
 
-    games = list(pgn.read_games(open("games.pgn").read()))
+    games = pgn.read_file("games.pgn")                    # a list; PgnError at a bad game
     print(games[0].headers["White"], games[0].mainline_moves())
     text = pgn.write(games[0])
+    for game in pgn.stream_games(open("big.pgn")):     # any size, one game at a time
+        print(game.headers["Event"], game.errors)      # a bad game: its errors, then the next
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import contextlib
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TextIO
 
 from . import notation
 from .board import Board, IllegalMoveError, Move
@@ -74,6 +77,8 @@ _TOKEN = re.compile(
     """,
     re.VERBOSE,
 )
+#: a tag line (a game's headers start with one)
+_TAG_LINE = re.compile(r"\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+\"")
 # a square pair written as long algebraic or coordinates: the piece, the two squares, promotion
 _LONG = re.compile(r"^([A-Z]?)([a-p]\d{1,2})[-x:]?([a-p]\d{1,2})(?:=?([A-Za-z+]))?$")
 
@@ -192,6 +197,8 @@ class Game:
 
     headers: dict[str, str] = field(default_factory=dict)
     root: Node = field(default_factory=Node)
+    #: what stream_games found wrong in this game (its moves stop there), with the line
+    errors: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         """The seven tags come first, with PGN's unknown values, unless given."""
@@ -368,24 +375,76 @@ def read_game(text: str, variant: str = "chess") -> Game | None:
     return next(read_games(text, variant), None)
 
 
+def stream_games(handle: TextIO, variant: str = "chess") -> Iterator[Game]:
+    """Every game of an open PGN text stream, read one game at a time, so that a file of any
+    size takes the memory of its largest game. A game with an error (an illegal move, a broken
+    tag, stray text) is still yielded, with what was read before the error and the message in
+    `game.errors` (its line counted in the stream), and the reader goes on with the next game,
+    as python-chess does. `variant` as in read_games."""
+    line_number = games = 0
+    for first, text in _game_texts(handle):
+        reader = _PgnReader(text, variant, first_line=line_number + first)
+        reader.count = games  # numbered in the stream, not in the piece of text
+        line_number += first + text.count("\n")
+        while True:
+            game: Game | None = None
+            try:
+                game = reader.game()
+            except ValueError as error:  # PgnError, or a bad FEN tag
+                game = reader.current
+                game.errors.append(str(error))
+                reader.skip_game()
+            if game is None:
+                break
+            games = reader.count
+            yield game
+
+
+def _game_texts(handle: TextIO) -> Iterator[tuple[int, str]]:
+    """The stream cut before each game's first tag line: (blank lines skipped before it, the
+    game's text). A line that only looks like a tag inside an open {comment} does not cut."""
+    lines: list[str] = []
+    skipped = 0
+    moves_seen = False
+    depth = 0  # open braces: a comment that spans lines
+    for line in handle:
+        if depth == 0 and moves_seen and _TAG_LINE.match(line):
+            yield skipped, "".join(lines)
+            lines, skipped, moves_seen = [], 0, False
+        if not lines and not line.strip():
+            skipped += 1
+            continue
+        lines.append(line)
+        code = line.split(";", 1)[0] if depth == 0 else line
+        depth = max(0, depth + code.count("{") - code.count("}"))
+        if depth or not _TAG_LINE.match(line) and line.strip():
+            moves_seen = True
+    if lines:
+        yield skipped, "".join(lines)
+
+
 def read_file(path: str) -> list[Game]:
-    """Every game of a PGN file; PgnError (also for an unreadable file) with the path."""
+    """Every game of a PGN file; PgnError with the path at the first bad game (or for an
+    unreadable file). Read a game at a time (stream_games): the memory of the games kept."""
+    games = []
     try:
         with open(path, encoding="utf-8-sig", errors="replace") as handle:
-            text = handle.read()
+            for game in stream_games(handle):
+                if game.errors:
+                    raise PgnError(f"{path}: {game.errors[0]}")
+                games.append(game)
     except OSError as error:
         raise PgnError(f"cannot read {path}: {error.strerror or error}") from None
-    try:
-        return list(read_games(text))
-    except PgnError as error:
-        raise PgnError(f"{path}: {error}") from None
+    return games
 
 
 class _PgnReader:
     """Tokens of a PGN text, taken game by game."""
 
-    def __init__(self, text: str, variant: str = "chess") -> None:
+    def __init__(self, text: str, variant: str = "chess", first_line: int = 0) -> None:
         self.variant = variant
+        self.first_line = first_line  # lines of the stream before this text
+        self.current = Game()  # the game being read (stream_games keeps it on an error)
         self.tokens = [
             (m.lastgroup if m.lastgroup not in ("name", "value") else "tag", m)
             for m in _TOKEN.finditer(text)
@@ -396,7 +455,7 @@ class _PgnReader:
 
     def _where(self, match: re.Match) -> str:
         """Line number of a token."""
-        return f"line {self.text.count(chr(10), 0, match.start()) + 1}"
+        return f"line {self.first_line + self.text.count(chr(10), 0, match.start()) + 1}"
 
     def game(self) -> Game | None:
         """The next game, or None at the end of the text."""
@@ -415,12 +474,23 @@ class _PgnReader:
         self.count += 1
         if "Variant" not in headers and self.variant != "chess":
             headers["Variant"] = self.variant
-        game = Game(headers)
+        game = self.current = Game(headers)
         try:
             self._movetext(game)
         except PgnError as error:
             raise PgnError(f"game {self.count}: {error}") from None
         return game
+
+    def skip_game(self) -> None:
+        """Go past the rest of the current game: up to its result or the next tags."""
+        tokens = self.tokens
+        while self.index < len(tokens):
+            kind, _ = tokens[self.index]
+            if kind == "tag":
+                return
+            self.index += 1
+            if kind == "result":
+                return
 
     def _movetext(self, game: Game) -> None:
         """Read moves, comments, NAGs and variations up to the result or the next tags."""
@@ -615,6 +685,7 @@ __all__ = [
     "read_file",
     "read_game",
     "read_games",
+    "stream_games",
     "variant_name",
     "write",
     "write_games",
