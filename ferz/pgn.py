@@ -7,15 +7,14 @@ pockets). The reader takes every move spelling python-chess takes: SAN (`Nf3`, `
 `e8Q`), long algebraic (`e2-e4`, `Ng1-f3`, `Nb1xc3`), coordinates (`e2e4`, `e1g1`), castling as
 `O-O` or `0-0`, suffixes `+ # ! ? !! ?? !? ?!` (the last six become NAGs). Tag values are read
 and written as python-chess does, without backslash escapes (a tag is one line). The writer
-emits SAN
-with move numbers, `{ comments }`, `$n` NAGs and `( variations )` in lines of at most 80
-characters; what it writes it reads back into the same tree.
+emits SAN with move numbers, `{ comments }`, `$n` NAGs and `( variations )` in lines of at
+most 80 characters; what it writes it reads back into the same tree::
 
-    games = pgn.read_file("games.pgn")                    # a list; PgnError at a bad game
+    games = pgn.read_file("games.pgn")              # a list; PgnError at a bad game
     print(games[0].headers["White"], games[0].mainline_moves())
     text = pgn.write(games[0])
-    for game in pgn.stream_games(open("big.pgn")):     # any size, one game at a time
-        print(game.headers["Event"], game.errors)      # a bad game: its errors, then the next
+    for game in pgn.stream_games(open("big.pgn")):  # any size, one game at a time
+        print(game.headers["Event"], game.errors)   # a bad game: its errors, then the next
 """
 
 from __future__ import annotations
