@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 
 from .. import book, pgn
 from ..board import Board
@@ -35,14 +37,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     probe.add_argument("--moves", nargs="*", default=[], help="UCI moves played from it")
 
 
-def _games(paths: list[str]) -> Iterator[tuple[Board, str]]:
-    """(board at the end of the main line, result) of every standard chess game of the files;
-    games of other variants are skipped."""
+@dataclass
+class _Read:
+    """What _games has read so far: the games it gave, and the errors of those it skipped."""
+
+    games: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def _games(paths: list[str], read: _Read) -> Iterator[tuple[Board, str]]:
+    """(board at the end of the main line, result) of every standard chess game of the files,
+    a game at a time (the book keeps counts, not games); games of other variants are skipped,
+    and so are bad games, their errors kept in `read`."""
     for path in paths:
-        for game in pgn.read_file(path):
-            if game.variant not in ("chess", "chess960"):
-                continue
-            yield game.end_board(), game.headers.get("Result", "*")
+        try:
+            handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
+        except OSError as error:
+            raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+        with handle:
+            for game in pgn.stream_games(handle):
+                if game.errors:
+                    read.errors.append(f"{path}: {game.errors[0]}")
+                    continue
+                if game.variant not in ("chess", "chess960"):
+                    continue
+                read.games += 1
+                yield game.end_board(), game.headers.get("Result", "*")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -50,23 +70,27 @@ def main(args: argparse.Namespace) -> int:
     if args.book_command == "build":
         if args.max_ply < 1 or args.min_games < 1:
             raise ValueError("--max-ply and --min-games must be at least 1")
-        games = list(_games(args.pgn))
-        if not games:
+        read = _Read()
+        rows = book.build(_games(args.pgn, read), args.max_ply, args.min_games, args.uniform)
+        if not read.games:
+            first = f" ({read.errors[0]})" if read.errors else ""
             raise ValueError(
-                f"no standard chess or Chess960 game in {', '.join(args.pgn)}: no book written"
+                f"no standard chess or Chess960 game in {', '.join(args.pgn)}: no book "
+                f"written{first}"
             )
-        rows = book.build(games, args.max_ply, args.min_games, args.uniform)
         if not rows:
             raise ValueError(
-                f"no move of the {len(games)} games was played, with a score, in --min-games "
+                f"no move of the {read.games} games was played, with a score, in --min-games "
                 f"{args.min_games} of them: no book written (lower --min-games)"
             )
+        for error in read.errors:  # the book is made of the others
+            print(f"ferz book: skipped a bad game: {error}", file=sys.stderr)
         try:
             book.save(args.out, rows)
         except OSError as error:
             raise ValueError(f"cannot write {args.out}: {error.strerror}") from None
         positions = len({row[0] for row in rows})
-        print(f"{args.out}: {len(rows)} moves in {positions} positions from {len(games)} games")
+        print(f"{args.out}: {len(rows)} moves in {positions} positions from {read.games} games")
         return 0
     board = Board(args.fen) if args.fen else Board()
     for text in args.moves:

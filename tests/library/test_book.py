@@ -230,3 +230,24 @@ def test_the_bundled_book_makes_games_differ() -> None:
     engine.set_option("OwnBook", False)
     engine.new_game()
     assert engine.play(Board(), Limits(depth=1)).info.depth == 1  # a search, not the book
+
+
+def test_book_build_skips_a_bad_game_and_says_where(tmp_path) -> None:
+    """A PGN with a broken game between good ones: the book is made of the good games, the
+    bad one is named on standard error with its line, exit 0 (a file of bad games alone is
+    the one-line error of the contract)."""
+    games = _random_games(20, 7)
+    text = _pgn(games)
+    bad = '[Event "broken"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'
+    cut = text.index("[Event", 1)  # after the first game
+    pgn_path, out = tmp_path / "g.pgn", tmp_path / "b.bin"
+    pgn_path.write_text(text[:cut] + bad + text[cut:])
+    run = _ferz("book", "build", str(pgn_path), "-o", str(out), "--min-games", "1")
+    assert run.returncode == 0, run.stderr
+    assert f"from {len(games)} games" in run.stdout
+    line = (text[:cut] + bad).splitlines().index("1. e4 e5 2. Ke3 *") + 1
+    assert "skipped a bad game" in run.stderr and f"line {line}:" in run.stderr
+    assert len(book.Book(out)) == len(book.build(games, min_games=1))
+    (tmp_path / "bad.pgn").write_text(bad)
+    run = _ferz("book", "build", str(tmp_path / "bad.pgn"), "-o", str(out))
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "line 4" in run.stderr
