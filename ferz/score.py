@@ -38,7 +38,7 @@ class Score:
     @classmethod
     def from_cp(cls, value: int) -> Score:
         """A score from one number, mates read back from +-(MATE_CP - n)."""
-        if abs(value) > MATE_CP - MATE_RANGE:
+        if abs(value) >= MATE_CP - MATE_RANGE:
             moves = MATE_CP - abs(value)
             return cls(mate=moves if value > 0 else -moves)
         return cls(cp=value)
