@@ -24,15 +24,27 @@ from .core import factory, nnue
 from .core.defs import MAX_GAME_PLY
 from .core.evaluate import Evaluator
 from .core.position import Position
-from .core.search import DEPTH_LIMIT, Search, mate_in
+from .core.search import DEPTH_LIMIT, Search, mate_in, tb_plies
 from .core.tt import TT
 from .options import Option, Options
 from .params import SEARCH, TIME
 from .score import Score
+from .syzygy import (
+    CHESS_RULES,
+    MissingTableError,
+    SyzygyUnavailable,
+    Tablebase,
+    best_root_moves,
+    open_tablebase,
+    parse_path,
+    role_map,
+    square_map,
+)
 from .variants.chase import Chases, cycle_value
 
 HASH_MAX_MB = 4096
 THREADS_MAX = 64
+TB_WIN_CP = 20000  # a tablebase win n plies away reports cp 20000 - n (as Stockfish does)
 MULTIPV_MAX = 256
 # Strength levels (docs/engine.md "Strength levels"). The limits are set on an internal
 # "skill" scale s in 0..20: s in 0..19 searches at most SKILL_TOP_NODES * SKILL_NODE_STEP **
@@ -106,6 +118,7 @@ class Info:
     nodes: int | None = None
     nps: int | None = None
     hashfull: int | None = None
+    tbhits: int | None = None
     time_ms: int | None = None
     pv: list[str] = field(default_factory=list)
     currmove: str | None = None
@@ -230,6 +243,8 @@ class Engine:
         self._book_rng = random.Random()
         self._pv_board = self._board  # the root position for move notation during a search
         self._book: Book | None = None
+        self._tables: Tablebase | None = None  # SyzygyPath's tables
+        self._root_tb: tuple[int, int] | None = None  # the root's (wdl, dtz) when in the tables
         self.options = self._declare_options()
 
     # ------------------------------------------------------------------ options
@@ -318,6 +333,35 @@ class Engine:
                     help="variants.ini file with more variants (Fairy-Stockfish format)",
                     on_change=self._set_variant_path,
                 ),
+                Option(
+                    "SyzygyPath",
+                    "string",
+                    "<empty>",
+                    help="folders of Syzygy tables for chess, separated by : (; on Windows)",
+                    on_change=self._set_syzygy_path,
+                ),
+                Option(
+                    "SyzygyProbeDepth",
+                    "spin",
+                    1,
+                    1,
+                    100,
+                    help="least depth to probe positions with as many men as the largest tables",
+                ),
+                Option(
+                    "Syzygy50MoveRule",
+                    "check",
+                    True,
+                    help="a win or loss that the fifty-move rule spoils counts as a draw",
+                ),
+                Option(
+                    "SyzygyProbeLimit",
+                    "spin",
+                    7,
+                    0,
+                    7,
+                    help="probe only positions with at most this many men",
+                ),
             ]
         )
 
@@ -377,6 +421,59 @@ class Engine:
         if path:
             variants.load_file(path)  # a DefinitionError (ValueError) names file and line
             self.options["UCI_Variant"].choices = tuple(variants.names_and_aliases())
+
+    def _set_syzygy_path(self, value) -> None:
+        """Open the Syzygy tables of the folders (empty or <empty>: none); ValueError for a
+        missing folder or when no prober is installed (the old tables stay)."""
+        folders = parse_path(str(value or ""))
+        tables = None
+        if folders:
+            try:
+                tables = open_tablebase(folders)
+            except (OSError, SyzygyUnavailable) as error:
+                raise ValueError(f"SyzygyPath: {error}") from None
+        if self._tables is not None:
+            self._tables.close()
+        self._tables = tables
+        self._searches = []
+
+    @property
+    def tablebase(self) -> Tablebase | None:
+        """The Syzygy tables that SyzygyPath opened, None without."""
+        return self._tables
+
+    def _tb_pieces(self) -> int:
+        """The most men the search probes (0: no tables for this variant)."""
+        tables = self._tables
+        if tables is None or self._rules.name not in CHESS_RULES:
+            return 0
+        return min(tables.largest, int(self.options.get("SyzygyProbeLimit")))
+
+    def _rank_root(self, searchmoves: list[int]) -> tuple[list[int], bool]:
+        """The root moves that keep the tables' result (Syzygy at the root: a win converted by
+        DTZ, a draw held, a loss resisted), and whether the search should still probe."""
+        board = self._board
+        self._root_tb = None
+        pieces = self._tb_pieces()
+        if not pieces or len(board.pieces()) > pieces or board.position.castling:
+            return searchmoves, bool(pieces)
+        tables = self._tables
+        try:
+            moves = tables.probe_root(board)
+        except MissingTableError:
+            return searchmoves, True
+        rule50 = bool(self.options.get("Syzygy50MoveRule"))
+        allowed = [board.parse_uci(text).code for text in best_root_moves(moves, rule50)]
+        if searchmoves:
+            allowed = [code for code in allowed if code in searchmoves] or searchmoves
+        if not allowed or not moves:
+            return searchmoves, True
+        best = moves[0]
+        wdl = best.wdl if rule50 or best.wdl == 0 else 2 * (1 if best.wdl > 0 else -1)
+        self._root_tb = (wdl if abs(wdl) == 2 else 0, best.dtz)
+        by_dtz = any(move.dtz for move in moves)
+        # with DTZ the root choice converts by itself; with WDL only, probes help a win along
+        return allowed, not by_dtz and wdl > 0
 
     def _set_book(self, value) -> None:
         """Load a Polyglot book (empty: none); ValueError for a missing or bad file."""
@@ -648,6 +745,23 @@ class Engine:
             self._searches[i].node_limit = 0
         return self._searches
 
+    def _attach_tables(self, searches: list[Search], probe: bool) -> None:
+        """Let the searches probe the Syzygy tables in the tree (or not)."""
+        pieces = self._tb_pieces() if probe else 0
+        tables = self._tables
+        for search in searches:
+            if pieces and tables is not None:
+                search.set_tablebase(
+                    tables.probe_bits,
+                    pieces,
+                    int(self.options.get("SyzygyProbeDepth")),
+                    bool(self.options.get("Syzygy50MoveRule")),
+                    role_map(self._rules),
+                    square_map(self._rules),
+                )
+            else:
+                search.set_tablebase(None, 0, 1, True, [], [])
+
     def _think(self, limits: Limits, searchmoves: list[int], on_info) -> tuple:
         """Run the search to its limits; returns (best, ponder) in UCI notation."""
         board = self._board
@@ -679,6 +793,12 @@ class Engine:
             if self._stop_requested:
                 for search in searches:
                     search.stop = 1
+        probe = False
+        if skill is None:  # a limited level plays without tablebases, as a person would
+            searchmoves, probe = self._rank_root(searchmoves)
+        else:
+            self._root_tb = None
+        self._attach_tables(searches, probe)
         main = searches[0]
         main.poll_mask = SEARCH["poll_mask"]
         if main.set_root(searchmoves) == 0:
@@ -802,8 +922,17 @@ class Engine:
         elapsed = max(1e-3, time.monotonic() - self._clock_start)
         nodes = sum(search.nodes for search in searches)
         show_wdl = bool(self.options.get("UCI_ShowWDL"))
+        tbhits = sum(search.tb_hits for search in searches) + (1 if self._root_tb else 0)
         for k, line in enumerate(iteration.lines):
             mate = mate_in(line.score)
+            cp = line.score
+            plies = tb_plies(cp)
+            if plies is not None:
+                cp = TB_WIN_CP - plies if plies >= 0 else -TB_WIN_CP - plies
+            elif mate is None and self._root_tb is not None:
+                # the root is in the tables: their verdict, unless the search proved a mate
+                wdl, dtz = self._root_tb
+                cp = 0 if wdl == 0 else TB_WIN_CP - abs(dtz) if wdl > 0 else abs(dtz) - TB_WIN_CP
             # Each iteration reports its own depth, a found mate too (as Stockfish does): a
             # client waiting for a depth gets it, and no two lines of one search are the same.
             on_info(
@@ -811,7 +940,7 @@ class Engine:
                     depth=iteration.depth,
                     seldepth=max(iteration.seldepth, iteration.depth),
                     multipv=k + 1,
-                    score_cp=None if mate is not None else line.score,
+                    score_cp=None if mate is not None else cp,
                     score_mate=mate,
                     bound=line.bound,
                     wdl=(
@@ -821,11 +950,12 @@ class Engine:
                         if mate is not None and mate > 0
                         else (0, 0, 1000)
                         if mate is not None
-                        else wdl_of(line.score)
+                        else wdl_of(cp)
                     ),
                     nodes=nodes,
                     nps=int(nodes / elapsed),
                     hashfull=self._tt.hashfull(),
+                    tbhits=tbhits if self._tables is not None else None,
                     time_ms=int(elapsed * 1000),
                     pv=self._pv_texts(line.pv),
                 )

@@ -65,6 +65,16 @@ def need(*programs: str) -> str:
     return paths[0]
 
 
+def need_library(name: str, package: str) -> str:
+    """The file of a shared C library (ctypes' search); skip (or, in CI, fail) without it."""
+    import ctypes.util
+
+    found = ctypes.util.find_library(name)
+    if found is None:
+        _missing(f"needs the C library lib{name} (apt-get install {package})")
+    return str(found)
+
+
 def need_module(name: str, pip: str | None = None) -> ModuleType:
     """Import an optional Python package; skip (or, in CI, fail) when it is missing."""
     try:

@@ -12,6 +12,7 @@ cdef enum:
     MAXQUIETS = 64
     MAXCAPTS = 32  # captures remembered per node for capture-history maluses
     CHASE_CACHE = 4096
+    TB_FAIL = 99  # tb_wdl(): the tables have no verdict
 
 cdef class Search:
     cdef readonly Position pos  # set_position changes it (the picker's and histories' too)
@@ -31,6 +32,12 @@ cdef class Search:
     cdef public long long chase_calls
     cdef unsigned long long[::1] chase_keys
     cdef int[::1] chase_vals
+    # Syzygy tablebases (ferz.syzygy): a Python prober called with the GIL right after a
+    # capture or pawn move with at most tb_pieces men left (0: off); its verdicts count in tb_hits
+    cdef public object tb_probe
+    cdef public int tb_pieces, tb_depth, tb_rule50
+    cdef public long long tb_hits
+    cdef int[::1] tb_role, tb_square
     cdef int[::1] pv, pv_len, cur_move, evals, excluded, check_hint
     # the quiet moves and the captures tried at each ply (punished after a cutoff)
     cdef int[::1] quiets, capts
@@ -56,6 +63,7 @@ cdef class Search:
     cdef bint rule_draw(self) noexcept nogil
     cdef int chase_value(self) noexcept nogil
     cdef int nfold_value(self) noexcept nogil
+    cdef int tb_wdl(self) noexcept nogil
     cdef bint in_check_at(self, int ply) noexcept nogil
     cdef int mated(self, int ply) noexcept nogil
     cdef bint has_pieces(self, int color) noexcept nogil

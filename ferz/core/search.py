@@ -39,6 +39,7 @@ from cython.cimports.ferz.core.tt import (
     BOUND_UPPER,
     MATE,
     MATE_BOUND,
+    TB_WIN,
     TT,
     tt_bound,
     tt_depth,
@@ -56,9 +57,10 @@ if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallb
     MAXQUIETS = 64
     MAXCAPTS = 32
     CHASE_CACHE = 4096
+    TB_FAIL = 99
     from ferz.core.evaluate import K_PIECE
     from ferz.core.movepick import SC_TT, SKIP_NONE
-    from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND
+    from ferz.core.tt import BOUND_EXACT, BOUND_LOWER, BOUND_UPPER, MATE, MATE_BOUND, TB_WIN
 
 
 DEPTH_LIMIT = 124  # the deepest iteration (MAXDEPTH - 4 leaves room for the extensions)
@@ -72,10 +74,20 @@ Iteration = namedtuple("Iteration", "depth seldepth lines nodes")
 
 def mate_in(score: int) -> int | None:
     """Moves to mate (negative when getting mated) of a mate score, None for other scores."""
-    if score >= MATE_BOUND:
+    if score > TB_WIN:
         return (MATE - score + 1) // 2
-    if score <= -MATE_BOUND:
+    if score < -TB_WIN:
         return -((MATE + score) // 2)
+    return None
+
+
+def tb_plies(score: int) -> int | None:
+    """Plies from the root to the position where the tablebases decided a tablebase score
+    (negative when it is lost), None for other scores."""
+    if MATE_BOUND <= score <= TB_WIN:
+        return TB_WIN - score
+    if -TB_WIN <= score <= -MATE_BOUND:
+        return -(TB_WIN + score)
     return None
 
 
@@ -138,6 +150,13 @@ class Search:
         self.stop = 0
         self.stopped = 0
         self.chase_judge = None
+        self.tb_probe = None
+        self.tb_pieces = 0
+        self.tb_depth = 1
+        self.tb_rule50 = 1
+        self.tb_hits = 0
+        self.tb_role = _ints(1)
+        self.tb_square = _ints(1)
         self.chasing = 0
         self.chase_calls = 0
         self.chase_keys = array("Q", bytes(8 * CHASE_CACHE))
@@ -200,6 +219,26 @@ class Search:
         self.chase_judge = judge
         self.chasing = 0 if judge is None else 1
 
+    def set_tablebase(self, probe, pieces: int, depth: int, rule50: bool, roles, squares) -> None:
+        """Probe tablebases in the tree (ferz.syzygy): probe(white, black, kings, queens,
+        rooks, bishops, knights, pawns, ep, white_to_move) gives the WDL (-2..2) of the side to
+        move or None; positions with at most `pieces` men (exactly `pieces`: from `depth`
+        plies left) right after a zeroing move; `rule50`: cursed wins and blessed losses are
+        draws. roles: per piece code, 1 king .. 6 pawn (0: not in the tables); squares: per
+        mailbox index, 0..63. probe None or pieces 0: off."""
+
+        def wdl(*men) -> int:
+            found = probe(*men)
+            return TB_FAIL if found is None else found
+
+        self.tb_probe = wdl if probe is not None else None
+        self.tb_pieces = pieces if probe is not None else 0
+        self.tb_depth = depth
+        self.tb_rule50 = 1 if rule50 else 0
+        if probe is not None:
+            self.tb_role = array("i", roles)
+            self.tb_square = array("i", squares)
+
     def clear(self) -> None:
         """Forget histories, killers and counter moves (a new game)."""
         self.hist.clear()
@@ -234,6 +273,7 @@ class Search:
         """
         self.stopped = 0
         self.nodes = 0
+        self.tb_hits = 0
         self.seldepth = 0
         if main:
             self.tt.new_search()
@@ -416,6 +456,59 @@ class Search:
         if count < self.nfold_rule:
             return 0
         return endrules.repetition_value(self.pos, 0, 0)
+
+    def tb_wdl(self) -> cython.int:
+        """The tablebases' WDL (-2..2) of the side to move here, TB_FAIL without a verdict.
+        The position goes to the Python prober as bitboards (a1 = bit 0), with the GIL."""
+        c: cython.int
+        i: cython.int
+        sq: cython.int
+        pc: cython.int
+        role: cython.int
+        r: cython.int = TB_FAIL
+        bit: cython.ulonglong
+        white: cython.ulonglong = 0
+        black: cython.ulonglong = 0
+        kings: cython.ulonglong = 0
+        queens: cython.ulonglong = 0
+        rooks: cython.ulonglong = 0
+        bishops: cython.ulonglong = 0
+        knights: cython.ulonglong = 0
+        pawns: cython.ulonglong = 0
+        for c in range(2):
+            for i in range(self.pos.pcount[c]):
+                sq = self.pos.plist[c * MAXP + i]
+                pc = self.pos.board[sq]
+                role = self.tb_role[pc]
+                if role == 0:
+                    return TB_FAIL
+                bit = cython.cast(cython.ulonglong, 1) << self.tb_square[sq]
+                if c == 0:
+                    white |= bit
+                else:
+                    black |= bit
+                if role == 1:
+                    kings |= bit
+                elif role == 2:
+                    queens |= bit
+                elif role == 3:
+                    rooks |= bit
+                elif role == 4:
+                    bishops |= bit
+                elif role == 5:
+                    knights |= bit
+                else:
+                    pawns |= bit
+        ep: cython.int = self.tb_square[self.pos.ep] if self.pos.ep else 0
+        turn: cython.bint = self.pos.side == 0
+        with cython.gil:
+            try:
+                r = self.tb_probe(
+                    white, black, kings, queens, rooks, bishops, knights, pawns, ep, turn
+                )
+            except Exception:  # a prober that fails gives no verdict
+                r = TB_FAIL
+        return r
 
     def mated(self, ply: cython.int) -> cython.int:
         """The score of a side to move in check without a legal move: the variant's value of
@@ -632,6 +725,39 @@ class Search:
                     )
                 ):
                     return tts
+
+        # Step 3b. Tablebases: right after a capture or pawn move with few men left, the
+        # tables' win, draw or loss ends the node where its bound allows, and is kept in the TT.
+        if (
+            self.tb_pieces
+            and ply > 0
+            and excl == 0
+            and self.pos.halfmove == 0
+            and self.pos.castling == 0
+            and self.pos.pcount[0] + self.pos.pcount[1] <= self.tb_pieces
+            and (self.pos.pcount[0] + self.pos.pcount[1] < self.tb_pieces or depth >= self.tb_depth)
+        ):
+            value = self.tb_wdl()
+            if value != TB_FAIL:
+                self.tb_hits += 1
+                if value < -self.tb_rule50:
+                    value = -TB_WIN + ply
+                    bound = BOUND_UPPER
+                elif value > self.tb_rule50:
+                    value = TB_WIN - ply
+                    bound = BOUND_LOWER
+                else:
+                    value = 2 * value * self.tb_rule50  # a draw; cursed or blessed: nearly
+                    bound = BOUND_EXACT
+                if (
+                    bound == BOUND_EXACT
+                    or (bound == BOUND_LOWER and value >= beta)
+                    or (bound == BOUND_UPPER and value <= alpha)
+                ):
+                    self.tt.store(
+                        self.pos.key, ply, 0, value, VALUE_NONE, min(depth + 6, MAXDEPTH - 1), bound
+                    )
+                    return value
 
         # Step 4. Static evaluation (the TT keeps it uncorrected), corrected by what searches
         # found for this pawn structure, refined by the TT score when its bound allows.

@@ -7,6 +7,7 @@ cdef enum:
     BOUND_EXACT = 3
     MATE = 32000
     MATE_BOUND = 31000
+    TB_WIN = 31500  # a tablebase win found `ply` plies down scores TB_WIN - ply (below mates)
     TT_DEPTH_OFFSET = 8
 
 cdef extern from *:

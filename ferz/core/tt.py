@@ -22,6 +22,7 @@ if not cython.compiled:  # the constants of tt.pxd, for the uncompiled fallback
     BOUND_EXACT = 3
     MATE = 32000
     MATE_BOUND = 31000
+    TB_WIN = 31500
     TT_DEPTH_OFFSET = 8
 
     def ferz_prefetch(address) -> None:

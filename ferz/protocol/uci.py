@@ -158,6 +158,7 @@ def format_info(info: Info, show_wdl: bool = False) -> str | None:
     add("nodes", info.nodes)
     add("nps", info.nps)
     add("hashfull", info.hashfull)
+    add("tbhits", info.tbhits)
     add("time", info.time_ms)
     if info.pv:
         parts.append("pv " + " ".join(info.pv))

@@ -22,7 +22,15 @@ from .uci import shorten
 
 #: Engine options xboard sets with its own commands (or that make no sense here).
 HIDDEN = frozenset(
-    ("hash", "threads", "ponder", "uci_chess960", "uci_variant", "uci_showwdl", "multipv")
+    (
+        "hash",
+        "threads",
+        "ponder",
+        "uci_chess960",
+        "uci_variant",
+        "uci_showwdl",
+        "multipv",
+    )
 )
 
 #: xboard variant name -> ferz variant name, where they differ. XBoard plays its own courier
@@ -144,7 +152,7 @@ def format_features(name: str, variants: list[str], options: list[str]) -> list[
         "feature done=0",
         f'feature myname="{name}" ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 '
         "sigint=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 "
-        "exclude=1 pause=0 debug=1",
+        'exclude=1 pause=0 debug=1 egt="syzygy"',
         f'feature variants="{",".join(variants)}"',
     ]
     return [*lines, *options, "feature done=1"]
@@ -764,6 +772,16 @@ class Xboard(Session):
     def cmd_memory(self, args: list[str]) -> None:
         """Hash size in MB (all of it goes to the transposition table)."""
         self._set_clamped("Hash", parse_number("memory", args))
+
+    def cmd_egtpath(self, args: list[str]) -> None:
+        """`egtpath syzygy PATH`: the Syzygy tablebases' folders (other kinds are not read)."""
+        if len(args) < 2 or args[0].lower() != "syzygy":
+            raise ValueError("egtpath: only syzygy tables are read (egtpath syzygy FOLDERS)")
+        self._quiet()
+        try:
+            self.engine.set_option("SyzygyPath", " ".join(args[1:]))
+        except ValueError as error:  # XBoard sends its default folder whether it exists or not
+            self.out.line(f"# no tablebases: {error}")
 
     def cmd_cores(self, args: list[str]) -> None:
         """Number of search threads."""

@@ -174,6 +174,7 @@ def make_fixtures(folder: Path, match: ShortMatch) -> None:
         (folder / name).write_text(text(match), encoding="utf-8")
     engine = folder / "myengine"
     engine.chmod(engine.stat().st_mode | stat.S_IXUSR)
+    (folder / "syzygy").symlink_to(ROOT / "tests" / "data" / "syzygy")  # the test tables
 
 
 # ---- running commands

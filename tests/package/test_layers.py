@@ -35,6 +35,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ferz.pgn",
             "ferz.score",
             "ferz.svg",
+            "ferz.syzygy",
             "ferz.textboard",
         ),
     ),

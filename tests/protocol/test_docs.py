@@ -16,6 +16,8 @@ def shown(value: object) -> str:
         return "true" if value else "false"
     if value is None:
         return ""
+    if isinstance(value, str) and value.startswith("<"):
+        return f"`{value}`"  # in code, or Markdown takes it for a tag
     return str(value) if value != "" else "empty"
 
 
