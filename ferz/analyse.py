@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from . import pgn
 from .board import Board, IllegalMoveError
 from .score import MATE_CP, Score
+from .syzygy import Tablebase
 
 CLAMP = 1000
 #: drops of winning chances (on -1..1) that make an inaccuracy, a mistake, a blunder
@@ -92,6 +93,23 @@ def eval_text(score: int, white_to_move: bool, depth: int | None = None) -> str:
     return f"[%eval {text}{f',{depth}' if depth else ''}]"
 
 
+def tablebase_note(tables: Tablebase | None, board: Board) -> str | None:
+    """What the Syzygy tables say of a position, as lichess shows it ("tablebase: White wins,
+    DTZ 11"; "tablebase: draw"), None where they do not cover it."""
+    if tables is None:
+        return None
+    wdl = tables.get_wdl(board)
+    if wdl is None:
+        return None
+    if wdl == 0:
+        return "tablebase: draw"
+    mover, other = ("White", "Black") if board.turn else ("Black", "White")
+    winner = mover if wdl > 0 else other
+    dtz = tables.get_dtz(board)
+    spoiled = " (a draw by the fifty-move rule)" if abs(wdl) == 1 else ""
+    return f"tablebase: {winner} wins{spoiled}" + (f", DTZ {abs(dtz)}" if dtz else "")
+
+
 @dataclass
 class SideSummary:
     """One side's figures."""
@@ -130,8 +148,10 @@ def annotate(
     label: str = "ferz",
     on_move: Callable[[], None] | None = None,
     verify: Analyser | None = None,
+    tables: Tablebase | None = None,
 ) -> dict[str, SideSummary]:
     """Annotate the main line of `game` in place; returns the summaries of White and Black.
+    With Syzygy `tables`, each position that they cover gets their verdict (tablebase_note).
 
     With `verify` (a longer search), a move whose drop lies in the VERIFY band has the positions
     after and before it searched again by it, and is judged (as is the move before it) from
@@ -187,6 +207,7 @@ def annotate(
                 if alternative.pv and alternative.pv[0] != node.move:
                     _add_line(parent, board, alternative, white)
         board.push_uci(node.move or "")
+        node.comment = _join(node.comment, tablebase_note(tables, board) or "")
         parent = node
     for colour, side in summaries.items():
         game.headers[f"{colour}ACPL"] = f"{side.acpl():.0f}"

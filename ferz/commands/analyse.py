@@ -54,6 +54,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="NAME=VALUE",
         help="an option of the engine (repeatable)",
     )
+    parser.add_argument(
+        "--syzygy",
+        metavar="FOLDERS",
+        help="Syzygy tables (folders separated by ':'): the engine's SyzygyPath, and each "
+        "position they cover gets their verdict in its comment",
+    )
     run = parser.add_mutually_exclusive_group()
     run.add_argument("--jobs", type=int, default=1, metavar="N", help="games at once (default 1)")
     run.add_argument("--ray", metavar="ADDRESS", help="one Ray task per game (auto, local)")
@@ -73,6 +79,7 @@ class Settings:
     multipv: int
     label: str
     verify: int = VERIFY_FACTOR  # 1: no verifying search
+    syzygy: str = ""  # Syzygy folders (SyzygyPath)
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -95,6 +102,12 @@ def settings_from(args: argparse.Namespace) -> Settings:
         if not sep:
             raise ValueError(f"--option {option!r}: expected NAME=VALUE")
         options.append((name, value))
+    syzygy = args.syzygy or ""
+    if syzygy:
+        from ..syzygy import open_tablebase, parse_path
+
+        open_tablebase(parse_path(syzygy)).close()  # a missing folder: the one-line error
+        options.append(("SyzygyPath", syzygy))
     movetime = args.movetime if args.movetime or args.depth or args.nodes else 100
     try:
         command = tuple(shlex.split(args.engine)) if args.engine else ()
@@ -112,6 +125,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         args.multipv,
         f"{name} {limit}",
         args.verify,
+        syzygy,
     )
 
 
@@ -136,6 +150,11 @@ def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | N
     from ..match.launch import launch
 
     games = list(pgn.read_games(text))
+    tables = None
+    if settings.syzygy:
+        from ..syzygy import open_tablebase, parse_path
+
+        tables = open_tablebase(parse_path(settings.syzygy))
     spec = EngineSpec(list(settings.command), options=dict(settings.options))
     limits = MoveLimits(movetime=settings.movetime, depth=settings.depth, nodes=settings.nodes)
     longer = verify_limits(settings)
@@ -162,13 +181,15 @@ def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | N
                 return analyse(fen, moves, limits=longer)
 
             checker = verify if settings.verify > 1 else None
-            annotate(game, analyse, settings.label, on_move, checker)
+            annotate(game, analyse, settings.label, on_move, checker, tables)
             out.append(pgn.write(game))
     except EngineError as error:
         raise ValueError(f"the engine failed: {error}") from None
     finally:
         if engine is not None:
             engine.quit()
+        if tables is not None:
+            tables.close()
     return "".join(out)
 
 

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from .. import notation
+from ..analyse import tablebase_note
 from ..board import describe
-from ..engine import Info
+from ..engine import TB_WIN_CP, Info
 from ..textboard import render, white_to_move
 
 HELP = """\
@@ -222,6 +223,8 @@ def _describe(info: Info | None) -> str:
         return ""
     if score.mate is not None:
         text = f"mate in {score.mate}" if score.mate > 0 else f"mated in {-score.mate}"
+    elif abs(score.cp or 0) > TB_WIN_CP - 1000:
+        text = "tablebase win" if (score.cp or 0) > 0 else "tablebase loss"
     else:
         text = str(score)
     return f"  (eval {text}, depth {info.depth})"
@@ -268,7 +271,8 @@ def run(game: TerminalGame, stdin: TextIO, pgn_path: str | None = None) -> int:
             best, info = game.think()
             if best:
                 said = notation.move_text(game.board, game.board.parse_uci(best))
-                game.say(f"Hint: {said}{_describe(info)}")
+                note = tablebase_note(getattr(game.engine, "tablebase", None), game.board)
+                game.say(f"Hint: {said}{_describe(info)}" + (f"  ({note})" if note else ""))
         elif command == "go":
             game.human_white = not game.human_white
         elif command == "new":
@@ -315,6 +319,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=True,
         help="the engine opens from ferz's opening book (standard chess; default: on)",
     )
+    parser.add_argument(
+        "--syzygy",
+        metavar="FOLDERS",
+        help="Syzygy tables for the engine (SyzygyPath; folders separated by ':'); the hint "
+        "says what they know of the position",
+    )
 
 
 def _can_show(out: TextIO, text: str) -> bool:
@@ -345,6 +355,8 @@ def main(
     if getattr(args, "elo", None):
         engine.set_option("UCI_LimitStrength", True)
         engine.set_option("UCI_Elo", args.elo)
+    if getattr(args, "syzygy", None):
+        engine.set_option("SyzygyPath", args.syzygy)  # a missing folder: the one-line error
     if getattr(args, "book", False) and "OwnBook" in engine.options:
         engine.set_option("OwnBook", True)  # ferz's own book: games vary from the first move
     color = args.color if args.color != "random" else random.choice(["white", "black"])

@@ -166,3 +166,44 @@ def test_a_position_is_verified_once() -> None:
     analyse.annotate(game, analyser, "test", verify=verifier)
     assert asked == [3, 2, 1]
     assert [n.nags for n in game.mainline()] == [[], [pgn.NAG_DUBIOUS], [pgn.NAG_DUBIOUS]]
+
+
+def test_syzygy_verdicts_in_the_comments(tmp_path, capsys) -> None:
+    """--syzygy: each position in the tables gets their verdict; the engine uses them too; a
+    missing folder is the one-line error."""
+    from tests.conftest import DATA
+    from tests.programs import need_library
+
+    need_library("fathom", "libfathom1")
+    source = tmp_path / "kqk.pgn"
+    source.write_text(
+        '[FEN "8/8/8/8/8/3k4/8/K1Q5 w - - 0 1"]\n[SetUp "1"]\n\n1. Qf4 Kc3 2. Qe3+ Kc2 *\n'
+    )
+    out = tmp_path / "out.pgn"
+    folder = str(DATA / "syzygy")
+    argv = ["analyse", str(source), "--depth", "4", "--syzygy", folder, "-o", str(out), "--quiet"]
+    assert commands.main(argv) == 0
+    nodes = list(pgn.read_games(out.read_text()))[0].mainline()
+    comments = [node.comment for node in nodes]
+    assert all("tablebase: White wins, DTZ" in c for c in comments), comments
+    assert "DTZ 10" in comments[0]  # 1. Qf4: ten plies from the mate
+    assert commands.main(["analyse", str(source), "--syzygy", str(tmp_path / "none")]) == 2
+    assert "no Syzygy folder" in capsys.readouterr().err
+
+
+def test_tablebase_note_words() -> None:
+    """The note names the winner, a draw, and a win that the fifty-move rule spoils."""
+    from ferz.board import Board
+    from ferz.syzygy import open_tablebase
+    from tests.conftest import DATA
+    from tests.programs import need_library
+
+    need_library("fathom", "libfathom1")
+    with open_tablebase(DATA / "syzygy") as tables:
+        note = analyse.tablebase_note
+        assert (
+            note(tables, Board("8/8/8/8/8/2k5/8/K1Q5 b - - 0 1")) == "tablebase: White wins, DTZ 16"
+        )
+        assert note(tables, Board("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")) == "tablebase: draw"
+        assert note(tables, Board()) is None
+        assert note(None, Board()) is None

@@ -64,3 +64,14 @@ def test_xiangqi_and_shogi_moves_in_their_own_notation() -> None:
     out = run_play("P-7f\nfen\nquit\n", "--variant", "shogi", "--depth", "1")
     assert "Illegal move" not in out and "Last move: P-7f" in out
     assert "/2P6/" in out  # the pawn stands on 7f
+
+
+def test_hint_with_syzygy_tables() -> None:
+    """--syzygy: the hint says what the tables know of the position."""
+    from tests.programs import need_library
+
+    need_library("fathom", "libfathom1")
+    fen = "8/8/8/8/8/3k4/8/K1Q5 w - - 0 1"
+    tables = str(ROOT / "tests" / "data" / "syzygy")
+    out = run_play("hint\nquit\n", "--fen", fen, "--syzygy", tables, "--movetime", "200")
+    assert "Hint: Qf4" in out and "(tablebase: White wins, DTZ 11)" in out
