@@ -79,6 +79,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a browser")
     parser.add_argument(
+        "--syzygy",
+        metavar="FOLDERS",
+        help="Syzygy tables (folders separated by ':'): the engines play and analyse chess "
+        "endgames from them, and /api/tablebase answers from them",
+    )
+    parser.add_argument(
         "--db", metavar="PATH", help="SQLite file for games (default: user data dir)"
     )
     parser.add_argument(

@@ -24,11 +24,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
+from ..syzygy import SyzygyUnavailable, Tablebase, open_tablebase, parse_path
 from .lobby import Lobby
 from .players import Players
 from .rooms.presence import ABANDON_S
 from .rooms.registry import Games
-from .routes import games, seeks, site, sockets, transfer, trees
+from .routes import games, seeks, site, sockets, tablebase, transfer, trees
 from .routes.common import Context
 from .schema import ClientError
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
@@ -72,12 +73,14 @@ def create_app(
     idle_release_s: float = IDLE_RELEASE_S,
     abandon_s: float = ABANDON_S,
     workers: WorkerSpec | None = None,
+    tables: Tablebase | None = None,
 ) -> Starlette:
     """The web app with its games in the SQLite file `db` (engine and limits: see SearchPool;
     without `engine_factory` the engines are worker processes started as `workers` says,
     e.g. with the user's variants file given to `ferz --variants`; who may connect:
     `policy`, by default loopback only without a token; `abandon_s`: how long a player may
-    be away from a game against a person before it can be claimed)."""
+    be away from a game against a person before it can be claimed; `tables`: Syzygy tables
+    for /api/tablebase, closed with the app)."""
     pool = SearchPool(
         slots,
         max_think_ms,
@@ -98,6 +101,7 @@ def create_app(
         max_think_ms=max_think_ms,
         review_ms=review_ms,
         analysis_sockets=analysis_sockets,
+        tables=tables,
     )
 
     @contextlib.asynccontextmanager
@@ -113,6 +117,8 @@ def create_app(
             await live.close()
             await pool.close()  # the worker processes quit
             store.close()
+            if tables is not None:
+                tables.close()
 
     routes = [
         *site.ROUTES,
@@ -120,6 +126,7 @@ def create_app(
         *seeks.ROUTES,
         *trees.ROUTES,
         *transfer.ROUTES,
+        *tablebase.ROUTES,
         *sockets.ROUTES,
         Mount("/static", StaticFiles(directory=site.STATIC), name="static"),
     ]
@@ -184,8 +191,18 @@ def main(args: argparse.Namespace) -> int:
     if warning:
         print(warning, file=sys.stderr, flush=True)
     # the workers load the user's variants too (`ferz --variants FILE web`)
-    workers = WorkerSpec(variants_file=getattr(args, "variants", None))
-    app = create_app(path, policy=policy, abandon_s=args.abandon_after, workers=workers)
+    syzygy = getattr(args, "syzygy", None) or None
+    tables = None
+    if syzygy:
+        try:
+            tables = open_tablebase(parse_path(syzygy))
+        except (OSError, SyzygyUnavailable) as error:
+            print(f"ferz: error: --syzygy: {error}", file=sys.stderr)
+            return 2
+    workers = WorkerSpec(variants_file=getattr(args, "variants", None), syzygy=syzygy)
+    app = create_app(
+        path, policy=policy, abandon_s=args.abandon_after, workers=workers, tables=tables
+    )
     # Engine searches run in worker processes; threads left here (PGN reading, tree JSON)
     # would hold the GIL for up to the default 5 ms switch interval each time the event loop
     # gives it up at a socket write.

@@ -52,6 +52,7 @@ class WorkerSpec:
     nice: int = WORKER_NICE
     start_timeout_s: float = START_TIMEOUT_S
     command: Sequence[str] | None = None  # another program speaking UCI (tests); None: ferz
+    syzygy: str | None = None  # SyzygyPath of every worker (ferz web --syzygy)
 
     def argv(self) -> list[str]:
         """The worker's command line."""
@@ -173,6 +174,8 @@ class Worker:
         self._tasks = [loop.create_task(self._read()), loop.create_task(self._read_stderr())]
         try:
             await self._ask("uci", "uciok")
+            if self.spec.syzygy and "SyzygyPath" in self.options:
+                self.set_option("SyzygyPath", self.spec.syzygy)
             await self.switch(variant)
         except EngineError:
             self.kill()

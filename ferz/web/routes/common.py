@@ -10,6 +10,7 @@ from typing import Any
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
+from ...syzygy import Tablebase
 from ..analysis import Analysis
 from ..lobby import Lobby
 from ..rooms.registry import Games
@@ -35,6 +36,7 @@ class Context:
     review_ms: int
     analysis_sockets: int  # analysis boards open at once at most
     boards_open: set[Analysis] = dataclasses.field(default_factory=set)
+    tables: Tablebase | None = None  # Syzygy tables (ferz web --syzygy), for /api/tablebase
     # Reading, checking and writing a big tree takes a while (about 1 ms a move in shogi,
     # whose notation needs the legal moves): it runs in a worker thread, not on the event
     # loop the games share, one edit at a time (an edit reads, changes and writes the tree).

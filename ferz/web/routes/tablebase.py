@@ -1,0 +1,69 @@
+"""The Syzygy tables as JSON, shaped like lichess's tablebase API: GET /api/tablebase?fen=
+&variant= answers the position's category and DTZ, and every legal move's, best first."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ...board import Board, InvalidFenError
+from ...syzygy import MissingTableError, Tablebase
+from ..schema import FEN, VARIANT, ClientError
+from .common import context, read_query
+
+QUERY = {"fen": FEN, "variant": VARIANT}
+#: WDL (for the side to move) -> lichess's category words
+CATEGORY = {2: "win", 1: "cursed-win", 0: "draw", -1: "blessed-loss", -2: "loss"}
+
+
+def verdict(tables: Tablebase, board: Board) -> dict[str, Any]:
+    """The position's category and DTZ and each move's, as lichess gives them (a move's
+    category and DTZ are those of the position after it, for the side then to move: a "loss"
+    is the move to play); "unknown" where no table covers the position."""
+    try:
+        wdl = tables.probe_wdl(board)
+        dtz = tables.get_dtz(board)
+        moves = tables.probe_root(board)
+    except MissingTableError:
+        return {"category": "unknown", "dtz": None, "moves": []}
+    listed = []
+    for move in moves:
+        parsed = board.parse_uci(move.move)
+        listed.append(
+            {
+                "uci": move.move,
+                "san": board.san(parsed),
+                "category": CATEGORY[-move.wdl],
+                "dtz": -move.dtz if move.dtz else (0 if move.wdl == 0 else None),
+                "zeroing": board.is_capture(parsed) or board.piece_at(move.move[:2]) in "Pp",
+            }
+        )
+    if board.halfmove_clock and abs(wdl) == 2 and dtz is not None:
+        wdl = wdl if abs(dtz) + board.halfmove_clock <= 100 else wdl // 2  # the counter spoils
+    return {"category": CATEGORY[wdl], "dtz": dtz, "moves": listed}
+
+
+async def tablebase(request: Request) -> Response:
+    """GET /api/tablebase?fen=FEN&variant=chess: 404 when the server has no tables."""
+    tables = context(request).tables
+    if tables is None:
+        raise ClientError("this server has no tablebases (ferz web --syzygy FOLDERS)", 404)
+    query = read_query(request, QUERY)
+    variant = query["variant"] or "chess"
+    if query["fen"] is None:
+        raise ClientError("fen is required")
+    try:
+        board = Board(query["fen"], variant=variant)
+    except InvalidFenError as error:
+        raise ClientError(str(error)) from None
+    except ValueError as error:  # an unknown variant
+        raise ClientError(str(error)) from None
+    answer = await asyncio.to_thread(verdict, tables, board)
+    return JSONResponse(answer)
+
+
+ROUTES = [Route("/api/tablebase", tablebase)]
