@@ -257,6 +257,8 @@ async def people_game(
                     return
                 if state["turn"] != color or color not in state["you"] or plies in sent_at:
                     continue
+                if any(seat["open"] for seat in state["seats"].values()):
+                    continue  # the game begins when the friend has opened the link
                 if plies != len(sent):
                     continue  # an older state: the move for this ply is on its way
                 await asyncio.sleep(rng.uniform(args.people_pause / 4, args.people_pause))

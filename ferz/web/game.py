@@ -136,8 +136,11 @@ class LiveGame:
         # clock goes on as if the server had never stopped (the engine thinks at once).
         self.turn_started: float | None = None
         self.flagged_offline = False
-        if timed and self.moves and not self.result:
-            mono = time.monotonic() if now is None else now
+        mono = time.monotonic() if now is None else now
+        # Since when the side to move's first move is due in a game between people (see
+        # first_move_left); a restart gives it the whole time again.
+        self.first_move_since = mono
+        if timed and len(self.moves) >= self._clock_from and not self.result:
             away = 0.0
             if rec.turn_started_at is not None:
                 away = max(0.0, time.time() - rec.turn_started_at)
@@ -195,7 +198,50 @@ class LiveGame:
             raise ValueError("both seats are taken")
         self.seats[color] = Seat(PERSON, player)
         self.updated = time.time()
+        self.first_move_since = time.monotonic()  # the game begins: White's first move is due
         return color
+
+    @property
+    def people_game(self) -> bool:
+        """A game between two people from a friend's link or a lobby seek (not hot-seat, not
+        against ferz): it begins when both seats are held, and its clocks start after each
+        side's first move (fair starts, as on lichess)."""
+        return not self.settings.imported and self.settings.opponent in ("friend", "seek")
+
+    @property
+    def waiting(self) -> bool:
+        """A game between people that has not begun: a seat is still open (no move, no
+        offer, no running clock until someone takes it)."""
+        return self.people_game and self.open_seat() is not None
+
+    @property
+    def _clock_from(self) -> int:
+        """How many plies are played before a clock runs: 2 between people (no clock runs
+        until both sides have made their first move), else 1 (the first move starts them)."""
+        return 2 if self.people_game else 1
+
+    def first_move_left(self, now: float, limit_s: float) -> int | None:
+        """Milliseconds left for the side to move to make its first move of a timed game
+        between people that has begun (both seats held, fewer than two plies); None when no
+        first move is due (then nothing can be aborted for want of one)."""
+        if (
+            self.result
+            or self.clock is None
+            or not self.people_game
+            or self.open_seat() is not None
+            or len(self.moves) >= 2
+        ):
+            return None
+        return max(0, int((self.first_move_since + limit_s - now) * 1000))
+
+    def check_first_move(self, now: float, limit_s: float) -> bool:
+        """Abort the game (no result: `*`, "aborted"; nobody loses) if the side to move has
+        not made its first move within `limit_s`; True if it just ended."""
+        left = self.first_move_left(now, limit_s)
+        if left is None or left > 0:
+            return False
+        self.finish("*", "aborted")
+        return True
 
     @property
     def between_people(self) -> bool:
@@ -277,8 +323,13 @@ class LiveGame:
         if self.clock is not None:
             if self.turn_started is not None:
                 self.clock[mover] -= int((now - self.turn_started) * 1000)
-            self.clock[mover] += self.settings.increment_ms
-            self.turn_started = now  # the first move starts the clocks
+                self.clock[mover] += self.settings.increment_ms
+            elif not self.people_game:  # against ferz, hot-seat: the first move has it too
+                self.clock[mover] += self.settings.increment_ms
+            # The clock of the side to move runs from here: after the first move, or between
+            # people after each side's first (until then neither runs, and no increment).
+            self.turn_started = now if len(self.moves) >= self._clock_from else None
+        self.first_move_since = now  # the next first move (between people) is due from now
         self.updated = time.time()
         done = boards.outcome(self.board)
         if done is not None:
@@ -314,7 +365,8 @@ class LiveGame:
             self.fens.pop()
             self.evals.pop(len(self.moves) + 1, None)
         if self.clock is not None:
-            self.turn_started = now if self.moves else None
+            self.turn_started = now if len(self.moves) >= self._clock_from else None
+        self.first_move_since = now
         self.updated = time.time()
 
     def finish(self, result: str, termination: str) -> None:
@@ -387,7 +439,11 @@ class LiveGame:
                 )
             ],
             "last_move": last,
-            "legal": [] if over or self.engine_to_move() else boards.legal_uci(self.board),
+            "legal": (
+                []
+                if over or self.waiting or self.engine_to_move()
+                else boards.legal_uci(self.board)
+            ),
             "check": self.board.is_check(),
             "clock": clock,
             "result": self.result,

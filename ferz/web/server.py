@@ -29,6 +29,7 @@ from .lobby import Lobby
 from .players import Players
 from .rooms.presence import ABANDON_S
 from .rooms.registry import Games
+from .rooms.timer import FIRST_MOVE_S
 from .routes import games, seeks, site, sockets, tablebase, transfer, trees
 from .routes.common import Context
 from .schema import ClientError
@@ -72,6 +73,7 @@ def create_app(
     analysis_slice_s: float = ANALYSIS_SLICE_S,
     idle_release_s: float = IDLE_RELEASE_S,
     abandon_s: float = ABANDON_S,
+    first_move_s: float = FIRST_MOVE_S,
     workers: WorkerSpec | None = None,
     tables: Tablebase | None = None,
 ) -> Starlette:
@@ -79,7 +81,9 @@ def create_app(
     without `engine_factory` the engines are worker processes started as `workers` says,
     e.g. with the user's variants file given to `ferz --variants`; who may connect:
     `policy`, by default loopback only without a token; `abandon_s`: how long a player may
-    be away from a game against a person before it can be claimed; `tables`: Syzygy tables
+    be away from a game against a person before it can be claimed; `first_move_s`: how long
+    each side of a timed game between people has for its first move before the game is
+    aborted; `tables`: Syzygy tables
     for /api/tablebase, closed with the app)."""
     pool = SearchPool(
         slots,
@@ -91,7 +95,7 @@ def create_app(
         workers=workers,
     )
     store = Store(db)
-    live = Games(store, pool, abandon_s)
+    live = Games(store, pool, abandon_s, first_move_s)
     ctx = Context(
         pool=pool,
         store=store,

@@ -306,10 +306,11 @@ def test_a_player_who_stays_away_can_be_claimed_against(client):
 def test_the_server_flags_a_clock_with_nobody_connected(client):
     a, b, game = seated(client, clock={"initial_ms": 1000, "increment_ms": 0})
     with sockets(a, b, game) as (wa, wb):
-        play(wa, wb, "e2e4", 0)  # Black's clock runs from here
+        play(wa, wb, "e2e4", 0)
+        play(wb, wa, "e7e5", 1)  # both have moved: White's clock runs from here
     time.sleep(1.3)
     done = a.get(f"/api/games/{game['id']}").json()
-    assert done["result"] == "1-0" and done["termination"] == "time forfeit"
+    assert done["result"] == "0-1" and done["termination"] == "time forfeit"
 
 
 def test_rematch_offered_declined_then_accepted_swaps_colours(client):

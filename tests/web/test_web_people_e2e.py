@@ -104,17 +104,19 @@ def test_a_full_game_through_a_friend_link_with_a_spectator_and_a_rematch(people
 
     move(alice, "f2", "f3", 1)
     wait_plies(bob, 1)
-    clock = bob.locator(".clock.running")
-    assert clock.get_attribute("data-color") == "black"
-    before = clock.inner_text()
-    time.sleep(1.2)
-    assert bob.locator(".clock.running").inner_text() != before  # the clock runs
+    assert bob.locator(".clock.running").count() == 0  # no clock before both have moved
     carol.mouse.click(*square(carol, "e7"))  # the spectator cannot move
     carol.mouse.click(*square(carol, "e5"))
     time.sleep(0.5)
     assert carol.locator(".moves .move[data-ply]").count() == 1
     move(bob, "e7", "e5", 2)
     wait_plies(carol, 2)
+    wait_plies(alice, 2)
+    clock = alice.locator(".clock.running")
+    assert clock.get_attribute("data-color") == "white"
+    before = clock.inner_text()
+    time.sleep(1.2)
+    assert alice.locator(".clock.running").inner_text() != before  # White's clock runs
     move(alice, "g2", "g4", 3)
 
     # a takeback request, accepted

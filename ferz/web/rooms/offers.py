@@ -44,6 +44,11 @@ class Offers:
         one person holds both seats, so it is agreed; a person's opponent is asked."""
         room = self.room
         game = room.game
+        if game.waiting:  # Room.handle refuses it first; no offer ever goes to an empty seat
+            await ws.send_json(
+                error_message(f"nobody holds the other seat yet: no {kind} offer to an empty seat")
+            )
+            return
         if any(game.seats[c].engine for c in COLORS):
             await (self._draw(ws) if kind == "draw" else self._takeback(ws, now))
             return
@@ -107,6 +112,9 @@ class Offers:
         game = room.game
         if not game.result:
             await ws.send_json(error_message("the game is not over: no rematch yet"))
+            return
+        if game.people_game and game.termination == "aborted":
+            await ws.send_json(error_message("an aborted game has no rematch: start a new game"))
             return
         if self.rematch_id is not None:  # already agreed: everyone goes to that game
             await ws.send_json({"type": "rematch", "id": self.rematch_id})

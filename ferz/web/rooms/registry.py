@@ -20,6 +20,7 @@ from ..seats import COLORS
 from ..store import Store
 from .presence import ABANDON_S
 from .room import Room
+from .timer import FIRST_MOVE_S
 
 log = logging.getLogger("ferz.web")
 
@@ -30,10 +31,17 @@ ID_RE = re.compile(r"[0-9a-f]{12}")
 class Games:
     """The games in memory (rooms) over the store, sharing one engine pool."""
 
-    def __init__(self, store: Store, pool: SearchPool, abandon_s: float = ABANDON_S) -> None:
+    def __init__(
+        self,
+        store: Store,
+        pool: SearchPool,
+        abandon_s: float = ABANDON_S,
+        first_move_s: float = FIRST_MOVE_S,
+    ) -> None:
         self.store = store
         self.pool = pool
         self.abandon_s = abandon_s
+        self.first_move_s = first_move_s  # time for each side's first move between people
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.on_lobby: Any = None  # called when the lobby's seeks may have changed
 
@@ -47,6 +55,7 @@ class Games:
         room = self.add(game)
         room.save()
         room.engine.start()
+        room.timer.arm()  # a rematch between people begins at once: White's first move is due
         if game.settings.opponent == "seek":
             self.lobby_changed()
         return room

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .registry import Games
 
 SPECTATING = "you are spectating this game: only its players can do that"
+WAITING = "waiting for an opponent: the game begins when both seats are taken"
 
 
 class Room:
@@ -51,6 +52,11 @@ class Room:
         game["queue"] = engine.queue if engine.thinking else 0
         game["away"] = self.presence.away_ms(now)
         game["abandon_s"] = self.games.abandon_s
+        # between people: the side whose first move is due and the ms it has left before the
+        # game is aborted (None: no first move is due)
+        left = self.game.first_move_left(now, self.games.first_move_s)
+        game["first_move"] = None if left is None else {"color": self.game.turn, "ms": left}
+        game["first_move_s"] = self.games.first_move_s
         return game
 
     async def broadcast_state(self) -> None:
@@ -76,6 +82,8 @@ class Room:
         if seated or moved:
             await self.broadcast_state()
             self.games.lobby_changed()
+            if seated:
+                self.timer.arm()  # the game has begun: White's first move is due
         else:
             await ws.send_json(self.state(player))
             if self.presence.seeking() and game.colors_of(player):
@@ -138,6 +146,13 @@ class Room:
                 await self.changed()
                 await ws.send_json(error_message("time is up"))
                 return
+            if game.check_first_move(now, self.games.first_move_s):
+                await self.changed()
+                await ws.send_json(error_message(self.no_first_move()))
+                return
+            if game.waiting and kind != "abort":  # only an abort before the game begins
+                await ws.send_json(error_message(self.not_begun(kind)))
+                return
             if kind == "move":
                 await self._move(ws, message, mine, now)
             elif kind == "resign":
@@ -150,6 +165,19 @@ class Room:
                 await self.offers.answer(ws, kind, message["offer"], mine, now)
             else:
                 await self.offers.offer(ws, kind, mine, now)
+
+    def no_first_move(self) -> str:
+        """Why a game was aborted for want of a first move."""
+        limit = self.games.first_move_s
+        return f"the game is aborted: a first move was not made within {limit:g} s"
+
+    def not_begun(self, kind: str) -> str:
+        """Why a message is refused before the game begins (a seat is still open)."""
+        if kind == "move":
+            return f"{WAITING}: no move before that"
+        if kind in ("draw", "takeback"):
+            return f"nobody holds the other seat yet: no {kind} offer to an empty seat"
+        return f"{WAITING} (until then you can only abort it)"
 
     async def _move(
         self, ws: WebSocket, message: dict[str, Any], mine: list[str], now: float

@@ -1,5 +1,6 @@
 """A live game's flag timer: the server flags a fallen clock itself, even with nobody
-connected."""
+connected, and aborts a timed game between people whose first move (White's, then Black's)
+is not made within FIRST_MOVE_S."""
 
 from __future__ import annotations
 
@@ -10,6 +11,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .room import Room
 
+# How long each side of a timed game between people has for its first move, counted from the
+# moment it is due (White's once both seats are held, Black's once White has moved); then the
+# game is aborted, without a result. Lichess gives about as long (30 s for a casual rapid game).
+FIRST_MOVE_S = 30.0
+
 
 class FlagTimer:
     """Wakes up when the side to move runs out of time and ends the game if it has."""
@@ -19,12 +25,18 @@ class FlagTimer:
         self.handle: asyncio.TimerHandle | None = None
 
     def arm(self) -> None:
-        """Wake up when the side to move runs out of time."""
+        """Wake up when the side to move runs out of time, or of time for its first move."""
         self.cancel()
-        game = self.room.game
-        if game.result or game.clock is None or game.turn_started is None:
+        room = self.room
+        game = room.game
+        if game.result or game.clock is None:
             return
-        left = game.remaining(game.turn, time.monotonic()) or 0
+        now = time.monotonic()
+        left = game.first_move_left(now, room.games.first_move_s)
+        if left is None:
+            if game.turn_started is None:
+                return
+            left = game.remaining(game.turn, now) or 0
         loop = asyncio.get_running_loop()
         self.handle = loop.call_later(max(0, left) / 1000 + 0.02, self._fire)
 
@@ -40,10 +52,13 @@ class FlagTimer:
         asyncio.get_running_loop().create_task(self._flag())
 
     async def _flag(self) -> None:
-        """End the game on time (if still so) and tell the clients."""
+        """End the game on time, or abort it for want of a first move (if still so), and
+        tell the clients."""
         room = self.room
         async with room.lock:
-            if room.game.check_time(time.monotonic()):
+            now = time.monotonic()
+            game = room.game
+            if game.check_time(now) or game.check_first_move(now, room.games.first_move_s):
                 await room.engine.stop()
                 await room.changed()
             else:

@@ -105,6 +105,8 @@ async def rematch(request: Request) -> Response:
         raise ClientError("an imported game has no rematch; start a new game")
     if not game.colors_of(player):
         raise ClientError("only the game's players can ask for a rematch", 403)
+    if game.people_game and game.termination == "aborted":
+        raise ClientError("an aborted game has no rematch: start a new game", 409)
     if game.between_people:
         raise ClientError("offer the rematch to your opponent from the game", 409)
     try:
