@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..engine import ELO_MAX, ELO_MIN  # the range the engine's UCI_Elo accepts
 from . import boards
-from .seats import COLORS, ENGINE, PERSON, Seat, legacy_seats, load_seats
+from .seats import COLORS, ENGINE, PERSON, Seat, bot_name, legacy_seats, load_seats
 from .store import StoredGame
 
 # Who the creator plays: ferz, themselves on one screen (hot-seat), a friend with the link,
 # or whoever accepts their seek in the lobby.
 OPPONENTS = ("engine", "hotseat", "friend", "seek")
 OFFERS = ("draw", "takeback", "rematch")
+ANONYMOUS = "Anonymous"  # a person who has not chosen a name
 
 
 def new_id() -> str:
@@ -111,6 +113,9 @@ class LiveGame:
         self.start_fen = rec.start_fen
         self.settings = GameSettings.load(rec.settings)
         self.seats = load_seats(rec.seats or legacy_seats(rec.settings))
+        self.owner = rec.owner  # who created it (a player id)
+        # the names the people on each seat chose (colour -> name; see Room.refresh)
+        self.names: dict[str, str | None] = {}
         self.tags = dict(rec.tags)
         # Pending offers (kept in memory only: a restart forgets them): offer -> who made it.
         self.offers: dict[str, str] = {}
@@ -172,6 +177,7 @@ class LiveGame:
         now = time.time()
         stored = {color: seat.to_store() for color, seat in seats.items()}
         rec = StoredGame(new_id(), now, now, variant, board.fen(), asdict(settings), seats=stored)
+        rec.owner = creator
         return cls(rec)
 
     # ------------------------------------------------------------------ seats
@@ -285,6 +291,7 @@ class LiveGame:
             started_at,
             dict(self.tags),
             {color: seat.to_store() for color, seat in self.seats.items()},
+            owner=self.owner,
         )
 
     def remaining(self, color: str, now: float) -> int | None:
@@ -379,8 +386,8 @@ class LiveGame:
         self.updated = time.time()
 
     def player_name(self, color: str) -> str:
-        """'You', a person, or the engine with its strength (imported: its tags' names)."""
-        return player_name(self.settings, color, self.tags, self.seats)
+        """A person's name, ferz's with its level (imported: its tags' names)."""
+        return player_name(self.settings, color, self.tags, self.seats, self.names)
 
     def winner_text(self) -> str | None:
         """Who won and why, in words for the game-over panel; None while the game goes on."""
@@ -392,11 +399,12 @@ class LiveGame:
         if self.result not in ("1-0", "0-1"):
             return "Game aborted" if why == "aborted" else f"Game over ({why})"
         winner = "white" if self.result == "1-0" else "black"
+        name = self.player_name(winner)
+        if name in (ANONYMOUS, winner.capitalize()):  # a person without a name: the colour
+            return f"{winner.capitalize()} won ({why})"
         if self.settings.imported or self.settings.opponent != "engine":
-            return f"{self.player_name(winner)} ({winner.capitalize()}) won ({why})"
-        if winner == self.human:
-            return f"You won ({why})"
-        return f"{self.player_name(winner)} won ({why})"
+            return f"{name} ({winner.capitalize()}) won ({why})"
+        return f"{name} won ({why})"
 
     def to_json(self, now: float, thinking: bool = False) -> dict[str, Any]:
         """Everything a client needs to render the game."""
@@ -485,36 +493,50 @@ def player_name(
     color: str,
     tags: dict[str, str] | None = None,
     seats: dict[str, Seat] | None = None,
+    names: dict[str, str | None] | None = None,
 ) -> str:
-    """A side's name: ferz with its strength, 'You' (the person against ferz), 'White' or
-    'Black' (people; each page shows its own seat as 'You'), or an open seat's '(open seat)';
-    an imported game's player from its tags."""
+    """A side's name: the name its person chose (`names`: colour -> name; 'Anonymous' for
+    none), ferz at its level ('ferz level 5', 'ferz' at full strength), an open seat's
+    '(open seat)'; an imported game's player from its tags."""
     if settings.imported:
         name = (tags or {}).get(color.capitalize(), "?")
         return name if name and name != "?" else color.capitalize()
     seat = (seats or {}).get(color)
     if seat is not None and seat.engine:
-        return f"ferz ({seat.elo})" if seat.elo else "ferz"
+        return bot_name(seat.elo)
     if seat is not None and seat.open and settings.opponent != "engine":
         return "(open seat)"
-    if settings.opponent == "engine":
-        if color == settings.human:
-            return "You"
-        return f"ferz ({settings.elo})" if settings.elo else "ferz"
-    return color.capitalize()
+    if seat is None and settings.opponent == "engine" and color != settings.human:
+        return bot_name(settings.elo)
+    return (names or {}).get(color) or ANONYMOUS
 
 
-def summary(rec: StoredGame) -> dict[str, Any]:
-    """One line of the games list, read from the stored record without replaying the moves."""
+def seat_names(
+    seats: dict[str, Seat], name_of: Callable[[str | None], str | None]
+) -> dict[str, str | None]:
+    """The names the people on the seats chose (colour -> name), by `name_of(player id)`."""
+    return {c: name_of(seat.player) for c, seat in seats.items() if seat.player is not None}
+
+
+def summary(
+    rec: StoredGame,
+    viewer: str | None = None,
+    name_of: Callable[[str | None], str | None] | None = None,
+) -> dict[str, Any]:
+    """One line of the games list, read from the stored record without replaying the moves
+    (`mine`: `viewer` holds a seat or made the game; names by `name_of(player id)`)."""
     settings = GameSettings.load(rec.settings)
     seats = load_seats(rec.seats or legacy_seats(rec.settings))
+    names = seat_names(seats, name_of or (lambda player: None))
+    held = viewer is not None and any(seat.player == viewer for seat in seats.values())
     return {
         "id": rec.id,
         "created": rec.created,
         "updated": rec.updated,
         "variant": rec.variant,
-        "white": player_name(settings, "white", rec.tags, seats),
-        "black": player_name(settings, "black", rec.tags, seats),
+        "white": player_name(settings, "white", rec.tags, seats, names),
+        "black": player_name(settings, "black", rec.tags, seats, names),
+        "mine": held or (viewer is not None and rec.owner == viewer),
         "opponent": settings.opponent,
         "result": rec.result,
         "plies": len(rec.moves),

@@ -9,15 +9,17 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from ..engine import ELO_MAX, ELO_MIN
+from ..engine import level_elo
 from .game import LiveGame, other
 from .messages import error_message
 from .rooms.registry import Games
 from .schema import LOBBY_MESSAGES, ClientError, check_message
+from .seats import bot_name
 
-# ferz's levels offered as bots: Elo (None: full strength, which UCI_Elo = ELO_MAX also is, so
-# the strongest limited bot sits a few levels below it).
-BOTS: tuple[int | None, ...] = (ELO_MIN, 1500, 2000, ELO_MAX - 200, None)
+# ferz's levels offered as bots: `Skill Level`s (equal Elo steps, ferz.engine.level_elo), named
+# "ferz level N" as in every game, and full strength ("ferz", no UCI_Elo).
+BOT_LEVELS = (0, 3, 10, 17)
+BOTS: tuple[int | None, ...] = (*(round(level_elo(level)) for level in BOT_LEVELS), None)
 
 
 def seek_json(game: LiveGame, player: str | None) -> dict[str, Any]:
@@ -27,11 +29,13 @@ def seek_json(game: LiveGame, player: str | None) -> dict[str, Any]:
     clock = None
     if s.initial_ms is not None:
         clock = {"initial_ms": s.initial_ms, "increment_ms": s.increment_ms}
+    seeker = other(waiting) if waiting else None
     return {
         "id": game.id,
         "variant": game.variant,
         "clock": clock,
-        "color": other(waiting) if waiting else None,  # the seeker's colour
+        "color": seeker,  # the seeker's colour
+        "name": game.player_name(seeker) if seeker else None,  # the seeker's name
         "created": game.created,
         "mine": bool(game.colors_of(player)),
     }
@@ -50,9 +54,14 @@ class Lobby:
         """The seeks and bots for one viewer."""
         return {
             "type": "seeks",
-            "seeks": [seek_json(g, player) for g in self.games.seeks()],
-            "bots": [{"elo": elo} for elo in BOTS],
+            "seeks": [seek_json(self._named(g), player) for g in self.games.seeks()],
+            "bots": [{"elo": elo, "name": bot_name(elo)} for elo in BOTS],
         }
+
+    def _named(self, game: LiveGame) -> LiveGame:
+        """The game with its people's names looked up."""
+        game.names = self.games.names(game)
+        return game
 
     def changed(self) -> None:
         """Seeks may have changed: push the list once, after the current change is done."""

@@ -1,11 +1,13 @@
 """Who a visitor is, without sign-up: a random token in an HttpOnly cookie, and the player id
-(the token's hash) that seats store, so named accounts can later map onto the same ids."""
+(the token's hash) that seats store; a browser logged in to an account (people.py) is the
+account's player instead."""
 
 from __future__ import annotations
 
 import hashlib
 import re
 import secrets
+from collections.abc import Callable
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -13,6 +15,7 @@ PLAYER_COOKIE = "ferz_player"
 COOKIE_AGE_S = 400 * 24 * 3600  # the longest lifetime browsers keep a cookie (400 days)
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{32}")
 SCOPE_KEY = "ferz.player"  # where the middleware leaves the player id in the ASGI scope
+TOKEN_KEY = "ferz.token"  # ... and the id of the browser's own token (what a login binds)
 
 
 def new_token() -> str:
@@ -45,13 +48,20 @@ def current(scope: dict[str, Any]) -> str | None:
     return scope.get(SCOPE_KEY)
 
 
+def browser(scope: dict[str, Any]) -> str | None:
+    """The id of the browser's own token (the player it is when logged in to no account)."""
+    return scope.get(TOKEN_KEY)
+
+
 class Players:
     """ASGI middleware: every HTTP request gets a player (a new token is set as a cookie on
     the first visit, HttpOnly, SameSite=Lax, kept 400 days); a socket gets the player of its
-    cookie, or none."""
+    cookie, or none. `resolve` maps a token's id to the player it stands for (an account
+    the browser logged in to)."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, app: Any, resolve: Callable[[str], str] | None = None) -> None:
         self.app = app
+        self.resolve = resolve
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         """Attach the player id to the scope; set the cookie when the request had none."""
@@ -62,7 +72,9 @@ class Players:
         fresh = None
         if token is None and scope["type"] == "http":
             token = fresh = new_token()
-        scope = {**scope, SCOPE_KEY: None if token is None else player_id(token)}
+        own = None if token is None else player_id(token)
+        player = own if own is None or fresh or self.resolve is None else self.resolve(own)
+        scope = {**scope, SCOPE_KEY: player, TOKEN_KEY: own}
         if fresh is None:
             await self.app(scope, receive, send)
             return

@@ -6,8 +6,24 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..engine import ELO_MAX, ELO_MIN, LEVEL_ELO
+
 COLORS = ("white", "black")
 PERSON, ENGINE = "person", "engine"
+FULL_LEVEL = 20  # ferz at full strength (no UCI_Elo)
+
+
+def bot_level(elo: int | None) -> int:
+    """The `Skill Level` (0-20, equal Elo steps) nearest to a strength (None: full, 20)."""
+    if elo is None or elo >= ELO_MAX:
+        return FULL_LEVEL
+    return max(0, min(FULL_LEVEL, round((elo - ELO_MIN) / LEVEL_ELO)))
+
+
+def bot_name(elo: int | None) -> str:
+    """ferz's name at a strength: "ferz" at full strength, else "ferz level N"."""
+    level = bot_level(elo)
+    return "ferz" if level == FULL_LEVEL else f"ferz level {level}"
 
 
 @dataclass(frozen=True)

@@ -26,11 +26,12 @@ from starlette.staticfiles import StaticFiles
 
 from ..syzygy import SyzygyUnavailable, Tablebase, open_tablebase, parse_path
 from .lobby import Lobby
+from .people import People
 from .players import Players
 from .rooms.presence import ABANDON_S
 from .rooms.registry import Games
 from .rooms.timer import FIRST_MOVE_S
-from .routes import games, seeks, site, sockets, tablebase, transfer, trees
+from .routes import accounts, games, seeks, site, sockets, tablebase, transfer, trees
 from .routes.common import Context
 from .schema import ClientError
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
@@ -95,7 +96,8 @@ def create_app(
         workers=workers,
     )
     store = Store(db)
-    live = Games(store, pool, abandon_s, first_move_s)
+    people = People(store)
+    live = Games(store, pool, abandon_s, first_move_s, people)
     ctx = Context(
         pool=pool,
         store=store,
@@ -105,6 +107,7 @@ def create_app(
         max_think_ms=max_think_ms,
         review_ms=review_ms,
         analysis_sockets=analysis_sockets,
+        people=people,
         tables=tables,
     )
 
@@ -127,6 +130,7 @@ def create_app(
     routes = [
         *site.ROUTES,
         *games.ROUTES,
+        *accounts.ROUTES,
         *seeks.ROUTES,
         *trees.ROUTES,
         *transfer.ROUTES,
@@ -138,7 +142,7 @@ def create_app(
         routes=routes,
         middleware=[
             Middleware(Guard, policy=policy or SecurityPolicy.make("127.0.0.1")),
-            Middleware(Players),
+            Middleware(Players, resolve=people.resolve),
         ],
         exception_handlers={ClientError: client_error, HTTPException: http_error},
         lifespan=lifespan,

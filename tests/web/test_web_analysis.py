@@ -97,7 +97,7 @@ def test_pgn_round_trip_of_a_stored_game(tmp_path):
                 if message["type"] == "state" and len(message["game"]["moves"]) == 2:
                     break
         text = client.get(f"/api/games/{game['id']}/pgn").text
-        assert text.startswith('[Event "ferz web game"]') and '[White "You"]' in text
+        assert text.startswith('[Event "ferz web game"]') and '[White "Anonymous"]' in text
         assert "1. Nf3 a5 { [%eval -0.20] } *" in text  # the engine's own eval (20 for Black)
         back = client.post("/api/import", json={"text": text}).json()
         assert back["moves"][0] == "g1f3" and len(back["moves"]) == 2

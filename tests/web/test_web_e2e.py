@@ -237,7 +237,7 @@ def test_reload_resumes_and_pgn_downloads(page, server):
     text = Path(download.value.path()).read_text()
     eval_ = r"\{ \[%eval [-+#.\d]+\] \}"
     assert re.search(rf"^1\. c4 \S+ {eval_} 2\. Nc3 \S+ {eval_} \*$", text, re.M), text
-    assert '[White "You"]' in text
+    assert '[White "Anonymous"]' in text
     page.goto(server)
     page.wait_for_selector(f"tr[data-game='{url.rsplit('/', 1)[1]}']")
 

@@ -302,7 +302,7 @@ def test_game_over_says_who_won_and_a_rematch_swaps_colours(tmp_path):
             ws.receive_json()
             ws.send_json({"type": "resign"})
             over = until(ws, lambda m: m["type"] == "state" and m["game"]["result"])["game"]
-        assert over["outcome_text"] == "ferz (1500) won (resignation)"
+        assert over["outcome_text"] == "ferz level 3 won (resignation)"
         again = client.post(f"/api/games/{game['id']}/rematch")
         assert again.status_code == 201
         rematch = again.json()

@@ -172,7 +172,7 @@ def test_a_game_against_ferz_keeps_its_seats_and_spectators_cannot_move(client):
         "kind": "engine",
         "elo": 1500,
         "open": False,
-        "name": "ferz (1500)",
+        "name": "ferz level 3",
     }
     with c.socket(f"/ws/games/{game['id']}") as wc:
         assert state(wc)["you"] == []  # no open seat: the engine's game is not taken over
@@ -280,7 +280,7 @@ def test_abort_before_both_sides_moved_and_not_after(client):
         wb.send_json({"type": "resign"})
         end = state(wa, lambda g: g["result"])
         assert end["result"] == "1-0" and end["termination"] == "resignation"
-        assert end["outcome_text"] == "White (White) won (resignation)"
+        assert end["outcome_text"] == "White won (resignation)"
 
 
 def test_a_player_who_stays_away_can_be_claimed_against(client):
@@ -353,7 +353,7 @@ def test_lobby_seek_create_accept_cancel_live(patient):
     with b.socket("/ws/lobby") as lobby:
         first = lobby.receive_json()
         assert first["type"] == "seeks" and first["seeks"] == []
-        assert {"elo": None} in first["bots"]
+        assert {"elo": None, "name": "ferz"} in first["bots"]
         clock = {"initial_ms": 180_000, "increment_ms": 2000}
         seek = a.new_game(opponent="seek", color="white", variant="crazyhouse", clock=clock)
         shown = until(lobby, lambda m: m["type"] == "seeks" and m["seeks"])["seeks"]
@@ -363,6 +363,7 @@ def test_lobby_seek_create_accept_cancel_live(patient):
                 "variant": "crazyhouse",
                 "clock": clock,
                 "color": "white",
+                "name": "Anonymous",
                 "created": seek["created"],
                 "mine": False,
             }
@@ -473,13 +474,13 @@ def test_games_stored_before_seats_are_migrated_without_loss(tmp_path):
         "black": {"kind": "person", "player": None, "elo": None},
     }
     store.close()
-    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 2
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == 3
     with TestClient(app_for(tmp_path)) as client:
         client.cookies.clear()
         first, second = Person(client), Person(client)
         with first.socket("/ws/games/0123456789ab") as ws:  # the first visitor takes it
             g = state(ws)
-            assert g["you"] == ["black"] and g["white"] == "ferz (1800)"
+            assert g["you"] == ["black"] and g["white"] == "ferz level 8"
             ws.send_json({"type": "move", "uci": "e7e5", "ply": 1})
             assert len(state(ws, lambda g: len(g["moves"]) == 3)["moves"]) == 3
         with second.socket("/ws/games/0123456789ab") as ws:

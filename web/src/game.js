@@ -254,18 +254,18 @@ class GameView {
     this.tick();
   }
 
-  /** A side's name as this browser sees it: You, ferz, the opponent, an open seat. */
+  /** A side's name as this browser sees it: the person's name (You when they chose none),
+   * ferz's level, an open seat. */
   nameOf(color) {
     const g = this.game;
     const mine = this.mine();
     const seat = g.seats && g.seats[color];
     if (!seat || g.imported) return g[color];
-    if (mine.length === 1 && mine[0] === color) return 'You';
-    if (mine.length === 2) return cap(color);
     if (seat.kind === 'engine') return seat.name;
     if (seat.open) return 'waiting for a player…';
-    if (mine.length === 1) return 'Opponent';
-    return g.opponent === 'engine' ? 'Player' : cap(color);
+    if (mine.length === 2) return seat.name === 'Anonymous' ? cap(color) : `${seat.name} (${color})`;
+    if (mine.length === 1 && mine[0] === color && seat.name === 'Anonymous') return 'You';
+    return seat.name;
   }
 
   /** Who won, said to each player as a win or a loss. */
@@ -273,7 +273,7 @@ class GameView {
     const g = this.game;
     const mine = this.mine();
     const why = g.termination || 'the result of the game';
-    if (mine.length === 1 && g.opponent !== 'engine' && (g.result === '1-0' || g.result === '0-1')) {
+    if (mine.length === 1 && (g.result === '1-0' || g.result === '0-1')) {
       const winner = g.result === '1-0' ? 'white' : 'black';
       return winner === mine[0] ? `You won (${why})` : `You lost (${why})`;
     }

@@ -12,8 +12,9 @@ import time
 from collections import OrderedDict
 from typing import Any
 
-from ..game import LiveGame, other
+from ..game import LiveGame, other, seat_names
 from ..messages import error_message
+from ..people import People
 from ..schema import ClientError
 from ..searches import SearchPool
 from ..seats import COLORS
@@ -37,13 +38,19 @@ class Games:
         pool: SearchPool,
         abandon_s: float = ABANDON_S,
         first_move_s: float = FIRST_MOVE_S,
+        people: People | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
+        self.people = people or People(store)  # the players' names
         self.abandon_s = abandon_s
         self.first_move_s = first_move_s  # time for each side's first move between people
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.on_lobby: Any = None  # called when the lobby's seeks may have changed
+
+    def names(self, game: LiveGame) -> dict[str, str | None]:
+        """The names of the people on a game's seats (colour -> name)."""
+        return seat_names(game.seats, self.people.name)
 
     def lobby_changed(self) -> None:
         """Tell the lobby (if any) that its seeks may have changed."""

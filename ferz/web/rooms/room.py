@@ -44,8 +44,13 @@ class Room:
         """The full game as a message for `player` (`you`: the colours they hold)."""
         return {"type": "state", "game": {**self._game_json(), "you": self.game.colors_of(player)}}
 
+    def refresh(self) -> None:
+        """Look up what may have changed outside the game: its people's names."""
+        self.game.names = self.games.names(self.game)
+
     def _game_json(self) -> dict[str, Any]:
         """The game as every viewer sees it (`away`: ms until a claim, per absent player)."""
+        self.refresh()
         now = time.monotonic()
         engine = self.engine
         game = self.game.to_json(now, engine.thinking)

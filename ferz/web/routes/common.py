@@ -13,6 +13,7 @@ from starlette.responses import JSONResponse, Response
 from ...syzygy import Tablebase
 from ..analysis import Analysis
 from ..lobby import Lobby
+from ..people import People
 from ..rooms.registry import Games
 from ..rooms.room import Room
 from ..schema import ClientError, Field, check, parse_json
@@ -35,6 +36,7 @@ class Context:
     max_think_ms: int
     review_ms: int
     analysis_sockets: int  # analysis boards open at once at most
+    people: People  # names and accounts
     boards_open: set[Analysis] = dataclasses.field(default_factory=set)
     tables: Tablebase | None = None  # Syzygy tables (ferz web --syzygy), for /api/tablebase
     # Reading, checking and writing a big tree takes a while (about 1 ms a move in shogi,
@@ -49,16 +51,18 @@ def context(conn: HTTPConnection) -> Context:
     return found
 
 
-async def read_json(request: Request, schema: dict[str, Field]) -> dict[str, Any]:
-    """The request body checked against `schema`, refusing bodies over MAX_BODY (413)."""
+async def read_json(
+    request: Request, schema: dict[str, Field], limit: int = MAX_BODY
+) -> dict[str, Any]:
+    """The request body checked against `schema`, refusing bodies over `limit` bytes (413)."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
-        raise ClientError(f"request body over {MAX_BODY} bytes", 413)
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise ClientError(f"request body over {limit} bytes", 413)
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
-        if len(body) > MAX_BODY:
-            raise ClientError(f"request body over {MAX_BODY} bytes", 413)
+        if len(body) > limit:
+            raise ClientError(f"request body over {limit} bytes", 413)
     return check(parse_json(bytes(body)), schema)
 
 

@@ -15,27 +15,47 @@ from ..store import STATUSES
 from .common import Context, context, game_json, read_json, read_query
 
 PAGE_DEFAULT, PAGE_MAX = 50, 200  # games per page of the games list
+WHO = ("me", "all")  # whose games the list shows: the visitor's, or everyone's
 LIST_QUERY = {
     "offset": Field("int", low=0, high=10**9),
     "limit": Field("int", low=1, high=PAGE_MAX),
     "status": Field("str", choices=STATUSES),
     "variant": Field("str", low=1, high=40),
+    "who": Field("str", choices=WHO),
+    "player": Field("str", low=1, high=40),
 }
 
 
 async def list_games(request: Request) -> Response:
     """One page of the games list: ?offset=&limit=&status=all|playing|finished|imported
-    &variant=; the answer says how many games match in all."""
+    &variant=&who=me|all&player=NAME; the answer says how many games match in all.
+
+    who=me (the default): the games where the visitor holds a seat, or that they created or
+    imported; who=all: every game; player=NAME: the games that person plays or played."""
+    ctx = context(request)
     query = read_query(request, LIST_QUERY)
     offset, limit = query["offset"] or 0, query["limit"] or PAGE_DEFAULT
     status = query["status"] or "all"
-    records, total = context(request).store.list(limit, offset, status, query["variant"])
+    viewer = current(request.scope)
+    who = query["who"] or "me"
+    player, owned = (viewer, True) if who == "me" else (None, False)
+    if query["player"] is not None:
+        player = ctx.people.find(query["player"])
+        if player is None:
+            raise ClientError(f"nobody is called {query['player'][:40]!r}", 404)
+        owned = False
+    if who == "me" and player is None:  # no cookie (a client that refuses it): nothing is theirs
+        records, total = [], 0
+    else:
+        records, total = ctx.store.list(limit, offset, status, query["variant"], player, owned)
+    name_of = ctx.people.name
     return JSONResponse(
         {
-            "games": [summary(rec) for rec in records],
+            "games": [summary(rec, viewer, name_of) for rec in records],
             "total": total,
             "offset": offset,
             "limit": limit,
+            "who": "player" if query["player"] is not None else who,
         }
     )
 

@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from .. import boards, pgn, tree
 from ..analysis import parse_line
+from ..players import current
 from ..schema import EXPORT, IMPORT, ClientError
 from ..store import Store
 from .common import context, read_json
@@ -21,6 +22,7 @@ async def game_pgn(request: Request) -> Response:
     """A stored game as a PGN download."""
     ctx = context(request)
     room = ctx.games.room(request.path_params["game_id"])
+    room.refresh()  # the players' names for the tags
     game = room.game
     rec = ctx.store.load(game.id)
     text = pgn.write_game(game, rec.tree if rec is not None else None)
@@ -29,9 +31,11 @@ async def game_pgn(request: Request) -> Response:
     return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
 
 
-def store_import(store: Store, parsed: pgn.ParsedGame) -> str:
-    """Keep an imported PGN game (moves, result, tags) in the games list; its id."""
+def store_import(store: Store, parsed: pgn.ParsedGame, owner: str | None = None) -> str:
+    """Keep an imported PGN game (moves, result, tags) in the games list (`owner`: who
+    imported it, whose games list shows it); its id."""
     rec = pgn.imported_record(parsed)
+    rec.owner = owner
     store.save(rec)
     if parsed.tree is not None:  # variations, comments and NAGs come along
         store.save_tree(rec.id, tree.dumps(parsed.tree, len(parsed.uci)))
@@ -58,7 +62,7 @@ async def import_text(request: Request) -> Response:
     except ValueError as error:
         raise ClientError(str(error)) from None
     line = {"variant": game.variant, "start_fen": game.start_fen, "moves": game.uci}
-    stored = store_import(context(request).store, game)
+    stored = store_import(context(request).store, game, current(request.scope))
     assert game.tree is not None
     shown = await asyncio.to_thread(tree.to_json, game.tree)  # see Context.tree_lock
     return JSONResponse(
