@@ -46,6 +46,7 @@ class GameSettings:
     opponent: str = "engine"  # one of OPPONENTS
     flip: bool = False  # hot-seat: the board turns to the side to move
     book: bool = False  # ferz opens from its bundled book (standard chess)
+    rated: bool = False  # the result changes both players' ratings (ratings.py)
 
     @classmethod
     def parse(cls, data: dict[str, Any], max_think_ms: int) -> GameSettings:
@@ -64,7 +65,11 @@ class GameSettings:
         if elo is not None and (not _is_int(elo) or not ELO_MIN <= elo <= ELO_MAX):
             raise ValueError(f"elo must be an integer from {ELO_MIN} to {ELO_MAX} or null")
         clock, movetime, depth = data.get("clock"), data.get("movetime_ms"), data.get("depth")
-        extra = {"opponent": opponent, "flip": data.get("flip") is True}
+        extra = {
+            "opponent": opponent,
+            "flip": data.get("flip") is True,
+            "rated": data.get("rated") is True,
+        }
         if opponent == "engine":
             extra["book"] = data.get("book") is True
         elif elo is not None or movetime is not None or depth is not None or show_pv:

@@ -12,6 +12,7 @@ from starlette.websockets import WebSocket
 from ..engine import level_elo
 from .game import LiveGame, other
 from .messages import error_message
+from .ratings import SPEEDS, Ratings, bot_key, seat_key, settings_speed
 from .rooms.registry import Games
 from .schema import LOBBY_MESSAGES, ClientError, check_message
 from .seats import bot_name
@@ -22,7 +23,7 @@ BOT_LEVELS = (0, 3, 10, 17)
 BOTS: tuple[int | None, ...] = (*(round(level_elo(level)) for level in BOT_LEVELS), None)
 
 
-def seek_json(game: LiveGame, player: str | None) -> dict[str, Any]:
+def seek_json(game: LiveGame, player: str | None, ratings: Ratings | None = None) -> dict[str, Any]:
     """One seek as the lobby shows it (`mine`: the viewer made it and may cancel it)."""
     s = game.settings
     waiting = game.open_seat()
@@ -30,12 +31,18 @@ def seek_json(game: LiveGame, player: str | None) -> dict[str, Any]:
     if s.initial_ms is not None:
         clock = {"initial_ms": s.initial_ms, "increment_ms": s.increment_ms}
     seeker = other(waiting) if waiting else None
+    rating = None
+    if seeker is not None and ratings is not None:
+        speed = settings_speed(s)
+        rating = ratings.shown(seat_key(game.seats[seeker]), game.variant, speed)
     return {
         "id": game.id,
         "variant": game.variant,
         "clock": clock,
         "color": seeker,  # the seeker's colour
         "name": game.player_name(seeker) if seeker else None,  # the seeker's name
+        "rated": s.rated,
+        "rating": rating,  # the seeker's, in this variant at this speed (None: untimed)
         "created": game.created,
         "mine": bool(game.colors_of(player)),
     }
@@ -54,9 +61,19 @@ class Lobby:
         """The seeks and bots for one viewer."""
         return {
             "type": "seeks",
-            "seeks": [seek_json(self._named(g), player) for g in self.games.seeks()],
-            "bots": [{"elo": elo, "name": bot_name(elo)} for elo in BOTS],
+            "seeks": [
+                seek_json(self._named(g), player, self.games.ratings) for g in self.games.seeks()
+            ],
+            "bots": [self._bot(elo) for elo in BOTS],
         }
+
+    def _bot(self, elo: int | None) -> dict[str, Any]:
+        """A bot as the lobby shows it: its strength, name and chess ratings by speed."""
+        ratings: dict[str, int | None] = {}
+        for speed, _ in SPEEDS:
+            rating = self.games.ratings.shown(bot_key(elo), "chess", speed)
+            ratings[speed] = None if rating is None else rating["rating"]
+        return {"elo": elo, "name": bot_name(elo), "ratings": ratings}
 
     def _named(self, game: LiveGame) -> LiveGame:
         """The game with its people's names looked up."""

@@ -226,6 +226,7 @@ NEW_GAME = {
     "opponent": Field("str", choices=("engine", "hotseat", "friend", "seek")),
     "flip": Field("bool"),
     "book": Field("bool"),
+    "rated": Field("bool"),
 }
 TREE_NODE = Field(
     "object",

@@ -28,6 +28,7 @@ from ..syzygy import SyzygyUnavailable, Tablebase, open_tablebase, parse_path
 from .lobby import Lobby
 from .people import People
 from .players import Players
+from .ratings import Ratings
 from .rooms.presence import ABANDON_S
 from .rooms.registry import Games
 from .rooms.timer import FIRST_MOVE_S
@@ -97,7 +98,8 @@ def create_app(
     )
     store = Store(db)
     people = People(store)
-    live = Games(store, pool, abandon_s, first_move_s, people)
+    ratings = Ratings(store)
+    live = Games(store, pool, abandon_s, first_move_s, people, ratings)
     ctx = Context(
         pool=pool,
         store=store,
@@ -118,6 +120,9 @@ def create_app(
         resumed = live.resume()
         if resumed:
             log.info("resumed %d unfinished games", resumed)
+        rated = ratings.catch_up()  # games that ended as the server stopped, before rating
+        if rated:
+            log.info("rated %d games that ended before the server stopped", rated)
         try:
             yield
         finally:

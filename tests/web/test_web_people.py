@@ -173,6 +173,7 @@ def test_a_game_against_ferz_keeps_its_seats_and_spectators_cannot_move(client):
         "elo": 1500,
         "open": False,
         "name": "ferz level 3",
+        "rating": None,  # untimed: no rating
     }
     with c.socket(f"/ws/games/{game['id']}") as wc:
         assert state(wc)["you"] == []  # no open seat: the engine's game is not taken over
@@ -353,7 +354,7 @@ def test_lobby_seek_create_accept_cancel_live(patient):
     with b.socket("/ws/lobby") as lobby:
         first = lobby.receive_json()
         assert first["type"] == "seeks" and first["seeks"] == []
-        assert {"elo": None, "name": "ferz"} in first["bots"]
+        assert [b["name"] for b in first["bots"] if b["elo"] is None] == ["ferz"]
         clock = {"initial_ms": 180_000, "increment_ms": 2000}
         seek = a.new_game(opponent="seek", color="white", variant="crazyhouse", clock=clock)
         shown = until(lobby, lambda m: m["type"] == "seeks" and m["seeks"])["seeks"]
@@ -364,6 +365,8 @@ def test_lobby_seek_create_accept_cancel_live(patient):
                 "clock": clock,
                 "color": "white",
                 "name": "Anonymous",
+                "rated": False,
+                "rating": {"rating": 1500, "rd": 350, "provisional": True, "games": 0},
                 "created": seek["created"],
                 "mine": False,
             }

@@ -154,6 +154,9 @@ class Offers:
         """Against ferz: take back the person's last move (and the engine's answer to it)."""
         room = self.room
         game = room.game
+        if game.settings.rated:
+            await ws.send_json(error_message("no takebacks against ferz in a rated game"))
+            return
         plies = 2 if game.turn == game.human else 1
         if len(game.moves) < plies:
             await ws.send_json(error_message("no move of yours to take back"))

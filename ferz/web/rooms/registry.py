@@ -15,6 +15,7 @@ from typing import Any
 from ..game import LiveGame, other, seat_names
 from ..messages import error_message
 from ..people import People
+from ..ratings import Ratings
 from ..schema import ClientError
 from ..searches import SearchPool
 from ..seats import COLORS
@@ -39,10 +40,12 @@ class Games:
         abandon_s: float = ABANDON_S,
         first_move_s: float = FIRST_MOVE_S,
         people: People | None = None,
+        ratings: Ratings | None = None,
     ) -> None:
         self.store = store
         self.pool = pool
         self.people = people or People(store)  # the players' names
+        self.ratings = ratings or Ratings(store)
         self.abandon_s = abandon_s
         self.first_move_s = first_move_s  # time for each side's first move between people
         self.rooms: OrderedDict[str, Room] = OrderedDict()

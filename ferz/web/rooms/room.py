@@ -12,6 +12,7 @@ from starlette.websockets import WebSocket
 
 from ..game import LiveGame
 from ..messages import error_message
+from ..ratings import seat_key, settings_speed
 from ..schema import GAME_MESSAGES, ClientError, check_message
 from .audience import Audience
 from .offers import Offers
@@ -48,6 +49,18 @@ class Room:
         """Look up what may have changed outside the game: its people's names."""
         self.game.names = self.games.names(self.game)
 
+    def _ratings_json(self, game: dict[str, Any]) -> None:
+        """Add the players' ratings in this variant at this speed (`rating` of each seat,
+        None for an open seat or an untimed game), the speed, and once a rated game is
+        rated, both changes (`rating_change`: before, after, diff per colour)."""
+        ratings = self.games.ratings
+        speed = settings_speed(self.game.settings)
+        game["speed"] = speed
+        for color, seat in self.game.seats.items():
+            game["seats"][color]["rating"] = ratings.shown(seat_key(seat), self.game.variant, speed)
+        rated = self.game.settings.rated and self.game.result
+        game["rating_change"] = ratings.change(self.game.id) if rated else None
+
     def _game_json(self) -> dict[str, Any]:
         """The game as every viewer sees it (`away`: ms until a claim, per absent player)."""
         self.refresh()
@@ -62,6 +75,7 @@ class Room:
         left = self.game.first_move_left(now, self.games.first_move_s)
         game["first_move"] = None if left is None else {"color": self.game.turn, "ms": left}
         game["first_move_s"] = self.games.first_move_s
+        self._ratings_json(game)
         return game
 
     async def broadcast_state(self) -> None:
@@ -104,8 +118,11 @@ class Room:
                 await self.broadcast_state()
 
     def save(self) -> None:
-        """Write the game to the store."""
-        self.games.store.save(self.game.record())
+        """Write the game to the store; a rated game that has ended is rated (once)."""
+        game = self.game
+        self.games.store.save(game.record())
+        if game.result and game.settings.rated:
+            self.games.ratings.apply(game.id, game.variant, game.settings, game.seats, game.result)
 
     async def changed(self) -> None:
         """After any change: save, tell every client, start the engine or the flag timer."""

@@ -34,6 +34,7 @@ def me_json(ctx: Context, request: Request) -> dict[str, Any]:
         "name": ctx.people.name(player),
         "account": player is not None and ctx.people.has_account(player),
         "logged_in": player is not None and own is not None and player != own,
+        "ratings": [] if player is None else ctx.games.ratings.of(player),
     }
 
 
@@ -43,6 +44,22 @@ def need_player(request: Request) -> str:
     if player is None:
         raise ClientError("no player: this browser keeps no cookie")
     return player
+
+
+async def player_page(request: Request) -> Response:
+    """A person by name: their name as they spell it, whether they have an account, their
+    ratings by variant and speed (404 for nobody of that name)."""
+    ctx = context(request)
+    player = ctx.people.find(request.path_params["name"])
+    if player is None:
+        raise ClientError(f"nobody is called {request.path_params['name'][:40]!r}", 404)
+    return JSONResponse(
+        {
+            "name": ctx.people.name(player),
+            "account": ctx.people.has_account(player),
+            "ratings": ctx.games.ratings.of(player),
+        }
+    )
 
 
 async def me(request: Request) -> Response:
@@ -109,6 +126,7 @@ async def logout(request: Request) -> Response:
 
 ROUTES = [
     Route("/api/me", me, methods=["GET"]),
+    Route("/api/players/{name}", player_page, methods=["GET"]),
     Route("/api/me/name", set_name, methods=["POST"]),
     Route("/api/account/register", register, methods=["POST"]),
     Route("/api/account/login", login, methods=["POST"]),

@@ -10,6 +10,7 @@ from starlette.routing import Route
 from .. import boards
 from ..game import GameSettings, LiveGame, summary
 from ..players import current
+from ..ratings import rated_refusal
 from ..schema import NEW_GAME, ClientError, Field
 from ..store import STATUSES
 from .common import Context, context, game_json, read_json, read_query
@@ -82,6 +83,9 @@ async def new_game(request: Request) -> Response:
     except ValueError as error:
         raise ClientError(str(error)) from None
     variant, fen = data["variant"] or "chess", data["fen"] or None
+    refusal = rated_refusal(settings, fen)
+    if refusal is not None:
+        raise ClientError(refusal)
     return start_game(ctx, settings, variant, fen, current(request.scope))
 
 
