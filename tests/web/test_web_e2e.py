@@ -96,7 +96,7 @@ def start_game(
     page.uncheck("input[name=book]")  # these tests watch the engine think from the first move
     page.fill("input[name=movetime]", movetime)
     page.fill("input[name=fen]", fen)
-    page.click("button[type=submit]")
+    page.click("form.new-game button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#/game/')")
     page.wait_for_selector(".game-view cg-board piece")  # the dialog's preview is gone
 
@@ -269,7 +269,7 @@ def test_phone_layout(browser, server):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "phone-new-game.png"), full_page=True)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.click("button[type=submit]")
+    page.click("form.new-game button[type=submit]")
     page.wait_for_selector(".game-view cg-board piece")
     width = page.evaluate("document.documentElement.scrollWidth")
     board = page.locator(".game-view cg-board").bounding_box()
@@ -304,7 +304,7 @@ def test_takeback_flip_and_resign(page, server):
     page.click("[data-action=resign]")
     banner = page.locator(".game-over-text")
     banner.wait_for(state="visible")
-    assert banner.inner_text() == "ferz won (resignation) · 0-1"
+    assert banner.inner_text() == "You lost (resignation) · 0-1"
 
 
 @pytest.mark.parametrize(

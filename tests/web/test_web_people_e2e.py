@@ -75,7 +75,7 @@ def new_game(page, server: str, opponent: str, color: str = "white", minutes: st
     page.check("input[name=mode][value=clock]")
     page.fill("input[name=minutes]", minutes)
     page.fill("input[name=increment]", "0")
-    page.click("button[type=submit]")
+    page.click("form.new-game button[type=submit]")
     page.wait_for_function("location.hash.startsWith('#/game/')")
     page.wait_for_selector(".game-view cg-board piece")
 
@@ -96,7 +96,7 @@ def test_a_full_game_through_a_friend_link_with_a_spectator_and_a_rematch(people
     bob.wait_for_selector(".game-view cg-board piece")
     assert "orientation-black" in bob.locator(".cg-board-el").get_attribute("class")
     alice.wait_for_function("!document.querySelector('.invite-link')")
-    assert alice.locator(".player.top .name").inner_text() == "● Opponent"
+    assert alice.locator(".player.top .name").inner_text() == "● Anonymous 1500?"
     carol.goto(link)
     carol.wait_for_selector(".game-view cg-board piece")
     assert carol.locator(".spectating").is_visible()

@@ -5,6 +5,7 @@
 import { api, Socket } from './api.js';
 import { Board } from './board.js';
 import { h, formatClock, formatScore, splitUci, clickSound } from './util.js';
+import { diffText, ratingText } from './people.js';
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
 const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -34,9 +35,14 @@ class GameView {
     // The sign that the engine works on its move, next to its name: seen at once, on phones too.
     this.badge = h('span', { class: 'thinking-badge', role: 'status', hidden: true });
     this.overText = h('strong', { class: 'game-over-text' });
+    // a rated game's rating changes, once the server has rated it
+    this.ratingChange = h('div', { class: 'rating-change', hidden: true });
+    // rated or casual, and the speed
+    this.mode = h('div', { class: 'game-mode muted' });
     this.rematchBtn = h('button', { class: 'primary', 'data-action': 'rematch', onclick: () => this.rematch() }, 'Rematch');
     this.over = h('div', { class: 'game-over', role: 'status', hidden: true },
       this.overText,
+      this.ratingChange,
       h('div', { class: 'actions' },
         this.rematchBtn,
         h('a', { class: 'button', href: '#/new', 'data-action': 'new-game' }, 'New game'),
@@ -73,7 +79,7 @@ class GameView {
       btn('›', 'Next move', () => this.goto(this.ply + 1)),
       btn('»', 'Last move', () => this.goto(this.game.moves.length)));
     const side = h('div', { class: 'side-col' },
-      this.over, this.notice, this.thinking, this.moveList, this.nav, this.error, this.actions, this.status, this.spectating);
+      this.over, this.mode, this.notice, this.thinking, this.moveList, this.nav, this.error, this.actions, this.status, this.spectating);
     root.replaceChildren(h('div', { class: 'game-view' }, boardBox, side));
     boardBox.append(this.topBar);
     this.board = new Board(boardBox, {
@@ -239,6 +245,17 @@ class GameView {
     for (const c of ['white', 'black']) {
       const mark = c === 'white' ? '○' : '●';
       this.names[c].textContent = `${mark} ${this.nameOf(c)}`;
+      const seat = seats[c];
+      const rating = seat && !seat.open && !g.imported ? ratingText(seat.rating) : '';
+      this.names[c].append(rating ? h('span', { class: 'rating' }, rating) : '');
+    }
+    this.mode.textContent = g.imported ? '' : [g.settings && g.settings.rated ? 'Rated' : 'Casual', g.speed, g.variant].filter(Boolean).join(' · ');
+    const change = g.rating_change;
+    this.ratingChange.hidden = !change;
+    if (change) {
+      this.ratingChange.replaceChildren(...['white', 'black'].map((c) => h('div', { class: 'rating-line', 'data-color': c },
+        `${this.nameOf(c)}: ${change[c].before} → ${change[c].after}${change[c].provisional ? '?' : ''} `,
+        h('span', { class: change[c].diff > 0 ? 'up' : (change[c].diff < 0 ? 'down' : '') }, `(${diffText(change[c].diff)})`))));
     }
     this.renderMoves();
     this.renderThinking();
@@ -277,7 +294,7 @@ class GameView {
       const winner = g.result === '1-0' ? 'white' : 'black';
       return winner === mine[0] ? `You won (${why})` : `You lost (${why})`;
     }
-    if (mine.length !== 1 && g.opponent !== 'engine' && (g.result === '1-0' || g.result === '0-1')) {
+    if (mine.length === 2 && (g.result === '1-0' || g.result === '0-1')) {
       return `${cap(g.result === '1-0' ? 'white' : 'black')} won (${why})`;
     }
     return g.outcome_text || why;

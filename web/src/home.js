@@ -6,13 +6,21 @@ import { h } from './util.js';
 
 const PAGE = 25;
 
-/** List stored games, newest first, a page at a time, filtered by status and variant, with
- * links to resume, analyse, download or delete each. */
+/** List stored games, newest first, a page at a time: the visitor's own ("my games", the
+ * default), everyone's, or one person's by name; filtered by status and variant, with links
+ * to resume (one's own), watch, analyse, download or delete (one's own) each. */
 export async function showGames(root, query = {}) {
   const offset = Math.max(0, Number(query.offset) || 0);
   const status = query.status || 'all';
   const variant = query.variant || '';
-  const again = (change) => showGames(root, { offset, status, variant, ...change });
+  const player = query.player || '';
+  const who = player ? 'player' : (query.who || 'me');
+  const again = (change) => showGames(root, { offset, status, variant, who, player, ...change });
+  const whoSelect = h('select', { name: 'who', 'aria-label': 'whose games', onchange: (e) => again({ who: e.target.value, player: '', offset: 0 }) },
+    ...[['me', 'my games'], ['all', "everyone's games"]].map(([v, label]) => h('option', { value: v, selected: v === who }, label)),
+    player ? h('option', { value: 'player', selected: true }, `${player}'s games`) : null);
+  const playerInput = h('input', { type: 'search', name: 'player', placeholder: 'a player\'s name', 'aria-label': "a player's games", maxlength: '20', value: player,
+    onchange: (e) => again({ player: e.target.value.trim(), offset: 0 }) });
   const statusSelect = h('select', { name: 'status', 'aria-label': 'show', onchange: (e) => again({ status: e.target.value, offset: 0 }) },
     ...[['all', 'all games'], ['playing', 'being played'], ['finished', 'finished'], ['imported', 'imported']]
       .map(([v, label]) => h('option', { value: v, selected: v === status }, label)));
@@ -21,11 +29,13 @@ export async function showGames(root, query = {}) {
   api('/api/meta').then((meta) => {
     variantSelect.append(...meta.variants.map((v) => h('option', { value: v, selected: v === variant }, v)));
   }).catch(() => {});
-  const filters = h('div', { class: 'filters' }, statusSelect, variantSelect);
-  root.replaceChildren(h('h1', {}, 'Games'),
+  const filters = h('div', { class: 'filters' }, whoSelect, playerInput, statusSelect, variantSelect);
+  root.replaceChildren(h('h1', {}, player ? `${player}'s games` : (who === 'me' ? 'My games' : 'Games')),
     h('p', {}, h('a', { class: 'button primary', href: '#/new' }, 'New game')), filters);
   const params = new URLSearchParams({ offset: String(offset), limit: String(PAGE), status });
   if (variant) params.set('variant', variant);
+  if (player) params.set('player', player);
+  else params.set('who', who === 'all' ? 'all' : 'me');
   let page;
   try {
     page = await api(`/api/games?${params}`);
@@ -34,7 +44,7 @@ export async function showGames(root, query = {}) {
     return;
   }
   if (!page.games.length) {
-    root.append(h('p', { class: 'muted' }, page.total ? 'No games on this page.' : 'No games yet.'));
+    root.append(h('p', { class: 'muted' }, page.total ? 'No games on this page.' : (who === 'me' ? 'You have no games yet.' : 'No games yet.')));
     if (!offset) return;
   }
   const error = h('p', { class: 'error', role: 'alert' });
@@ -55,10 +65,11 @@ export async function showGames(root, query = {}) {
     h('td', { class: 'result' }, state(g)),
     h('td', { class: 'plies' }, String(Math.ceil(g.plies / 2))),
     h('td', { class: 'links' },
-      h('a', { href: `#/game/${g.id}` }, g.result || g.imported ? 'view' : 'resume'), ' · ',
+      h('a', { href: `#/game/${g.id}` }, g.result || g.imported ? 'view' : (g.mine ? 'resume' : 'watch')), ' · ',
       h('a', { href: `#/analysis/${g.id}` }, 'analyse'), ' · ',
-      h('a', { href: `/api/games/${g.id}/pgn`, download: `ferz-${g.id}.pgn` }, 'PGN'), ' · ',
-      h('button', { class: 'link danger', 'data-action': 'delete', title: 'Delete this game', onclick: () => remove(g) }, 'delete'))));
+      h('a', { href: `/api/games/${g.id}/pgn`, download: `ferz-${g.id}.pgn` }, 'PGN'),
+      g.mine ? ' · ' : null,
+      g.mine ? h('button', { class: 'link danger', 'data-action': 'delete', title: 'Delete this game', onclick: () => remove(g) }, 'delete') : null)));
   const last = Math.min(offset + page.games.length, page.total);
   const pager = h('div', { class: 'pager' },
     h('button', { 'data-action': 'newer', disabled: offset === 0, onclick: () => again({ offset: Math.max(0, offset - PAGE) }) }, '‹ newer'),
@@ -125,6 +136,8 @@ export async function showNewGame(root, preset = {}) {
         h('input', { type: 'number', name: 'movetime', value: '1', min: '0.05', max: String(meta.max_think_ms / 1000), step: '0.05', 'aria-label': 'seconds per move' }), ' s'),
       h('div', { class: 'for-engine' }, mode('depth', 'Engine depth', false), ' ',
         h('input', { type: 'number', name: 'depth', value: '6', min: '1', max: '30', 'aria-label': 'depth' }))),
+    h('fieldset', { class: 'not-hotseat' }, h('legend', {}, 'Mode'),
+      h('label', {}, h('input', { type: 'checkbox', name: 'rated' }), ' rated (needs a clock; the result changes both ratings)')),
     h('fieldset', { class: 'for-engine' }, h('legend', {}, 'Engine'),
       h('label', {}, h('input', { type: 'checkbox', name: 'book', checked: true }), ' opening book (standard chess)'), ' ',
       h('label', {}, h('input', { type: 'checkbox', name: 'show_pv' }), " show the engine's lines while it thinks")),
@@ -147,6 +160,7 @@ export async function showNewGame(root, preset = {}) {
     const body = { color: f.color.value, variant: f.variant.value, fen: f.fen.value.trim() || null, opponent: who };
     if (who === 'engine') Object.assign(body, { elo: f.full.checked ? null : Number(f.elo.value), show_pv: f.show_pv.checked, book: f.book.checked });
     if (who === 'hotseat') body.flip = f.flip.checked;
+    else if (f.rated.checked) body.rated = true;
     const m = f.mode.value;
     if (m === 'none') {
       if (who === 'engine') {
@@ -176,6 +190,7 @@ export async function showNewGame(root, preset = {}) {
     form.querySelectorAll('.for-engine').forEach((el) => { el.hidden = who !== 'engine'; });
     form.querySelectorAll('.for-people').forEach((el) => { el.hidden = who === 'engine'; });
     form.querySelectorAll('.for-hotseat').forEach((el) => { el.hidden = who !== 'hotseat'; });
+    form.querySelectorAll('.not-hotseat').forEach((el) => { el.hidden = who === 'hotseat'; });
     const mode = form.elements.mode.value;
     if (who !== 'engine' && mode !== 'clock' && mode !== 'none') form.querySelector('input[name=mode][value=clock]').checked = true;
     if (who === 'engine' && mode === 'none') form.querySelector('input[name=mode][value=clock]').checked = true;

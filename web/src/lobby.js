@@ -3,6 +3,7 @@
 
 import { api, Socket } from './api.js';
 import { h, formatClock } from './util.js';
+import { ratingText, speedOf } from './people.js';
 
 /** A clock as players write it: 5+3 (minutes + seconds), or "no clock". */
 function clockText(clock) {
@@ -24,6 +25,7 @@ export async function showLobby(root) {
     h('label', {}, h('input', { type: 'number', name: 'minutes', value: '5', min: '0', max: '180', step: '0.5', 'aria-label': 'minutes' }), ' min + '),
     h('label', {}, h('input', { type: 'number', name: 'increment', value: '3', min: '0', max: '60', 'aria-label': 'increment' }), ' s'),
     h('label', {}, 'Colour ', h('select', { name: 'color' }, ...['random', 'white', 'black'].map((c) => h('option', { value: c }, c)))),
+    h('label', { title: 'the result changes the ratings (needs a clock)' }, h('input', { type: 'checkbox', name: 'rated' }), ' rated'),
     h('button', { type: 'submit', class: 'primary', 'data-action': 'create-seek' }, 'Create a seek'));
   /** The form's clock (none when 0 minutes). */
   const clock = () => {
@@ -42,7 +44,7 @@ export async function showLobby(root) {
   };
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    open({ opponent: 'seek', color: form.elements.color.value, clock: clock() });
+    open({ opponent: 'seek', color: form.elements.color.value, clock: clock(), ...(form.elements.rated.checked ? { rated: true } : {}) });
   });
   const seeks = h('tbody', {});
   const bots = h('div', { class: 'bots actions' });
@@ -62,29 +64,35 @@ export async function showLobby(root) {
       error.textContent = err.message;
     }
   };
+  let last = null;
   const show = (msg) => {
+    last = msg;
     const rows = msg.seeks.map((s) => h('tr', { 'data-seek': s.id },
+      h('td', { class: 'seeker' }, s.mine ? 'you' : h('a', { href: `#/?player=${encodeURIComponent(s.name)}` }, s.name), ratingText(s.rating)),
       h('td', { class: 'variant' }, s.variant),
       h('td', { class: 'seek-clock' }, clockText(s.clock)),
+      h('td', { class: 'seek-mode' }, s.rated ? 'rated' : 'casual'),
       h('td', {}, s.mine ? `you play ${s.color}` : `you play ${s.color === 'white' ? 'black' : 'white'}`),
       h('td', {}, s.mine
         ? h('button', { 'data-action': 'cancel-seek', onclick: () => cancel(s.id) }, 'Cancel')
         : h('button', { class: 'primary', 'data-action': 'accept-seek', onclick: () => accept(s.id) }, 'Accept'))));
-    seeks.replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: '4', class: 'muted' }, 'No open seeks: create one.'))]));
+    seeks.replaceChildren(...(rows.length ? rows : [h('tr', {}, h('td', { colspan: '6', class: 'muted' }, 'No open seeks: create one.'))]));
+    const speed = speedOf(clock());
     bots.replaceChildren(...msg.bots.map((b) => h('button', {
       'data-action': 'play-bot', 'data-elo': b.elo === null ? 'full' : String(b.elo),
       onclick: () => {
         const c = clock();
         open({ opponent: 'engine', elo: b.elo, book: true, color: form.elements.color.value,
-          ...(c ? { clock: c } : { movetime_ms: 1000 }) });
+          ...(c ? { clock: c } : { movetime_ms: 1000 }), ...(c && form.elements.rated.checked ? { rated: true } : {}) });
       },
-    }, b.elo === null ? 'ferz (full strength)' : `ferz ${b.elo}`)));
+    }, `${b.name}${b.elo === null ? ' (full strength)' : ''}${speed && b.ratings && b.ratings[speed] ? ` · ${b.ratings[speed]}` : ''}`)));
   };
+  form.addEventListener('change', () => { if (last) show(last); });
   root.replaceChildren(h('div', { class: 'lobby' },
     h('h1', {}, 'Lobby'), form, error,
     h('h2', {}, 'Open seeks'),
     h('div', { class: 'table-box' }, h('table', { class: 'games seeks' },
-      h('thead', {}, h('tr', {}, ...['Variant', 'Clock', 'Colour', ''].map((t) => h('th', {}, t)))), seeks)),
+      h('thead', {}, h('tr', {}, ...['Player', 'Variant', 'Clock', 'Mode', 'Colour', ''].map((t) => h('th', {}, t)))), seeks)),
     h('h2', {}, 'Bots: play ferz now (the variant, clock and colour above)'), bots));
   const socket = new Socket('/ws/lobby', {
     onMessage: (msg) => { if (msg.type === 'seeks') show(msg); },

@@ -4,6 +4,7 @@ import { showGames, showNewGame } from './home.js';
 import { showGame } from './game.js';
 import { showAnalysis } from './analysis.js';
 import { showLobby } from './lobby.js';
+import { mountMe, showAccount } from './people.js';
 
 let leave = () => {};
 
@@ -19,11 +20,13 @@ async function route() {
   else if (page === 'analysis') leave = await showAnalysis(root, id);
   else if (page === 'new') await showNewGame(root, Object.fromEntries(new URLSearchParams(query || '')));
   else if (page === 'lobby') leave = await showLobby(root);
-  else await showGames(root);
+  else if (page === 'account') await showAccount(root);
+  else await showGames(root, Object.fromEntries(new URLSearchParams(query || '')));
 }
 
 const sound = document.getElementById('sound');
 sound.checked = localStorage.getItem('ferz-sound') === '1';
 sound.addEventListener('change', () => localStorage.setItem('ferz-sound', sound.checked ? '1' : '0'));
+mountMe(document.getElementById('me'), document.getElementById('name-bar'));
 window.addEventListener('hashchange', route);
 route();

@@ -54,10 +54,12 @@ class Room:
         None for an open seat or an untimed game), the speed, and once a rated game is
         rated, both changes (`rating_change`: before, after, diff per colour)."""
         ratings = self.games.ratings
-        speed = settings_speed(self.game.settings)
+        settings = self.game.settings
+        speed = settings_speed(settings)
         game["speed"] = speed
         for color, seat in self.game.seats.items():
-            game["seats"][color]["rating"] = ratings.shown(seat_key(seat), self.game.variant, speed)
+            key = None if settings.opponent == "hotseat" else seat_key(seat)  # one person
+            game["seats"][color]["rating"] = ratings.shown(key, self.game.variant, speed)
         rated = self.game.settings.rated and self.game.result
         game["rating_change"] = ratings.change(self.game.id) if rated else None
 
