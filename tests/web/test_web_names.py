@@ -154,6 +154,8 @@ def test_my_games_by_default_and_others_games_by_name(client):
     assert bob.get("/api/games?player=nobody").status_code == 404
     assert bob.get("/api/games?who=everyone").status_code == 400
     assert bob.delete(f"/api/games/{mine['id']}").status_code == 403
+    assert bob.delete(f"/api/games/{imported}").status_code == 403  # Ann's import
+    assert ann.delete(f"/api/games/{imported}").status_code == 204
 
 
 # ---------------------------------------------------------------- accounts

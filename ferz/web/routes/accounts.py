@@ -21,9 +21,6 @@ PASSWORD = Field("str", required=True, low=1, high=PASSWORD_MAX)
 SET_NAME = {"name": NAME}
 REGISTER = {"password": PASSWORD, "name": Field("str", low=1, high=40)}
 LOGIN = {"name": NAME, "password": PASSWORD}
-# Password hashing (scrypt, ~50 ms) runs in threads, a few at a time: a flood of logins
-# cannot take every thread the server has.
-HASHING = asyncio.Semaphore(2)
 
 
 def me_json(ctx: Context, request: Request) -> dict[str, Any]:
@@ -89,7 +86,7 @@ async def register(request: Request) -> Response:
     try:
         if data["name"] is not None and data["name"] != ctx.people.name(player):
             ctx.people.set_name(player, data["name"])
-        async with HASHING:
+        async with ctx.hashing:
             await asyncio.to_thread(ctx.people.register, player, data["password"])
     except PeopleError as error:
         raise ClientError(str(error), error.status) from None
@@ -105,7 +102,7 @@ async def login(request: Request) -> Response:
     if own is None:
         raise ClientError("no player: this browser keeps no cookie")
     try:
-        async with HASHING:
+        async with ctx.hashing:
             player = await asyncio.to_thread(ctx.people.login, own, data["name"], data["password"])
     except PeopleError as error:
         raise ClientError(str(error), error.status) from None

@@ -43,6 +43,9 @@ class Context:
     # whose notation needs the legal moves): it runs in a worker thread, not on the event
     # loop the games share, one edit at a time (an edit reads, changes and writes the tree).
     tree_lock: asyncio.Lock = dataclasses.field(default_factory=asyncio.Lock)
+    # Password hashing (scrypt, ~50 ms) runs in threads, two at a time: a flood of logins
+    # cannot take every thread the server has.
+    hashing: asyncio.Semaphore = dataclasses.field(default_factory=lambda: asyncio.Semaphore(2))
 
 
 def context(conn: HTTPConnection) -> Context:

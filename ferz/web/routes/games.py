@@ -112,6 +112,8 @@ async def delete_game(request: Request) -> Response:
     taken = [c for c, seat in game.seats.items() if seat.player is not None]
     if taken and not game.colors_of(player):
         raise ClientError("only the game's players can delete it", 403)
+    if not taken and game.owner is not None and game.owner != player:
+        raise ClientError("only who imported or started the game can delete it", 403)
     if game.between_people and not game.result and game.open_seat() is None:
         raise ClientError("the game goes on: resign or abort it first", 409)
     await games.delete(game.id)
