@@ -288,3 +288,15 @@ def test_a_game_that_ended_unrated_before_a_stop_is_rated_at_the_next_start(tmp_
     db = sqlite3.connect(tmp_path / "games.sqlite3")
     changes = json.loads(db.execute("SELECT changes FROM rated_games").fetchone()[0])
     assert changes["white"]["diff"] == -changes["black"]["diff"]
+
+
+def test_a_rated_lobby_seek_is_listed_as_rated_and_rates_both(client):
+    ann, bob = Person(client), Person(client)
+    seek = ann.new_game(opponent="seek", color="white", rated=True, clock=BLITZ)
+    listed = bob.get("/api/seeks").json()["seeks"]
+    assert [(s["rated"], s["rating"]["rating"]) for s in listed] == [(True, 1500)]
+    assert bob.post(f"/api/seeks/{seek['id']}/accept").status_code == 200
+    with sockets(ann, bob, seek) as (wa, wb):
+        play(wa, wb, "e2e4", 0)
+        end = resign(wb, wa)
+    assert end["rating_change"]["white"]["diff"] == -end["rating_change"]["black"]["diff"] > 0
