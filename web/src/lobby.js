@@ -68,7 +68,7 @@ export async function showLobby(root) {
   const show = (msg) => {
     last = msg;
     const rows = msg.seeks.map((s) => h('tr', { 'data-seek': s.id },
-      h('td', { class: 'seeker' }, s.mine ? 'you' : h('a', { href: `#/?player=${encodeURIComponent(s.name)}` }, s.name), ratingText(s.rating)),
+      h('td', { class: 'seeker' }, s.mine ? 'you' : (s.name === 'Anonymous' ? s.name : h('a', { href: `#/?player=${encodeURIComponent(s.name)}` }, s.name)), ratingText(s.rating)),
       h('td', { class: 'variant' }, s.variant),
       h('td', { class: 'seek-clock' }, clockText(s.clock)),
       h('td', { class: 'seek-mode' }, s.rated ? 'rated' : 'casual'),
