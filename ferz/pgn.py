@@ -1,32 +1,49 @@
 """PGN: read and write games as a tree (many games per file, tags, comments, NAGs, variations).
 
-The one PGN module of ferz: `ferz play`, `ferz match` and `ferz analyse` read and write games
-through it. Moves are checked with ferz's own Board, so every built-in variant works: the
+The one PGN module of ferz: `ferz play`, `ferz match`, `ferz analyse` and `ferz book` read and
+write games through it. Moves are checked with ferz's own rules, so every built-in variant
+works: the
 `Variant` tag names the variant and `FEN` the start position (Fairy-Stockfish's dialect, with
 pockets). The reader takes every move spelling python-chess takes: SAN (`Nf3`, `exd5`, `e8=Q`,
 `e8Q`), long algebraic (`e2-e4`, `Ng1-f3`, `Nb1xc3`), coordinates (`e2e4`, `e1g1`), castling as
 `O-O` or `0-0`, suffixes `+ # ! ? !! ?? !? ?!` (the last six become NAGs). Tag values are read
 and written as python-chess does, without backslash escapes (a tag is one line). The writer
 emits SAN with move numbers, `{ comments }`, `$n` NAGs and `( variations )` in lines of at
-most 80 characters; what it writes it reads back into the same tree::
+most 80 characters; what it writes it reads back into the same tree.
+
+Streams are read as python-chess reads them (`read_game(handle)`, `read_headers`,
+`skip_game`): one game at a time, in the memory of one game, errors recorded on their game
+(`game.errors`, with the line) and never raised out of the middle of a file::
 
     games = pgn.read_file("games.pgn")              # a list; PgnError at a bad game
     print(games[0].headers["White"], games[0].mainline_moves())
     text = pgn.write(games[0])
-    for game in pgn.stream_games(open("big.pgn")):  # any size, one game at a time
-        print(game.headers["Event"], game.errors)   # a bad game: its errors, then the next
+    with open("big.pgn") as handle:
+        game = pgn.read_game(handle)                # the next game, None at the end
+        for game in pgn.stream_games(handle):       # any size, one game at a time
+            print(game.headers["Event"], game.errors)   # a bad game: its errors, then the next
+
+The hot path (docs/match.md, "Speed"): one regular expression cuts a game's movetext into
+tokens, and a move is matched against the compiled position's pseudo-legal moves to its target
+square (_FastLine), the Board's parser serving the variants and spellings it does not know.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import re
-from collections.abc import Iterable, Iterator
+import threading
+import weakref
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
 from . import notation
 from .board import Board, IllegalMoveError, Move
+from .core.attacks import in_check
+from .core.defs import CASTLE, EP, MAX_GAME_PLY, PROMO
+from .core.rules import Rules
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 #: Notation tag values (lower case) whose movetext is in the variant's own notation
@@ -86,7 +103,7 @@ class PgnError(ValueError):
     """A PGN text that cannot be read; the message names the game and the move."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     """A position in a game tree: the move that led here, its comments, NAGs and children.
 
@@ -196,7 +213,8 @@ class Game:
 
     headers: dict[str, str] = field(default_factory=dict)
     root: Node = field(default_factory=Node)
-    #: what stream_games found wrong in this game (its moves stop there), with the line
+    #: what the reader found wrong in this game, each with its line (the moves of the line
+    #: with the error stop there)
     errors: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -358,68 +376,76 @@ def _parse_standard(board: Board, text: str) -> Move:
         return move
 
 
-def read_games(text: str, variant: str = "chess") -> Iterator[Game]:
-    """Every game of a PGN text, in order; PgnError names the game and move of a problem.
-    `variant` is the variant of games without a Variant tag (one is added to them)."""
-    reader = _PgnReader(text, variant)
+def read_game(
+    source: TextIO | str, variant: str = "chess", *, mainline_only: bool = False
+) -> Game | None:
+    """The next game of an open PGN text stream, or None at its end (python-chess's
+    `chess.pgn.read_game`). What is wrong in a game (an illegal move, a broken tag, stray
+    text) is recorded in `game.errors` with its line in the stream, and the moves of that line
+    stop there (an illegal move in a variation drops the rest of the variation, as python-chess
+    does); the next call reads the next game. A game ends at a blank line outside comments
+    (PGN's rule), at its result, or where the next game's tags begin.
+
+    `source` may also be a text (`str`): its first game, and a PgnError at an error, as
+    ferz has always read texts. `variant` is the variant of games without a Variant tag (one
+    is added to them). `mainline_only`: skip variations, comments and NAGs (faster; tools that
+    need the moves only)."""
+    if isinstance(source, str):
+        game = _read(_Stream(io.StringIO(source)), variant, mainline_only)
+        if game is not None and game.errors:
+            raise PgnError(game.errors[0])
+        return game
+    stream = _stream(source)
+    game = _read(stream, variant, mainline_only)
+    stream.stop()
+    return game
+
+
+def read_headers(handle: TextIO, variant: str = "chess") -> dict[str, str] | None:
+    """The tags of the next game of a stream (the seven first, with PGN's unknown values where
+    missing), skipping its moves without reading them; None at the end. Faster than
+    read_game, to find games by their tags (python-chess's `read_headers`)."""
+    stream = _stream(handle)
+    found = _headers(stream, variant)
+    if found is not None:
+        _skip_movetext(stream)
+    stream.stop()
+    return None if found is None else Game(found[0]).headers
+
+
+def skip_game(handle: TextIO) -> bool:
+    """Go past the next game of a stream without reading it; False at the end."""
+    stream = _stream(handle)
+    found = _headers(stream, "chess")
+    if found is not None:
+        _skip_movetext(stream)
+    stream.stop()
+    return found is not None
+
+
+def stream_games(
+    handle: TextIO, variant: str = "chess", *, mainline_only: bool = False
+) -> Iterator[Game]:
+    """Every game of an open PGN text stream, read one game at a time (read_game), so that a
+    file of any size takes the memory of its largest game; a bad game comes with its errors and
+    the next ones are still read."""
+    stream = _stream(handle)
     while True:
-        game = reader.game()
-        if game is None:
+        box = [_read(stream, variant, mainline_only)]
+        stream.stop()
+        if box[0] is None:
             return
+        yield box.pop()  # the generator keeps no reference to the game it gave
+        stream.moved()
+
+
+def read_games(text: str, variant: str = "chess") -> Iterator[Game]:
+    """Every game of a PGN text, in order; PgnError names the game and line of a problem.
+    `variant` is the variant of games without a Variant tag (one is added to them)."""
+    for game in stream_games(io.StringIO(text), variant):
+        if game.errors:
+            raise PgnError(game.errors[0])
         yield game
-
-
-def read_game(text: str, variant: str = "chess") -> Game | None:
-    """The first game of a PGN text, or None if there is none (`variant` as in read_games)."""
-    return next(read_games(text, variant), None)
-
-
-def stream_games(handle: TextIO, variant: str = "chess") -> Iterator[Game]:
-    """Every game of an open PGN text stream, read one game at a time, so that a file of any
-    size takes the memory of its largest game. A game with an error (an illegal move, a broken
-    tag, stray text) is still yielded, with what was read before the error and the message in
-    `game.errors` (its line counted in the stream), and the reader goes on with the next game,
-    as python-chess does. `variant` as in read_games."""
-    line_number = games = 0
-    for first, text in _game_texts(handle):
-        reader = _PgnReader(text, variant, first_line=line_number + first)
-        reader.count = games  # numbered in the stream, not in the piece of text
-        line_number += first + text.count("\n")
-        while True:
-            game: Game | None = None
-            try:
-                game = reader.game()
-            except ValueError as error:  # PgnError, or a bad FEN tag
-                game = reader.current
-                game.errors.append(str(error))
-                reader.skip_game()
-            if game is None:
-                break
-            games = reader.count
-            yield game
-
-
-def _game_texts(handle: TextIO) -> Iterator[tuple[int, str]]:
-    """The stream cut before each game's first tag line: (blank lines skipped before it, the
-    game's text). A line that only looks like a tag inside an open {comment} does not cut."""
-    lines: list[str] = []
-    skipped = 0
-    moves_seen = False
-    depth = 0  # open braces: a comment that spans lines
-    for line in handle:
-        if depth == 0 and moves_seen and _TAG_LINE.match(line):
-            yield skipped, "".join(lines)
-            lines, skipped, moves_seen = [], 0, False
-        if not lines and not line.strip():
-            skipped += 1
-            continue
-        lines.append(line)
-        code = line.split(";", 1)[0] if depth == 0 else line
-        depth = max(0, depth + code.count("{") - code.count("}"))
-        if depth or not _TAG_LINE.match(line) and line.strip():
-            moves_seen = True
-    if lines:
-        yield skipped, "".join(lines)
 
 
 def read_file(path: str) -> list[Game]:
@@ -437,126 +463,727 @@ def read_file(path: str) -> list[Game]:
     return games
 
 
-class _PgnReader:
-    """Tokens of a PGN text, taken game by game."""
+# ------------------------------------------------------------------------------ the stream
 
-    def __init__(self, text: str, variant: str = "chess", first_line: int = 0) -> None:
-        self.variant = variant
-        self.first_line = first_line  # lines of the stream before this text
-        self.current = Game()  # the game being read (stream_games keeps it on an error)
-        self.tokens = [
-            (m.lastgroup if m.lastgroup not in ("name", "value") else "tag", m)
-            for m in _TOKEN.finditer(text)
-        ]
-        self.text = text
-        self.index = 0
-        self.count = 0
+#: a tag line as python-chess reads one (the value runs to the last quote)
+_TAG = re.compile(r'\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r\n]*)"\s*\]\s*$')
+#: several tags on one line
+_TAGS = re.compile(r'\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r\n]*?)"\s*\](?=\s*(?:\[|$))')
+#: a line that starts the next game's tags
+_TAG_START = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"')
+#: the tokens of movetext, in one pass over a game's text: comments, line comments, NAGs,
+#: parentheses, results, move numbers, suffix annotations, words (moves), anything else
+_MOVETEXT = re.compile(
+    r"""(?:\d+\s*\.+\s*)?(\{[^}]*\}?|;[^\n]*|\$\d+|[()]|(?:1-0|0-1|1/2-1/2|\*)(?=[\s(){};\[]|$)"""
+    r"""|\d+\s*\.+|[!?]{1,2}|[^\s{}()\[\]$;!?]+|\S)"""
+)
+_RESULT_SET = frozenset(RESULTS)
+# what the first character of a token says it is
+_WORD, _COMMENT, _DIGIT, _NAG, _OPEN, _CLOSE, _STAR, _SUFFIX, _SEMI, _OTHER = range(10)
+_KIND = {"{": _COMMENT, "$": _NAG, "(": _OPEN, ")": _CLOSE, "*": _STAR, ";": _SEMI}
+_KIND |= {c: _DIGIT for c in "0123456789"} | {"!": _SUFFIX, "?": _SUFFIX}
+_KIND |= {c: _OTHER for c in "[]}%"}
 
-    def _where(self, match: re.Match) -> str:
-        """Line number of a token."""
-        return f"line {self.first_line + self.text.count(chr(10), 0, match.start()) + 1}"
 
-    def game(self) -> Game | None:
-        """The next game, or None at the end of the text."""
-        tokens = self.tokens
-        headers: dict[str, str] = {}
-        while self.index < len(tokens):
-            kind, match = tokens[self.index]
-            if kind == "tag":
-                headers[match.group("name")] = match.group("value")
-            elif kind not in ("space", "line", "escape"):
-                break
-            self.index += 1
-        else:
-            if not headers:
-                return None
-        self.count += 1
-        if "Variant" not in headers and self.variant != "chess":
-            headers["Variant"] = self.variant
-        game = self.current = Game(headers)
+class _Stream:
+    """A text stream read a line at a time, with lines given back (the next game's first
+    tags, text after a result) and the number of the last line read."""
+
+    __slots__ = ("handle", "pending", "line", "games", "where", "__weakref__")
+
+    def __init__(self, handle: TextIO) -> None:
+        self.handle = handle
+        self.pending: list[str] = []  # lines given back, the next one last
+        self.line = 0
+        self.games = 0
+        self.where: int | None = None  # the handle's position when the last call ended
+
+    def moved(self) -> bool:
+        """Whether the handle was moved (seek) since the last call ended: then the lines given
+        back are dropped, and lines are counted from here."""
         try:
-            self._movetext(game)
-        except PgnError as error:
-            raise PgnError(f"game {self.count}: {error}") from None
-        return game
+            where = self.handle.tell()
+        except (AttributeError, OSError, ValueError):
+            return False
+        if where == self.where or self.where is None:
+            return False
+        self.pending.clear()
+        self.line = 0
+        return True
 
-    def skip_game(self) -> None:
-        """Go past the rest of the current game: up to its result or the next tags."""
-        tokens = self.tokens
-        while self.index < len(tokens):
-            kind, _ = tokens[self.index]
-            if kind == "tag":
-                return
-            self.index += 1
-            if kind == "result":
-                return
+    def stop(self) -> None:
+        """A call ends here (its position, for moved())."""
+        try:
+            self.where = self.handle.tell()
+        except (AttributeError, OSError, ValueError):
+            self.where = None
 
-    def _movetext(self, game: Game) -> None:
-        """Read moves, comments, NAGs and variations up to the result or the next tags."""
-        board = game.board()
-        native = game.headers.get("Notation", "").lower() in NATIVE_TAGS
-        parent = game.root  # the node the next move is added to
-        last: Node | None = None  # the node comments and NAGs belong to (None after '(')
-        pending = ""  # a comment before a variation's first move: that move's starting comment
-        stack: list[tuple[Node, Node | None, Board]] = []  # the lines outside open variations
-        tokens = self.tokens
-        while self.index < len(tokens):
-            kind, match = tokens[self.index]
-            if kind == "tag":
-                break  # the next game's tags: this one has no result token
-            self.index += 1
-            if kind == "comment":
-                text = match.group("comment").strip()
-                if last is not None:
-                    last.comment = _join(last.comment, text)
-                elif parent is game.root and not stack and not parent.variations:
-                    game.root.comment = _join(game.root.comment, text)
+    def readline(self) -> str:
+        """The next line ('' at the end)."""
+        line = self.pending.pop() if self.pending else self.handle.readline()
+        if line:
+            self.line += 1
+        return line
+
+    def unread(self, text: str, first_line: int) -> None:
+        """Give back text that starts on line `first_line`, to be read next."""
+        lines = text.splitlines(keepends=True)
+        self.pending.extend(reversed(lines))
+        self.line = first_line - 1
+
+
+_STREAMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _stream(handle: TextIO) -> _Stream:
+    """The reading state of a handle (kept between calls, as long as the handle lives)."""
+    try:
+        stream = _STREAMS.get(handle)
+        if stream is None:
+            stream = _STREAMS[handle] = _Stream(handle)
+        else:
+            stream.moved()
+        return stream
+    except TypeError:  # a handle that takes no weak reference: the state of this call only
+        return _Stream(handle)
+
+
+def _headers(stream: _Stream, variant: str) -> tuple[dict[str, str], list[str], str] | None:
+    """The next game's tags (the seven first), the errors in them, and the line after them
+    (its movetext's first line); None at the end of the stream."""
+    line = stream.readline()
+    if line[:1] == "\ufeff":  # a byte order mark read as text
+        line = line[1:] or "\n"
+    while line and (line.isspace() or line[0] in "%;"):
+        line = stream.readline()
+    if not line:
+        return None
+    tags: dict[str, str] = {}
+    errors: list[str] = []
+    blank = False
+    while line:
+        first = line[0]
+        if first == "[":
+            match = _TAG.match(line)
+            if match is not None:
+                tags[match.group(1)] = match.group(2)
+            else:
+                found = _TAGS.findall(line)
+                if found:
+                    tags.update(found)
                 else:
-                    pending = _join(pending, text)
-            elif kind in ("nag", "suffix"):
-                value = match.group(0)
-                nag = int(value[1:]) if kind == "nag" else SUFFIX_NAGS.get(value)
-                if nag is None:
-                    raise PgnError(f"{self._where(match)}: unknown annotation {value!r}")
-                if last is not None:
-                    last.nags.append(nag)
-            elif kind == "open":
-                if last is None or last.parent is None:
-                    raise PgnError(f"{self._where(match)}: a variation where no move was played")
-                stack.append((parent, last, board))
-                # the variation is an alternative to the last move: back up one move
-                parent, last, board = last.parent, None, board.copy()
-                board.pop()
-                pending = ""
-            elif kind == "close":
+                    errors.append(f"line {stream.line}: broken tag {line.strip()!r}")
+            blank = False
+        elif first in "%;":
+            pass
+        elif line.isspace() and not blank:
+            blank = True  # one blank line may part tags (as python-chess reads them)
+        elif first.isspace() and _TAG_START.match(line):
+            tags.update(_TAGS.findall(line))
+        else:
+            break
+        line = stream.readline()
+    if "Variant" not in tags and variant != "chess":
+        tags["Variant"] = variant
+    return tags, errors, line
+
+
+def _movetext(stream: _Stream, line: str) -> tuple[str, int]:
+    """A game's movetext from `line` on: up to a blank line outside comments, the next tags
+    or the end; (the text, the number of its first line). Escape lines (`%`) read as blank."""
+    first = stream.line
+    parts: list[str] = []
+    depth = False  # inside a {comment} that spans lines
+    while line:
+        if not depth:
+            if line.isspace():
+                break
+            start = line[0]
+            if start == "%":
+                line = "\n"
+            elif start == "[" and _TAG_START.match(line):
+                stream.unread(line, stream.line)
+                break
+        parts.append(line)
+        if depth or "{" in line or "}" in line:
+            depth = _still_open(line, depth)
+        line = stream.readline()
+    if not line and not parts:
+        first = stream.line + 1
+    return "".join(parts), first
+
+
+def _still_open(line: str, depth: bool) -> bool:
+    """Whether a {comment} is open at the end of a line (open at its start: `depth`)."""
+    if ";" not in line:
+        # after the last '}' no comment is open (a '{' inside a comment is text): one is open
+        # at the end if a '{' follows it
+        close = line.rfind("}")
+        if close < 0:
+            return depth or "{" in line
+        return line.find("{", close + 1) >= 0
+    index = 0
+    while True:
+        if depth:
+            close = line.find("}", index)
+            if close < 0:
+                return True
+            depth, index = False, close + 1
+        else:
+            brace, semi = line.find("{", index), line.find(";", index)
+            if brace < 0 or 0 <= semi < brace:
+                return False
+            depth, index = True, brace + 1
+
+
+def _skip_movetext(stream: _Stream) -> None:
+    """Go past a game's movetext, as _read would (a result followed by more text ends it)."""
+    line = stream.readline()
+    text, first = _movetext(stream, line)
+    body = text.rstrip()
+    for result in RESULTS:  # the result ends the text (almost always): nothing after it
+        if body.endswith(result):
+            body = body[: -len(result)]
+            break
+    if not any(result in body for result in RESULTS):
+        return
+    depth = 0
+    for match in _MOVETEXT.finditer(text):
+        token = match.group(1)
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth = max(0, depth - 1)
+        elif token in _RESULT_SET and depth == 0:
+            _give_back(stream, text, match.end(), first)
+            return
+
+
+def _give_back(stream: _Stream, text: str, end: int, first: int) -> None:
+    """Give back the text after `end` (the next game) unless it is blank."""
+    rest = text[end:]
+    if rest.strip():
+        stream.unread(rest, first + text.count("\n", 0, end))
+
+
+# ------------------------------------------------------------------------------ the games
+
+
+def _read(stream: _Stream, variant: str, mainline_only: bool) -> Game | None:
+    """The next game of a stream (python-chess's shape: errors recorded, never raised)."""
+    found = _headers(stream, variant)
+    if found is None:
+        return None
+    tags, errors, line = found
+    text, first = _movetext(stream, line)
+    stream.games += 1
+    number = stream.games
+    game = Game(tags)
+    game.errors.extend(f"game {number}: {error}" for error in errors)
+    try:
+        reader = _line_reader(game.headers)
+    except PgnError as error:
+        game.errors.append(f"game {number}: line {first}: {error}")
+        _skip_game_text(stream, text, first)
+        return game
+    _play(game, reader, text, first, stream, number, mainline_only)
+    return game
+
+
+def _skip_game_text(stream: _Stream, text: str, first: int) -> None:
+    """After a game whose moves cannot be read: give back what follows its result."""
+    depth = 0
+    for match in _MOVETEXT.finditer(text):
+        token = match.group(1)
+        if token == "(":
+            depth += 1
+        elif token == ")":
+            depth = max(0, depth - 1)
+        elif token in _RESULT_SET and depth == 0:
+            _give_back(stream, text, match.end(), first)
+            return
+
+
+_LOCAL = threading.local()
+
+
+def _line_reader(headers: dict[str, str]) -> _Line:
+    """A line reader at the game's start position (kept per variant and thread); PgnError."""
+    from . import variants
+
+    rules = variants.get(variant_name(headers.get("Variant", "chess")))
+    lines = getattr(_LOCAL, "lines", None)
+    if lines is None:
+        lines = _LOCAL.lines = {}
+    native = headers.get("Notation", "").lower() in NATIVE_TAGS
+    key = (id(rules), native)
+    reader = lines.get(key)
+    if reader is None or reader.rules is not rules:
+        board = Board(rules=rules)
+        reader = _FastLine(board) if not native and _plain_san(board.rules) else None
+        reader = reader or _BoardLine(board, native)
+        lines[key] = reader
+    fen = headers.get("FEN")
+    try:
+        reader.start(fen or reader.rules.start_fen)
+    except ValueError as error:
+        raise PgnError(str(error)) from None
+    return reader
+
+
+def _play(
+    game: Game,
+    line: _Line,
+    text: str,
+    first: int,
+    stream: _Stream,
+    number: int,
+    mainline_only: bool,
+) -> None:
+    """Read a game's movetext into its tree: moves, comments, NAGs and variations."""
+    root = parent = game.root
+    last: Node | None = None  # the node comments and NAGs belong to (None after '(')
+    pending = ""  # a comment before a variation's first move: that move's starting comment
+    stack: list[tuple[Node, Node, object, int]] = []  # outside each open variation
+    skip = 0  # parentheses open in a variation being skipped (mainline_only, or an error)
+    dead = 0  # after an error in the main line: 1 + parentheses open (the result is sought)
+    play, errors = line.play, game.errors
+    kinds = _KIND
+    tokens = _MOVETEXT.findall(text)
+    index = -1
+    for token in tokens:
+        index += 1
+        kind = kinds.get(token[0], _WORD)
+        if skip or dead:
+            if dead:
+                if kind == _OPEN:
+                    dead += 1
+                elif kind == _CLOSE:
+                    dead = max(1, dead - 1)
+                elif dead == 1 and token in _RESULT_SET:
+                    _result(game, token, stream, text, tokens, index, first)
+                    return
+            elif kind == _OPEN:
+                skip += 1
+            elif kind == _CLOSE:
+                skip -= 1
+                if not skip:
+                    parent, last, saved, ply = stack.pop()
+                    line.back(ply, saved)
+                    pending = ""
+            continue
+        if kind == _DIGIT:  # a result, a move number alone, 0-0
+            if token[-1] == ".":
+                continue  # a move number
+            if token in _RESULT_SET:
                 if not stack:
-                    raise PgnError(f"{self._where(match)}: ')' without '('")
-                parent, last, board = stack.pop()
-                pending = ""
-            elif kind == "result":
-                if not stack:
-                    if game.headers.get("Result", "*") == "*":
-                        game.headers["Result"] = match.group(0)
-                    break
-            elif kind == "word":
-                word = re.sub(r"^\d*\.+", "", match.group(0))
-                if not word:
-                    continue  # a move number or the dots after it
-                try:
-                    move = parse_move(board, word, native)
-                except IllegalMoveError:
-                    raise PgnError(
-                        f"{self._where(match)}: illegal move {word!r} "
-                        f"(move {board.fullmove_number}) in {board.fen()}"
-                    ) from None
-                child = parent.add_variation(board, move)
-                child.starting_comment, pending = pending, ""
-                board.push(move)
-                parent = last = child
-            elif kind == "other":
-                raise PgnError(f"{self._where(match)}: unexpected {match.group(0)!r}")
-        if stack:
-            raise PgnError("a variation '(' is not closed")
+                    _result(game, token, stream, text, tokens, index, first)
+                    return
+                continue  # a result inside a variation: python-chess passes it by
+            kind = _WORD
+        if kind == _WORD:
+            try:
+                uci, san = play(token)
+            except IllegalMoveError:
+                where = _line_of(text, index, first)
+                errors.append(
+                    f"game {number}: line {where}: illegal move {token!r} "
+                    f"(move {line.fullmove_number()}) in {line.fen()}"
+                )
+                if stack:
+                    skip = 1  # the rest of this variation
+                else:
+                    dead = 1
+                continue
+            child = Node(uci, san, "", pending, [], [], parent)
+            parent.variations.append(child)
+            pending = ""
+            parent = last = child
+        elif kind == _COMMENT:
+            if mainline_only:
+                continue
+            comment = token[1:-1] if token[-1] == "}" else token[1:]
+            comment = comment.strip()
+            if last is not None:
+                last.comment = f"{last.comment} {comment}" if last.comment else comment
+            elif parent is root and not stack and not root.variations:
+                root.comment = f"{root.comment} {comment}" if root.comment else comment
+            else:
+                pending = f"{pending} {comment}" if pending else comment
+        elif kind == _OPEN:
+            if mainline_only:
+                stack.append((parent, last, None, -1))
+                skip = 1
+                continue
+            if last is None or last.parent is None:
+                where = _line_of(text, index, first)
+                errors.append(f"game {number}: line {where}: a variation where no move was played")
+                stack.append((parent, last, None, -1))
+                skip = 1
+                continue
+            saved = line.undo()
+            stack.append((parent, last, saved, line.ply()))
+            parent, last, pending = last.parent, None, ""
+        elif kind == _CLOSE:
+            if not stack:
+                where = _line_of(text, index, first)
+                errors.append(f"game {number}: line {where}: ')' without '('")
+                continue
+            parent, last, saved, ply = stack.pop()
+            line.back(ply, saved)
+            pending = ""
+        elif kind in (_NAG, _SUFFIX):
+            if mainline_only:
+                continue
+            nag = int(token[1:]) if kind == _NAG else SUFFIX_NAGS.get(token)
+            if nag is None:
+                where = _line_of(text, index, first)
+                errors.append(f"game {number}: line {where}: unknown annotation {token!r}")
+            elif last is not None:
+                last.nags.append(nag)
+        elif kind == _STAR:
+            if token == "*" and not stack:
+                _result(game, token, stream, text, tokens, index, first)
+                return
+            if token != "*":
+                where = _line_of(text, index, first)
+                errors.append(f"game {number}: line {where}: unexpected {token!r}")
+        elif kind == _OTHER:
+            where = _line_of(text, index, first)
+            errors.append(f"game {number}: line {where}: unexpected {token!r}")
+        # _SEMI: a comment to the end of the line
+    if stack and not dead:
+        errors.append(f"game {number}: a variation '(' is not closed")
+
+
+def _result(
+    game: Game, token: str, stream: _Stream, text: str, tokens: list[str], index: int, first: int
+) -> None:
+    """The game's result token: the Result tag where it says `*`; the text after it is the
+    next game's."""
+    if game.headers.get("Result", "*") == "*":
+        game.headers["Result"] = token
+    if index + 1 < len(tokens):
+        end = _token_span(text, index)[1]
+        _give_back(stream, text, end, first)
+
+
+def _token_span(text: str, index: int) -> tuple[int, int]:
+    """Where the index-th token of a movetext is."""
+    for count, match in enumerate(_MOVETEXT.finditer(text)):
+        if count == index:
+            return match.span(1)
+    return len(text), len(text)
+
+
+def _line_of(text: str, index: int, first: int) -> int:
+    """The line of the index-th token of a movetext that starts on line `first`."""
+    return first + text.count("\n", 0, _token_span(text, index)[0])
+
+
+# ------------------------------------------------------------------------------ moves
+
+
+def _plain_san(rules: Rules) -> bool:
+    """Whether a variant's moves are read by _FastLine: SAN only (no drops, gating, shogi
+    promotions or sittuyin's), one capital letter a piece."""
+    return (
+        notation.style(rules) == "san"
+        and not rules.drops
+        and not rules.sittuyin_promotion
+        and not rules.seirawan_gating
+        and all(
+            len(p.letter) == 1 and "A" <= p.letter <= "Z" and not p.promoted and not p.demoted
+            for p in rules.pieces
+        )
+    )
+
+
+class _BoardLine:
+    """The moves of a line read with a ferz Board (every variant and notation)."""
+
+    def __init__(self, board: Board, native: bool) -> None:
+        self.board = board
+        self.rules = board.rules
+        self.native = native
+
+    def start(self, fen: str) -> None:
+        """Back to a start position (ValueError for a bad FEN)."""
+        self.board.set_fen(fen)
+
+    def play(self, token: str) -> tuple[str, str]:
+        """Play a move token; its (UCI, SAN). IllegalMoveError."""
+        board = self.board
+        move = parse_move(board, token, self.native)
+        san = board.san(move)
+        board.push(move)
+        return move.text, san
+
+    def undo(self) -> Move:
+        """Take back the last move (a variation begins); it is given to back()."""
+        return self.board.pop()
+
+    def ply(self) -> int:
+        """Moves played since the start."""
+        return len(self.board.move_stack)
+
+    def back(self, ply: int, saved: object) -> None:
+        """After a variation: back to `ply` moves, then the move undo() took back."""
+        board = self.board
+        if saved is None:
+            return
+        while len(board.move_stack) > ply:
+            board.pop()
+        board.push(saved)
+
+    def fullmove_number(self) -> int:
+        """The move number of the position."""
+        return self.board.fullmove_number
+
+    def fen(self) -> str:
+        """The position's FEN."""
+        return self.board.fen()
+
+
+#: a move spelt as SAN, long algebraic or coordinates: piece, origin file and rank (either may
+#: be missing), target, promotion; check marks
+_FAST_MOVE = re.compile(r"([A-Z]?)([a-p]?)(\d{0,2})[-x:]?([a-p]\d{1,2})(?:=?([A-Za-z]))?[+#]*$")
+_CASTLES = {"O-O": -1, "0-0": -1, "O-O-O": -2, "0-0-0": -2}
+
+
+class _FastLine:
+    """The moves of a line read straight on the core's position, for variants whose SAN
+    names a piece by one letter (most chess variants): a move token is matched against the
+    pseudo-legal moves to its target square, only those tried for legality, and its SAN made
+    from them; anything else (another spelling, an error) goes to the Board's parser."""
+
+    def __init__(self, board: Board) -> None:
+        rules = self.rules = board.rules
+        self.board = board  # its position is played on (its move stack is not kept)
+        self.pos = board.position
+        self.scratch: Board | None = None
+        self.chess960 = board.chess960
+        size = self.pos.nsq
+        self.names = [""] * size
+        self.files = [""] * size
+        self.ranks = [""] * size
+        self.file_index = [0] * size
+        self.squares: dict[str, int] = {}
+        for sq in rules.squares():
+            name = rules.square_name(sq)
+            self.names[sq], self.files[sq], self.ranks[sq] = name, name[0], name[1:]
+            self.file_index[sq] = rules.file_of(sq)
+            self.squares[name] = sq
+        pieces = rules.pieces
+        # the SAN letter of a piece code >> 1 ('' for pawns), and of a promotion's type
+        self.letters: list[str | None] = [None] + ["" if p.pawn else p.letter for p in pieces]
+        self.promo_letters = [""] + [p.letter for p in pieces]
+        self.tokens: dict[str, tuple | None] = {}
+        self.uci_texts: dict[int, str] = {}
+        self.played: list[int] = []
+        self.loaded: str | None = None  # the FEN the moves were played from
+        self.play = self._player()
+
+    def start(self, fen: str) -> None:
+        """Back to a start position (ValueError for a bad FEN): the last game's moves taken
+        back where it started there (quicker than reading the FEN again)."""
+        pos, played = self.pos, self.played
+        if fen == self.loaded and len(played) < 200:
+            while played:
+                played.pop()
+                pos.unmake()
+            return
+        self.loaded = None
+        self.board.set_fen(fen)
+        played.clear()
+        self.play = self._player()
+        self.loaded = fen
+
+    def _parse(self, token: str) -> tuple | None:
+        """(target, piece letter, origin file, origin rank, promotion, whether it says it
+        captures) of a move token, with target -1/-2 for castling; None for another
+        spelling."""
+        castle = _CASTLES.get(token.rstrip("+#"))
+        if castle is not None:
+            return (castle, "", "", "", None, False)
+        match = _FAST_MOVE.match(token)
+        if match is None:
+            return None
+        letter, file, rank, target, promo = match.groups()
+        to = self.squares.get(target)
+        if to is None:
+            return None
+        return (to, letter, file, rank, promo.upper() if promo else None, "x" in token)
+
+    def _player(self) -> Callable[[str], tuple[str, str]]:
+        """play(token): play a move token, give its (UCI, SAN); IllegalMoveError. A closure
+        over the tables (the hot path of the reader)."""
+        pos, played, tokens, uci_texts = self.pos, self.played, self.tokens, self.uci_texts
+        board = pos.board  # a view of the position's board (start() makes a new closure)
+        pseudo_moves, make, unmake, check = pos.pseudo_moves, pos.make, pos.unmake, in_check
+        letters, promo_letters = self.letters, self.promo_letters
+        names, files, ranks, file_index = self.names, self.files, self.ranks, self.file_index
+        parse, slow, castle, uci_of = self._parse, self._slow, self._castle, self._uci
+        promo_kind, castle_kind, ep_kind = PROMO, CASTLE, EP
+
+        def play(token: str) -> tuple[str, str]:
+            try:
+                parsed = tokens[token]
+            except KeyError:
+                if len(tokens) > 100_000:
+                    tokens.clear()
+                parsed = tokens[token] = parse(token)
+            if parsed is None:
+                return slow(token)
+            to, letter, file, rank, promo, takes = parsed
+            if to < 0:
+                return castle(token, to == -1)
+            target = to << 9
+            # a capture is among the captures (fewer to look at); if not, the slow way finds it
+            same = [m for m in pseudo_moves(takes) if m & 0x3FE00 == target]
+            if len(same) > 1:
+                same = [
+                    m
+                    for m in same
+                    if letters[board[m & 511] >> 1] == letter and m >> 24 & 7 != castle_kind
+                ]
+            if len(same) == 1:
+                move = same[0]
+                fr = move & 511
+                kind = move >> 24 & 7
+                if (
+                    letters[board[fr] >> 1] != letter
+                    or kind == castle_kind
+                    or (file and files[fr] != file)
+                    or (rank and ranks[fr] != rank)
+                    or fr == to
+                    or (kind == promo_kind) != (promo is not None)
+                    or (promo is not None and promo_letters[move >> 18 & 63] != promo)
+                ):
+                    return slow(token)
+                others: list[int] = []
+            else:
+                legal = []
+                for m in same:
+                    if make(m):
+                        unmake()
+                        legal.append(m)
+                chosen = [
+                    m
+                    for m in legal
+                    if not (file and files[m & 511] != file)
+                    and not (rank and ranks[m & 511] != rank)
+                    and (m >> 24 & 7 == promo_kind) == (promo is not None)
+                    and (promo is None or promo_letters[m >> 18 & 63] == promo)
+                ]
+                if len(chosen) != 1 or chosen[0] & 511 == to:
+                    return slow(token)
+                move = chosen[0]
+                fr = move & 511
+                kind = move >> 24 & 7
+                others = [m & 511 for m in legal if m & 511 != fr]
+            capture = board[to] >= 2 or kind == ep_kind
+            if letter:
+                san = letter
+                if others:
+                    if all(file_index[o] != file_index[fr] for o in others):
+                        san += files[fr]
+                    elif all(ranks[o] != ranks[fr] for o in others):
+                        san += ranks[fr]
+                    else:
+                        san += names[fr]
+                san += "x" + names[to] if capture else names[to]
+            else:
+                san = files[fr] + "x" + names[to] if capture else names[to]
+            if kind == promo_kind:
+                san += "=" + promo_letters[move >> 18 & 63]
+            if len(played) >= MAX_GAME_PLY or not make(move):
+                return slow(token)
+            played.append(move)
+            if check(pos):
+                san += "+" if pos.legal_moves() else "#"
+            uci = uci_texts.get(move)
+            if uci is None:
+                uci = uci_texts[move] = uci_of(move)
+            return uci, san
+
+        return play
+
+    def _castle(self, token: str, kingside: bool) -> tuple[str, str]:
+        """Play a castling token."""
+        pos, index = self.pos, self.file_index
+        if len(self.played) >= MAX_GAME_PLY:
+            return self._slow(token)
+        for move in pos.pseudo_moves():
+            if (
+                (move >> 24) & 7 == CASTLE
+                and not (move >> 18) & 63
+                and (index[(move >> 9) & 511] > index[move & 511]) == kingside
+                and pos.make(move)
+            ):
+                self.played.append(move)
+                san = "O-O" if kingside else "O-O-O"
+                if in_check(pos):
+                    san += "+" if pos.legal_moves() else "#"
+                return self._uci(move), san
+        return self._slow(token)
+
+    def _uci(self, move: int) -> str:
+        """The UCI text of a move (as Board writes it)."""
+        fr, to, kind = move & 511, (move >> 9) & 511, (move >> 24) & 7
+        if kind == CASTLE and not self.chess960:
+            to = self.board._castle_king_to(fr, to)
+        text = self.names[fr] + self.names[to]
+        if kind == PROMO:
+            text += self.promo_letters[(move >> 18) & 63].lower()
+        return text
+
+    def _slow(self, token: str) -> tuple[str, str]:
+        """A token read by parse_move on a Board set to the position (every spelling; its
+        errors)."""
+        if len(self.played) >= MAX_GAME_PLY:
+            raise IllegalMoveError(f"the game is too long ({MAX_GAME_PLY} plies)")
+        scratch = self.scratch
+        if scratch is None:
+            scratch = self.scratch = Board(rules=self.rules, chess960=self.chess960)
+        scratch.set_fen(self.pos.fen())
+        move = parse_move(scratch, token)
+        san = scratch.san(move)
+        if not self.pos.make(move.code):
+            raise IllegalMoveError(f"illegal move {token!r} in {self.pos.fen()}")
+        self.played.append(move.code)
+        return move.text, san
+
+    def undo(self) -> int:
+        """Take back the last move (a variation begins); it is given to back()."""
+        self.pos.unmake()
+        return self.played.pop()
+
+    def ply(self) -> int:
+        """Moves played since the start."""
+        return len(self.played)
+
+    def back(self, ply: int, saved: object) -> None:
+        """After a variation: back to `ply` moves, then the move undo() took back."""
+        if saved is None:
+            return
+        played, pos = self.played, self.pos
+        while len(played) > ply:
+            played.pop()
+            pos.unmake()
+        pos.make(saved)
+        played.append(saved)
+
+    def fullmove_number(self) -> int:
+        """The move number of the position."""
+        return self.pos.fullmove_number()
+
+    def fen(self) -> str:
+        """The position's FEN."""
+        return self.pos.fen()
+
+
+_Line = _FastLine | _BoardLine
 
 
 def _join(first: str, second: str) -> str:
@@ -684,6 +1311,8 @@ __all__ = [
     "read_file",
     "read_game",
     "read_games",
+    "read_headers",
+    "skip_game",
     "stream_games",
     "variant_name",
     "write",

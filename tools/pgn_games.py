@@ -1,0 +1,210 @@
+"""PGN test files and reading speed: seeded random legal games, ferz.pgn against python-chess.
+
+    python tools/pgn_games.py make big.pgn --games 3000 --seed 1
+        random legal games of 40-120 plies (python-chess), lichess-style: the seven tags and
+        Elo, TimeControl, ECO; a [%clk] comment on every move, [%eval] on some, NAGs, text
+        comments and variations (`--style plain`: moves only; `--style clock`: clocks only)
+    python tools/pgn_games.py speed big.pgn [--games 1000] [--repeat 1]
+        games a second of python-chess's `chess.pgn.read_game` loop and of ferz.pgn (full
+        trees, then the main line only, then headers only), side by side in one run
+
+The files are never committed (a few MB for 3 000 games); the seed makes them again.
+Needs python-chess (pip install chess).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import random
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import chess
+import chess.pgn
+
+STYLES = ("rich", "clock", "plain")
+ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+NAMES = ("Magnus", "Hikaru", "alice", "bob", "DrNykterstein", "penguin_42", "Kasparov", "zugzwang")
+
+
+def _clock(seconds: float) -> str:
+    """A lichess [%clk h:mm:ss] annotation."""
+    whole = max(0, int(seconds))
+    return f"[%clk {whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}]"
+
+
+def random_game(rng: random.Random, number: int, style: str = "rich") -> chess.pgn.Game:
+    """One seeded random legal game of 40-120 plies (fewer where it ends), as python-chess's
+    tree, annotated after `style`."""
+    game = chess.pgn.Game()
+    headers = game.headers
+    headers["Event"] = rng.choice(["Rated Blitz game", "Rated Rapid game", "Casual game"])
+    headers["Site"] = "https://lichess.org/" + "".join(rng.choice(ALPHABET) for _ in range(8))
+    year, month, day = rng.randrange(2010, 2027), rng.randrange(1, 13), rng.randrange(1, 29)
+    headers["Date"] = f"{year}.{month:02d}.{day:02d}"
+    headers["Round"] = "-"
+    headers["White"] = f"{rng.choice(NAMES)}{rng.randrange(1000)}"
+    headers["Black"] = f"{rng.choice(NAMES)}{rng.randrange(1000)}"
+    headers["WhiteElo"] = str(rng.randrange(800, 2900))
+    headers["BlackElo"] = str(rng.randrange(800, 2900))
+    base, increment = rng.choice([(180, 0), (180, 2), (300, 3), (600, 0), (60, 1)])
+    headers["TimeControl"] = f"{base}+{increment}"
+    headers["ECO"] = f"{'ABCDE'[rng.randrange(5)]}{rng.randrange(100):02d}"
+    headers["Termination"] = "Normal"
+    headers["GameId"] = str(number)
+    board = game.board()
+    node: chess.pgn.GameNode = game
+    clocks = [float(base), float(base)]
+    for _ in range(rng.randint(40, 120)):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        child = node.add_variation(move)
+        if style != "plain":
+            side = 0 if board.turn else 1
+            clocks[side] = max(0.0, clocks[side] - rng.random() * 8) + increment
+            notes = []
+            if style == "rich" and rng.random() < 0.2:
+                notes.append(f"[%eval {rng.uniform(-5, 5):.2f}]")
+            notes.append(_clock(clocks[side]))
+            if style == "rich" and rng.random() < 0.05:
+                notes.append(rng.choice(["a good move", "the only move", "Inaccuracy. Best was"]))
+            child.comment = " ".join(notes)
+        if style == "rich":
+            if rng.random() < 0.05:
+                child.nags.add(rng.choice([1, 2, 3, 4, 5, 6, 10, 14, 18]))
+            if rng.random() < 0.05 and len(moves) > 1:
+                _variation(rng, node, board, rng.choice([m for m in moves if m != move]))
+        board.push(move)
+        node = child
+        if board.is_game_over(claim_draw=False):
+            break
+    outcome = board.outcome()
+    headers["Result"] = outcome.result() if outcome else rng.choice(["1-0", "0-1", "1/2-1/2"])
+    return game
+
+
+def _variation(rng: random.Random, node: chess.pgn.GameNode, board: chess.Board, move) -> None:
+    """An alternative to node's main move: a few random plies, sometimes with comments."""
+    side = node.add_variation(move)
+    if rng.random() < 0.3:
+        side.starting_comment = "or"
+    if rng.random() < 0.3:
+        side.comment = "also possible"
+    line = board.copy()
+    line.push(move)
+    for _ in range(rng.randint(0, 6)):
+        replies = list(line.legal_moves)
+        if not replies:
+            break
+        reply = rng.choice(replies)
+        side = side.add_variation(reply)
+        if rng.random() < 0.1:
+            side.nags.add(rng.choice([1, 2, 6]))
+        line.push(reply)
+
+
+def games_text(count: int, seed: int, style: str = "rich") -> Iterator[str]:
+    """PGN texts of `count` seeded random games, one game each (a blank line after it)."""
+    rng = random.Random(seed)
+    for number in range(count):
+        game = random_game(rng, number, style)
+        yield str(game) + "\n\n"
+
+
+def make(path: str, count: int, seed: int, style: str) -> None:
+    """Write the games to `path`."""
+    with open(path, "w", encoding="utf-8") as out:
+        for text in games_text(count, seed, style):
+            out.write(text)
+
+
+def _timed(label: str, read: Callable[[io.TextIOBase], int], path: str, limit: int) -> float:
+    """Seconds one reader takes for the file's first `limit` games (printed with games/s)."""
+    with open(path, encoding="utf-8-sig") as handle:
+        start = time.perf_counter()
+        games = read(handle, limit)
+        seconds = time.perf_counter() - start
+    print(f"{label:34} {games:7} games {seconds:8.2f} s {games / seconds:9.0f} games/s", flush=True)
+    return seconds / max(1, games)
+
+
+def _python_chess(handle, limit: int) -> int:
+    """Games python-chess's read_game loop reads."""
+    games = 0
+    while games < limit and chess.pgn.read_game(handle) is not None:
+        games += 1
+    return games
+
+
+def _python_chess_headers(handle, limit: int) -> int:
+    """Games python-chess's read_headers loop scans."""
+    games = 0
+    while games < limit and chess.pgn.read_headers(handle) is not None:
+        games += 1
+    return games
+
+
+def speed(path: str, limit: int, repeat: int) -> None:
+    """python-chess and ferz.pgn on the same file, side by side."""
+    from ferz import pgn
+
+    def ferz_full(handle, limit: int) -> int:
+        games = 0
+        while games < limit and pgn.read_game(handle) is not None:
+            games += 1
+        return games
+
+    def ferz_mainline(handle, limit: int) -> int:
+        games = 0
+        while games < limit and pgn.read_game(handle, mainline_only=True) is not None:
+            games += 1
+        return games
+
+    def ferz_headers(handle, limit: int) -> int:
+        games = 0
+        while games < limit and pgn.read_headers(handle) is not None:
+            games += 1
+        return games
+
+    for _ in range(repeat):
+        reference = _timed("python-chess read_game", _python_chess, path, limit)
+        full = _timed("ferz.pgn read_game", ferz_full, path, limit)
+        main = _timed("ferz.pgn read_game(mainline_only)", ferz_mainline, path, limit)
+        head_ref = _timed("python-chess read_headers", _python_chess_headers, path, limit)
+        head = _timed("ferz.pgn read_headers", ferz_headers, path, limit)
+        print(
+            f"ratio (ferz games/s over python-chess's): full {reference / full:.2f}, "
+            f"mainline {reference / main:.2f}, headers {head_ref / head:.2f}",
+            flush=True,
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    make_parser = sub.add_parser("make", help="write a file of seeded random games")
+    make_parser.add_argument("out", metavar="OUT.pgn")
+    make_parser.add_argument("--games", type=int, default=3000)
+    make_parser.add_argument("--seed", type=int, default=1)
+    make_parser.add_argument("--style", choices=STYLES, default="rich")
+    speed_parser = sub.add_parser("speed", help="ferz.pgn against python-chess, games a second")
+    speed_parser.add_argument("pgn", metavar="GAMES.pgn")
+    speed_parser.add_argument("--games", type=int, default=10**9, help="read at most these")
+    speed_parser.add_argument("--repeat", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.command == "make":
+        make(args.out, args.games, args.seed, args.style)
+        print(f"{args.out}: {args.games} games, {Path(args.out).stat().st_size} bytes")
+    else:
+        speed(args.pgn, args.games, args.repeat)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
