@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
     from ..match.engines import MoveLimits
@@ -149,7 +150,7 @@ def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | N
     from ..match.engines import EngineError, EngineSpec, MoveLimits
     from ..match.launch import launch
 
-    games = list(pgn.read_games(text))
+    games = pgn.read_games(text)  # one at a time
     tables = None
     if settings.syzygy:
         from ..syzygy import open_tablebase, parse_path
@@ -194,10 +195,10 @@ def annotate_text(settings: Settings, text: str, on_move: Callable[[], None] | N
 
 
 class _Bar:
-    """A progress line on stderr: games and positions done."""
+    """A progress line on stderr: games and positions done (of `games` in the file)."""
 
-    def __init__(self, games: int, positions: int, quiet: bool) -> None:
-        self.games, self.positions = games, positions
+    def __init__(self, games: int, quiet: bool) -> None:
+        self.games = games
         self.done_games = self.done_positions = 0
         self.quiet = quiet
         self.lock = threading.Lock()
@@ -210,91 +211,164 @@ class _Bar:
             if sys.stderr.isatty() and not self.quiet:
                 self._show()
 
-    def game(self) -> None:
-        """One more game finished."""
+    def game(self, positions: int = 0) -> None:
+        """One more game finished (`positions`: those not counted by position())."""
         with self.lock:
             self.done_games += 1
+            self.done_positions += positions
             if not self.quiet:
                 self._show(final=not sys.stderr.isatty())
 
     def _show(self, final: bool = False) -> None:
         """Write the line."""
-        share = self.done_positions / max(1, self.positions)
+        share = self.done_games / max(1, self.games)
         width = 24
         bar = "#" * round(width * share) + "-" * (width - round(width * share))
         text = (
             f"[{bar}] {self.done_games}/{self.games} games, "
-            f"{self.done_positions}/{self.positions} positions, "
-            f"{time.monotonic() - self.started:.0f} s"
+            f"{self.done_positions} positions, {time.monotonic() - self.started:.0f} s"
         )
         sys.stderr.write(text + "\n" if final else "\r" + text)
         sys.stderr.flush()
 
 
-def main(args: argparse.Namespace) -> int:
-    """Run `ferz analyse`."""
+class _InOrder:
+    """Annotated games written as they finish, in the order of the input (a game that finishes
+    early waits for those before it), each flushed: a stopped run keeps what it did."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.waiting: dict[int, str] = {}
+        self.next = 0
+        self.lock = threading.Lock()
+
+    def put(self, index: int, text: str) -> None:
+        """The annotated text of the index-th good game."""
+        with self.lock:
+            self.waiting[index] = text
+            while self.next in self.waiting:
+                self.out.write(self.waiting.pop(self.next))
+                self.out.flush()
+                self.next += 1
+
+
+def _games(path: str, bad: list[str]) -> Iterator[tuple[int, str, int]]:
+    """(number, PGN text, positions) of each good game of a file, read one at a time; the
+    errors of bad games (reported at once on stderr, then skipped) go to `bad`."""
     from .. import pgn
 
+    number = 0
+    with _open(path) as handle:
+        for game in pgn.stream_games(handle):
+            if game.errors:
+                bad.append(game.errors[0])
+                print(
+                    f"ferz analyse: {path}: skipped a bad game: {game.errors[0]}", file=sys.stderr
+                )
+                continue
+            yield number, pgn.write(game), len(game.mainline_moves()) + 1
+            number += 1
+
+
+def _open(path: str) -> TextIO:
+    """A PGN file opened for reading; ValueError if it cannot be."""
+    try:
+        return open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+
+
+def _count(path: str) -> int:
+    """The games of a file (pgn.skip_game: the moves are not read)."""
+    from .. import pgn
+
+    count = 0
+    with _open(path) as handle:
+        while pgn.skip_game(handle):
+            count += 1
+    return count
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run `ferz analyse`: the games are read one at a time and each annotated game is written
+    as it finishes (in the input's order); bad games are reported and skipped."""
     settings = settings_from(args)
-    games = pgn.read_file(args.games)
-    if not games:
+    total = _count(args.games)
+    if not total:
         raise ValueError(f"{args.games}: no games")
-    texts = [pgn.write(game) for game in games]
-    positions = sum(len(game.mainline_moves()) + 1 for game in games)
-    bar = _Bar(len(games), positions, args.quiet)
-    results: list[str | None] = [None] * len(texts)
-    if args.ray:
-        _run_ray(
-            settings, texts, results, bar, args.ray, [len(g.mainline_moves()) + 1 for g in games]
-        )
-    else:
-        _run_local(settings, texts, results, bar, args.jobs)
+    bar = _Bar(total, args.quiet)
+    bad: list[str] = []
+    try:
+        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
+    except OSError as error:
+        raise ValueError(f"cannot write {args.output}: {error.strerror}") from None
+    try:
+        writer = _InOrder(out)
+        games = _games(args.games, bad)
+        if args.ray:
+            _run_ray(settings, games, writer, bar, args.ray)
+        else:
+            _run_local(settings, games, writer, bar, args.jobs, total)
+    finally:
+        if out is not sys.stdout:
+            out.close()
     if not args.quiet and sys.stderr.isatty():
         sys.stderr.write("\n")
-    output = "".join(text or "" for text in results)
-    if args.output:
-        from ..files import write_atomically
-
-        try:
-            write_atomically(args.output, output)  # a stopped run leaves no half a file
-        except OSError as error:
-            raise ValueError(f"cannot write {args.output}: {error.strerror}") from None
-    else:
-        sys.stdout.write(output)
+    if bad and not writer.next:
+        raise ValueError(f"no game of {args.games} could be read: {bad[0]}")
     return 0
+
+
+#: Ray tasks in flight at once (the games read ahead of the cluster)
+RAY_WINDOW = 64
 
 
 def _run_ray(
     settings: Settings,
-    texts: list[str],
-    results: list[str | None],
+    games: Iterator[tuple[int, str, int]],
+    writer: _InOrder,
     bar: _Bar,
     address: str,
-    sizes: list[int],
 ) -> None:
-    """Annotate each game as a Ray task (one CPU each)."""
+    """Annotate each game as a Ray task (one CPU each), at most RAY_WINDOW at a time."""
     from ..match.cluster import session
 
     with session(address) as ray:
         remote = ray.remote(num_cpus=1, max_retries=3)(annotate_text)
-        refs = {remote.remote(settings, text): index for index, text in enumerate(texts)}
-        while refs:
-            done, _ = ray.wait(list(refs), num_returns=1)
-            index = refs.pop(done[0])
-            results[index] = ray.get(done[0])
-            bar.done_positions += sizes[index]
-            bar.game()
+        refs: dict = {}
+        for item in itertools.chain(games, [None]):
+            if item is not None:
+                number, text, positions = item
+                refs[remote.remote(settings, text)] = (number, positions)
+            while refs and (item is None or len(refs) >= RAY_WINDOW):
+                done, _ = ray.wait(list(refs), num_returns=1)
+                number, positions = refs.pop(done[0])
+                writer.put(number, ray.get(done[0]))
+                bar.game(positions)
 
 
 def _run_local(
-    settings: Settings, texts: list[str], results: list[str | None], bar: _Bar, jobs: int
+    settings: Settings,
+    games: Iterator[tuple[int, str, int]],
+    writer: _InOrder,
+    bar: _Bar,
+    jobs: int,
+    total: int,
 ) -> None:
-    """Annotate the games on `jobs` threads (each with its own engine process)."""
+    """Annotate the games on `jobs` threads (each with its own engine process), each taking
+    the next game from the file."""
     from ..match.runner import on_threads
 
-    def work(index: int) -> None:
-        """Annotate one game."""
-        results[index] = annotate_text(settings, texts[index], bar.position)
+    lock = threading.Lock()
+
+    def work(_: int) -> None:
+        """Annotate the next game."""
+        with lock:
+            item = next(games, None)
+        if item is None:
+            return
+        number, text, _positions = item
+        writer.put(number, annotate_text(settings, text, bar.position))
         bar.game()
 
-    on_threads(len(texts), jobs, work)
+    on_threads(total, jobs, work)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -12,14 +13,17 @@ from ..board import Board
 
 EXAMPLES = """examples:
   ferz book build games.pgn -o book.bin --max-ply 16 --min-games 3
-  ferz book build a.pgn b.pgn -o book.bin --uniform
+  ferz book build a.pgn b.pgn -o book.bin --uniform --quiet
   ferz book probe book.bin                       # the start position's moves
   ferz book probe book.bin --moves e2e4 e7e5     # after 1. e4 e5
   ferz book probe book.bin --fen "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
 
 build weights moves as `polyglot make-book` does: each game through a move adds 2 when the
 mover won, 1 for a draw or an unknown result, 0 for a loss; moves seen in fewer than
---min-games games, or with no score, are left out. Books cover standard chess (and Chess960)."""
+--min-games games, or with no score, are left out. Books cover standard chess (and Chess960).
+Only the first --max-ply moves of each game's main line are played (variations and comments
+are skipped unread); a bad game is reported and left out; a run of more than a few seconds
+shows its progress on stderr (--quiet: none)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     build.add_argument("--max-ply", type=int, default=1024, help="plies of each game (1024)")
     build.add_argument("--min-games", type=int, default=3, help="games a move needs (3)")
     build.add_argument("--uniform", action="store_true", help="every kept move weighs 1")
+    build.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     probe = sub.add_parser("probe", help="list a book's moves for a position")
     probe.add_argument("book", metavar="BOOK.bin")
     probe.add_argument("--fen", help="the position (default: the start)")
@@ -43,26 +48,52 @@ class _Read:
 
     games: int = 0
     errors: list[str] = field(default_factory=list)
+    quiet: bool = True
+    seen: int = 0  # games read, good or bad, of any variant
+    started: float = field(default_factory=time.monotonic)
+    shown: float = 0.0  # when the progress line was last written
+
+    def progress(self, final: bool = False) -> None:
+        """The progress line on stderr, at most once a second after the first two seconds."""
+        now = time.monotonic()
+        if self.quiet or (not final and (now - self.started < 2 or now - self.shown < 1)):
+            return
+        if final and not self.shown:
+            return  # a quick run: no line
+        self.shown = now
+        tty = sys.stderr.isatty()
+        text = (
+            f"ferz book: {self.seen} games read, {self.games} in the book, "
+            f"{len(self.errors)} bad, {now - self.started:.0f} s"
+        )
+        sys.stderr.write(("\r" + text + ("\n" if final else "")) if tty else text + "\n")
+        sys.stderr.flush()
 
 
-def _games(paths: list[str], read: _Read) -> Iterator[tuple[Board, str]]:
-    """(board at the end of the main line, result) of every standard chess game of the files,
-    a game at a time (the book keeps counts, not games); games of other variants are skipped,
-    and so are bad games, their errors kept in `read`."""
+def _games(paths: list[str], read: _Read, max_ply: int) -> Iterator[tuple[Board, str]]:
+    """(board after the first `max_ply` plies of the main line, result) of every standard
+    chess game of the files, a game at a time (the book keeps counts, not games; only the main
+    line is read); games of other variants are skipped, and so are bad games, their errors
+    kept in `read`."""
     for path in paths:
         try:
             handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
         except OSError as error:
             raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
         with handle:
-            for game in pgn.stream_games(handle):
+            for game in pgn.stream_games(handle, mainline_only=True):
+                read.seen += 1
+                read.progress()
                 if game.errors:
                     read.errors.append(f"{path}: {game.errors[0]}")
                     continue
                 if game.variant not in ("chess", "chess960"):
                     continue
                 read.games += 1
-                yield game.end_board(), game.headers.get("Result", "*")
+                board = game.board()
+                for move in game.mainline_moves()[:max_ply]:
+                    board.push_uci(move)
+                yield board, game.headers.get("Result", "*")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -70,8 +101,11 @@ def main(args: argparse.Namespace) -> int:
     if args.book_command == "build":
         if args.max_ply < 1 or args.min_games < 1:
             raise ValueError("--max-ply and --min-games must be at least 1")
-        read = _Read()
-        rows = book.build(_games(args.pgn, read), args.max_ply, args.min_games, args.uniform)
+        read = _Read(quiet=args.quiet)
+        rows = book.build(
+            _games(args.pgn, read, args.max_ply), args.max_ply, args.min_games, args.uniform
+        )
+        read.progress(final=True)
         if not read.games:
             first = f" ({read.errors[0]})" if read.errors else ""
             raise ValueError(

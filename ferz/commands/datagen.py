@@ -76,7 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--openings",
         default="",
         metavar="FILE",
-        help="EPD/FEN openings (default: the bundled set, chess only)",
+        help="EPD/FEN or PGN openings (.pgn: the position after each game's main line; "
+        "default: the bundled set, chess only)",
     )
     add(
         "--book-share",

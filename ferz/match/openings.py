@@ -2,7 +2,8 @@
 
 Each opening is played twice, colours reversed. EPD lines give the position's first four
 fields (with `hmvc`/`fmvn` opcodes when present); FEN lines the whole FEN; a PGN file gives
-each game's start position and main-line moves (up to `plies`, when given). Every opening is
+each game's start position and main-line moves (up to `plies`, when given), read one game at
+a time (`ferz datagen` takes the position after them). Every opening is
 checked with ferz's Board: a line that is no position of the variant, or a game that is
 already over, is an error naming the file and line.
 """
@@ -38,8 +39,11 @@ def _epd_fen(line: str) -> str:
 
 
 def read_positions(path: str | Path, variant: str) -> list[Opening]:
-    """The openings of an EPD/FEN file (blank lines and # comments skipped)."""
+    """The openings of an EPD/FEN file (blank lines and # comments skipped), or of a PGN file
+    (`.pgn`: the position after each game's main line)."""
     path = Path(path)
+    if path.suffix.lower() == ".pgn":
+        return [Opening(board.fen()) for _, board in _pgn_openings(path, variant, None)]
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
@@ -66,20 +70,33 @@ def read_positions(path: str | Path, variant: str) -> list[Opening]:
 
 def read_games(path: str | Path, variant: str, plies: int | None) -> list[Opening]:
     """The openings of a PGN file: each game's start and main line (its first `plies`)."""
+    return [opening for opening, _ in _pgn_openings(Path(path), variant, plies)]
+
+
+def _pgn_openings(path: Path, variant: str, plies: int | None) -> list[tuple[Opening, Board]]:
+    """Each game's opening and the board after it, the file read a game at a time (main lines
+    only: a big file takes the memory of its openings, not of its games); ValueError names
+    the game and line of a bad one."""
     from .. import pgn
 
-    games = pgn.read_file(str(path))
+    try:
+        handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
     out = []
-    for index, game in enumerate(games, 1):
-        if game.variant != variant:
-            raise ValueError(f"{path}: game {index} is {game.variant}, the match {variant}")
-        board = game.board()
-        moves = game.mainline_moves()[: plies if plies is not None else None]
-        for move in moves:
-            board.push_uci(move)
-        if board.is_game_over():
-            raise ValueError(f"{path}: game {index}: the opening ends the game")
-        out.append(Opening(game.board().fen(), tuple(moves)))
+    with handle:
+        for index, game in enumerate(pgn.stream_games(handle, mainline_only=True), 1):
+            if game.errors:
+                raise ValueError(f"{path}: {game.errors[0]}")
+            if game.variant != variant:
+                raise ValueError(f"{path}: game {index} is {game.variant}, the match {variant}")
+            board = game.board()
+            moves = game.mainline_moves()[: plies if plies is not None else None]
+            for move in moves:
+                board.push_uci(move)
+            if board.is_game_over():
+                raise ValueError(f"{path}: game {index}: the opening ends the game")
+            out.append((Opening(game.board().fen(), tuple(moves)), board))
     if not out:
         raise ValueError(f"{path}: no games")
     return out
