@@ -471,11 +471,13 @@ _TAG = re.compile(r'\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r\n]*)"\s*\]\s*$
 _TAGS = re.compile(r'\[\s*([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"([^\r\n]*?)"\s*\](?=\s*(?:\[|$))')
 #: a line that starts the next game's tags
 _TAG_START = re.compile(r'\s*\[\s*[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"')
-#: the tokens of movetext, in one pass over a game's text: comments, line comments, NAGs,
-#: parentheses, results, move numbers, suffix annotations, words (moves), anything else
+#: the tokens of movetext, in one pass over a game's text (spaces and move numbers before a
+#: token skipped with it): moves, comments, results, parentheses, NAGs, line comments, a move
+#: number alone, suffix annotations, other words, anything else
 _MOVETEXT = re.compile(
-    r"""(?:\d+\s*\.+\s*)?(\{[^}]*\}?|;[^\n]*|\$\d+|[()]|(?:1-0|0-1|1/2-1/2|\*)(?=[\s(){};\[]|$)"""
-    r"""|\d+\s*\.+|[!?]{1,2}|[^\s{}()\[\]$;!?]+|\S)"""
+    r"""\s*(?:\d+\s*\.+\s*)?([A-Za-z][^\s{}()\[\]$;!?]*|\{[^}]*\}?"""
+    r"""|(?:1-0|0-1|1/2-1/2|\*)(?=[\s(){};\[]|$)|[()]|\$\d+|;[^\n]*|\d+\s*\.+|[!?]{1,2}"""
+    r"""|[^\s{}()\[\]$;!?]+|\S)"""
 )
 _RESULT_SET = frozenset(RESULTS)
 # what the first character of a token says it is
@@ -499,24 +501,26 @@ class _Stream:
         self.where: int | None = None  # the handle's position when the last call ended
 
     def moved(self) -> bool:
-        """Whether the handle was moved (seek) since the last call ended: then the lines given
-        back are dropped, and lines are counted from here."""
+        """Whether the handle was moved (seek) since the last call ended with lines given back:
+        then they are dropped (the lines are counted on)."""
+        if not self.pending or self.where is None:
+            return False
         try:
             where = self.handle.tell()
         except (AttributeError, OSError, ValueError):
             return False
-        if where == self.where or self.where is None:
+        if where == self.where:
             return False
         self.pending.clear()
-        self.line = 0
         return True
 
     def stop(self) -> None:
-        """A call ends here (its position, for moved())."""
-        try:
-            self.where = self.handle.tell()
-        except (AttributeError, OSError, ValueError):
-            self.where = None
+        """A call ends here: its position, where it gives lines back (for moved(); a tell()
+        costs as much as reading a few tags)."""
+        self.where = None
+        if self.pending:
+            with contextlib.suppress(AttributeError, OSError, ValueError):
+                self.where = self.handle.tell()
 
     def readline(self) -> str:
         """The next line ('' at the end)."""
@@ -945,6 +949,9 @@ class _BoardLine:
         return self.board.fen()
 
 
+#: the first plies of each game, whose moves _FastLine keeps by position, and how many it keeps
+OPENING_PLIES = 12
+OPENING_MOVES = 20_000
 #: a move spelt as SAN, long algebraic or coordinates: piece, origin file and rank (either may
 #: be missing), target, promotion; check marks
 _FAST_MOVE = re.compile(r"([A-Z]?)([a-p]?)(\d{0,2})[-x:]?([a-p]\d{1,2})(?:=?([A-Za-z]))?[+#]*$")
@@ -980,6 +987,16 @@ class _FastLine:
         self.promo_letters = [""] + [p.letter for p in pieces]
         self.tokens: dict[str, tuple | None] = {}
         self.uci_texts: dict[int, str] = {}
+        # the moves read in the openings' positions, by (position key, token): a database's
+        # games share their first moves; not where a move's legality depends on the moves
+        # before (janggi's bikjang, shatar, perpetual checks and chases)
+        self.known: dict[tuple[int, str], tuple[int, str, str]] = {}
+        self.keyed = not (
+            rules.bikjang
+            or rules.shatar_mate
+            or rules.perpetual_check_illegal
+            or rules.chasing_rule
+        )
         self.played: list[int] = []
         self.loaded: str | None = None  # the FEN the moves were played from
         self.play = self._player()
@@ -1025,8 +1042,22 @@ class _FastLine:
         names, files, ranks, file_index = self.names, self.files, self.ranks, self.file_index
         parse, slow, castle, uci_of = self._parse, self._slow, self._castle, self._uci
         promo_kind, castle_kind, ep_kind = PROMO, CASTLE, EP
+        known, opening = self.known, OPENING_PLIES if self.keyed else 0
 
         def play(token: str) -> tuple[str, str]:
+            if len(played) < opening:  # a position of the openings: seen before?
+                key = (pos.key, token)
+                hit = known.get(key)
+                if hit is not None and make(hit[0]):
+                    played.append(hit[0])
+                    return hit[1], hit[2]
+                uci, san = play_it(token)
+                if len(known) < OPENING_MOVES:
+                    known[key] = (played[-1], uci, san)
+                return uci, san
+            return play_it(token)
+
+        def play_it(token: str) -> tuple[str, str]:
             try:
                 parsed = tokens[token]
             except KeyError:

@@ -54,9 +54,11 @@ class _Read:
     shown: float = 0.0  # when the progress line was last written
 
     def progress(self, final: bool = False) -> None:
-        """The progress line on stderr, at most once a second after the first two seconds."""
+        """The progress line on stderr after the first two seconds: rewritten once a second on
+        a terminal, a new line every ten seconds otherwise (a log)."""
         now = time.monotonic()
-        if self.quiet or (not final and (now - self.started < 2 or now - self.shown < 1)):
+        every = 1 if sys.stderr.isatty() else 10
+        if self.quiet or (not final and (now - self.started < 2 or now - self.shown < every)):
             return
         if final and not self.shown:
             return  # a quick run: no line

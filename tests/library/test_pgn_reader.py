@@ -106,6 +106,21 @@ def test_headers_then_seek_then_read() -> None:
     assert pgn.read_game(handle).headers["Event"] == "good 2"
 
 
+def test_a_seek_drops_the_line_the_reader_gave_back() -> None:
+    """Games without blank lines between them: the reader keeps the next game's first tag
+    line; a seek elsewhere drops it."""
+    text = '[Event "a"]\n1. e4 *\n[Event "b"]\n1. d4 *\n[Event "c"]\n1. c4 *\n'
+    handle = io.StringIO(text)
+    assert pgn.read_headers(handle)["Event"] == "a"
+    handle.seek(0)
+    assert pgn.read_game(handle).headers["Event"] == "a"
+    assert pgn.read_game(handle).headers["Event"] == "b"
+    games = pgn.stream_games(handle)
+    assert next(games).headers["Event"] == "c"
+    handle.seek(0)
+    assert [g.headers["Event"] for g in games] == ["a", "b", "c"]
+
+
 BROKEN = [
     ("illegal", '[Event "illegal"]\n\n1. e4 e5 2. Ke3 Nc6 *\n', "illegal move 'Ke3'"),
     ("broken tag", '[Event "broken tag"]\n[White "no end\n\n1. e4 *\n', "broken tag"),
