@@ -16,7 +16,8 @@ from importlib import resources
 from pathlib import Path
 
 from .board import Board, IllegalMoveError, Move
-from .core.defs import CASTLE, move_kind, move_to
+from .core.defs import CASTLE, MAXP, PROMO, move_kind, move_to
+from .core.rules import Rules
 from .files import write_atomically
 
 ENTRY = struct.Struct(">QHHI")
@@ -49,21 +50,62 @@ def _standard(board: Board) -> None:
 def key(board: Board) -> int:
     """The Polyglot hash of a standard chess position."""
     _standard(board)
+    return _key(board.position, _tables(board.rules))
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """A standard chess Rules' squares and pieces in Polyglot's terms, by core code."""
+
+    pieces: tuple[int, ...]  # piece code -> 64 * Polyglot kind (-1: none)
+    squares: tuple[int, ...]  # core square -> 8 * rank + file (-1: off the board)
+    files: tuple[int, ...]  # core square -> file
+    raws: tuple[int, ...]  # core square -> Polyglot's 6-bit square
+    promos: tuple[int, ...]  # piece type -> Polyglot's promotion (0: none)
+
+
+_TABLES: dict[int, tuple[object, _Tables]] = {}
+
+
+def _tables(rules: object) -> _Tables:
+    """The _Tables of a standard chess Rules (kept by the Rules object)."""
+    found = _TABLES.get(id(rules))
+    if found is not None and found[0] is rules:
+        return found[1]
+    size = max(rules.squares()) + 1  # type: ignore[attr-defined]
+    squares, files, raws = [-1] * size, [0] * size, [0] * size
+    for sq in rules.squares():  # type: ignore[attr-defined]
+        file, rank = rules.file_of(sq), rules.rank_of(sq)  # type: ignore[attr-defined]
+        squares[sq], files[sq], raws[sq] = 8 * rank + file, file, 8 * rank + file
+    letters = [p.letter for p in rules.pieces]  # type: ignore[attr-defined]
+    pieces = [-1, -1]
+    for letter in letters:  # code 2 * type + colour, White 0 (Polyglot's odd kinds)
+        kind = 2 * PIECES.index(letter)
+        pieces += [64 * (kind + 1), 64 * kind]
+    promos = [0] + [" NBRQ".find(letter) if letter in "NBRQ" else 0 for letter in letters]
+    tables = _Tables(tuple(pieces), tuple(squares), tuple(files), tuple(raws), tuple(promos))
+    _TABLES[id(rules)] = (rules, tables)
+    return tables
+
+
+def _key(pos: object, tables: _Tables) -> int:
+    """The Polyglot hash of a core position of standard chess (its piece lists)."""
     table = random64()
-    rules, pos = board.rules, board.position
+    board, plist, count = pos.board, pos.plist, pos.pcount  # type: ignore[attr-defined]
+    pieces, squares = tables.pieces, tables.squares
     h = 0
-    for sq in rules.squares():
-        code = pos.board[sq]
-        if code < 2:
-            continue
-        kind = 2 * PIECES.index(rules.pieces[(code >> 1) - 1].letter) + (1 - (code & 1))
-        h ^= table[64 * kind + 8 * rules.rank_of(sq) + rules.file_of(sq)]
+    for first in (0, MAXP):
+        for index in range(first, first + count[first // MAXP]):
+            sq = plist[index]
+            h ^= table[pieces[board[sq]] + squares[sq]]
+    castling = pos.castling  # type: ignore[attr-defined]
     for right in range(4):  # white short, white long, black short, black long
-        if pos.castling & (1 << right):
+        if castling & (1 << right):
             h ^= table[CASTLE_OFFSET + right]
-    if pos.ep:  # the core keeps e.p. only when a pawn can take: the Polyglot rule
-        h ^= table[EP_OFFSET + rules.file_of(pos.ep)]
-    if pos.side == 0:
+    ep = pos.ep  # type: ignore[attr-defined]
+    if ep:  # the core keeps e.p. only when a pawn can take: the Polyglot rule
+        h ^= table[EP_OFFSET + tables.files[ep]]
+    if pos.side == 0:  # type: ignore[attr-defined]
         h ^= table[TURN_OFFSET]
     return h
 
@@ -214,36 +256,96 @@ def build(
     game through a move adds 2 when the mover won, 1 for a draw or an unknown result, 0 for a
     loss, over its first `max_ply` plies; moves seen in fewer than `min_games` games, or with
     no score, are left out; `uniform` gives every kept move weight 1."""
+    lines = (
+        (end.starting_fen, end.rules, end.chess960, [m.code for m in end.move_stack], result)
+        for end, result in games
+    )
+    return build_lines(lines, max_ply, min_games, uniform)
+
+
+def build_lines(
+    lines: Iterable[tuple[str, Rules, bool, list[int] | list[str], str]],
+    max_ply: int = 1024,
+    min_games: int = 3,
+    uniform: bool = False,
+) -> list[tuple[int, int, int, int]]:
+    """build()'s rows from games given as (start FEN, Rules, Chess960, moves, result), the
+    moves legal ones, as core codes or UCI texts (what a PGN reader gives: `ferz book build`
+    reads games so, without a Board for each). Each game is played on one core position per
+    start, its moves unmade after it."""
     if max_ply < 1 or min_games < 1:
         raise ValueError("max_ply and min_games must be at least 1")
     stats: dict[int, dict[int, _Stat]] = {}
-    starts: dict[tuple[str, str, bool], Board] = {}  # one board per start, replayed and undone
-    for end, result in games:
-        start = (end.starting_fen, end.rules.name, end.chess960)
-        board = starts.get(start) or starts.setdefault(
-            start, Board(end.starting_fen, rules=end.rules, chess960=end.chess960)
-        )
-        played = end.move_stack[:max_ply]
-        for move in played:
-            h, raw = key(board), _raw(board, move)
-            mover_white = board.turn
-            board.push(move)
-            stat = stats.setdefault(h, {}).setdefault(raw, _Stat())
-            stat.games += 1
-            stat.score += {"1-0": 2 if mover_white else 0, "0-1": 0 if mover_white else 2}.get(
-                result, 1
-            )
-            if stat.games >= HALVE_AT:
-                for other in stats[h].values():
-                    other.games, other.score = (other.games + 1) // 2, (other.score + 1) // 2
-        for _ in played:
-            board.pop()
+    starts: dict[tuple[str, int, bool], tuple[Board, _Tables, dict]] = {}
+    for fen, rules, chess960, moves, result in lines:
+        start = (fen, id(rules), chess960)
+        found = starts.get(start)
+        if found is None or found[0].rules is not rules:
+            board = Board(fen, rules=rules, chess960=chess960)
+            _standard(board)
+            found = starts[start] = (board, _tables(rules), {})
+        board, tables, texts = found
+        pos = board.position
+        won = {"1-0": 0, "0-1": 1}.get(result)  # the side that won, or None
+        played = 0
+        try:
+            for move in moves[:max_ply]:
+                code = move if isinstance(move, int) else _code(board, move, texts)
+                h = _key(pos, tables)
+                raw = _raw_code(code, tables)
+                score = 1 if won is None else 2 if won == pos.side else 0
+                if not pos.make(code):
+                    raise ValueError(f"illegal move {move!r} in {pos.fen()}")
+                played += 1
+                moves_here = stats.get(h)
+                if moves_here is None:
+                    moves_here = stats[h] = {}
+                stat = moves_here.get(raw)
+                if stat is None:
+                    stat = moves_here[raw] = _Stat()
+                stat.games += 1
+                stat.score += score
+                if stat.games >= HALVE_AT:
+                    for other in moves_here.values():
+                        other.games, other.score = (other.games + 1) // 2, (other.score + 1) // 2
+        finally:
+            for _ in range(played):
+                pos.unmake()
     rows = []
-    for h, moves in stats.items():
-        for raw, stat in moves.items():
+    for h, moves_of in stats.items():
+        for raw, stat in moves_of.items():
             if stat.games >= min_games and stat.score > 0:
                 rows.append((h, raw, 1 if uniform else stat.score, 0))
     return rows
+
+
+def _code(board: Board, text: str, texts: dict) -> int:
+    """The core code of a legal move given in UCI as the board writes it (its position is the
+    one played on). `texts` keeps each code's text and, by text, the codes met with it (one,
+    or two where e.p. and a plain capture, or a pawn's and a piece's step, share a text): the
+    one among the position's pseudo-legal moves is the move."""
+    pos = board.position
+    moves = pos.pseudo_moves()
+    for code in texts.get(text, ()):
+        if code in moves:
+            return code
+    for code in moves:
+        uci = texts.get(code)
+        if uci is None:
+            uci = texts[code] = board._uci_text(code)
+            texts.setdefault(uci, []).append(code)
+        if uci == text:
+            return code
+    raise ValueError(f"illegal move {text!r} in {pos.fen()}")
+
+
+def _raw_code(code: int, tables: _Tables) -> int:
+    """The Polyglot encoding of a core move of standard chess (castling is king-takes-rook
+    in both)."""
+    raw = tables.raws[(code >> 9) & 511] | tables.raws[code & 511] << 6
+    if (code >> 24) & 7 == PROMO:
+        raw |= tables.promos[(code >> 18) & 63] << 12
+    return raw
 
 
 def save(path: str | Path, rows: list[tuple[int, int, int, int]]) -> None:

@@ -8,8 +8,9 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .. import book, pgn
+from .. import book, pgn, variants
 from ..board import Board
+from ..core.rules import Rules
 
 EXAMPLES = """examples:
   ferz book build games.pgn -o book.bin --max-ply 16 --min-games 3
@@ -72,11 +73,11 @@ class _Read:
         sys.stderr.flush()
 
 
-def _games(paths: list[str], read: _Read, max_ply: int) -> Iterator[tuple[Board, str]]:
-    """(board after the first `max_ply` plies of the main line, result) of every standard
-    chess game of the files, a game at a time (the book keeps counts, not games; only the main
-    line is read); games of other variants are skipped, and so are bad games, their errors
-    kept in `read`."""
+def _games(paths: list[str], read: _Read) -> Iterator[tuple[str, Rules, bool, list[str], str]]:
+    """(start FEN, Rules, Chess960, UCI moves of the main line, result) of every standard chess
+    game of the files, a game at a time (the book keeps counts, not games; only the main line
+    is read); games of other variants are skipped, and so are bad games, their errors kept in
+    `read`."""
     for path in paths:
         try:
             handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
@@ -92,10 +93,10 @@ def _games(paths: list[str], read: _Read, max_ply: int) -> Iterator[tuple[Board,
                 if game.variant not in ("chess", "chess960"):
                     continue
                 read.games += 1
-                board = game.board()
-                for move in game.mainline_moves()[:max_ply]:
-                    board.push_uci(move)
-                yield board, game.headers.get("Result", "*")
+                rules = variants.get(game.variant)
+                fen = game.headers.get("FEN") or rules.start_fen
+                moves = game.mainline_moves()
+                yield fen, rules, rules.chess960, moves, game.headers.get("Result", "*")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -104,9 +105,7 @@ def main(args: argparse.Namespace) -> int:
         if args.max_ply < 1 or args.min_games < 1:
             raise ValueError("--max-ply and --min-games must be at least 1")
         read = _Read(quiet=args.quiet)
-        rows = book.build(
-            _games(args.pgn, read, args.max_ply), args.max_ply, args.min_games, args.uniform
-        )
+        rows = book.build_lines(_games(args.pgn, read), args.max_ply, args.min_games, args.uniform)
         read.progress(final=True)
         if not read.games:
             first = f" ({read.errors[0]})" if read.errors else ""
