@@ -377,7 +377,11 @@ def _parse_standard(board: Board, text: str) -> Move:
 
 
 def read_game(
-    source: TextIO | str, variant: str = "chess", *, mainline_only: bool = False
+    source: TextIO | str,
+    variant: str = "chess",
+    *,
+    mainline_only: bool = False,
+    max_plies: int | None = None,
 ) -> Game | None:
     """The next game of an open PGN text stream, or None at its end (python-chess's
     `chess.pgn.read_game`). What is wrong in a game (an illegal move, a broken tag, stray
@@ -389,14 +393,15 @@ def read_game(
     `source` may also be a text (`str`): its first game, and a PgnError at an error, as
     ferz has always read texts. `variant` is the variant of games without a Variant tag (one
     is added to them). `mainline_only`: skip variations, comments and NAGs (faster; tools that
-    need the moves only)."""
+    need the moves only). `max_plies`: read the main line's first moves only, and go past the
+    rest of the game unread (an opening book's first plies)."""
     if isinstance(source, str):
-        game = _read(_Stream(io.StringIO(source)), variant, mainline_only)
+        game = _read(_Stream(io.StringIO(source)), variant, mainline_only, max_plies)
         if game is not None and game.errors:
             raise PgnError(game.errors[0])
         return game
     stream = _stream(source)
-    game = _read(stream, variant, mainline_only)
+    game = _read(stream, variant, mainline_only, max_plies)
     stream.stop()
     return game
 
@@ -424,14 +429,18 @@ def skip_game(handle: TextIO) -> bool:
 
 
 def stream_games(
-    handle: TextIO, variant: str = "chess", *, mainline_only: bool = False
+    handle: TextIO,
+    variant: str = "chess",
+    *,
+    mainline_only: bool = False,
+    max_plies: int | None = None,
 ) -> Iterator[Game]:
     """Every game of an open PGN text stream, read one game at a time (read_game), so that a
     file of any size takes the memory of its largest game; a bad game comes with its errors and
     the next ones are still read."""
     stream = _stream(handle)
     while True:
-        box = [_read(stream, variant, mainline_only)]
+        box = [_read(stream, variant, mainline_only, max_plies)]
         stream.stop()
         if box[0] is None:
             return
@@ -673,7 +682,9 @@ def _give_back(stream: _Stream, text: str, end: int, first: int) -> None:
 # ------------------------------------------------------------------------------ the games
 
 
-def _read(stream: _Stream, variant: str, mainline_only: bool) -> Game | None:
+def _read(
+    stream: _Stream, variant: str, mainline_only: bool, max_plies: int | None = None
+) -> Game | None:
     """The next game of a stream (python-chess's shape: errors recorded, never raised)."""
     found = _headers(stream, variant)
     if found is None:
@@ -690,7 +701,7 @@ def _read(stream: _Stream, variant: str, mainline_only: bool) -> Game | None:
         game.errors.append(f"game {number}: line {first}: {error}")
         _skip_game_text(stream, text, first)
         return game
-    _play(game, reader, text, first, stream, number, mainline_only)
+    _play(game, reader, text, first, stream, number, mainline_only, max_plies)
     return game
 
 
@@ -743,6 +754,7 @@ def _play(
     stream: _Stream,
     number: int,
     mainline_only: bool,
+    max_plies: int | None = None,
 ) -> None:
     """Read a game's movetext into its tree: moves, comments, NAGs and variations."""
     root = parent = game.root
@@ -751,6 +763,9 @@ def _play(
     stack: list[tuple[Node, Node, object, int]] = []  # outside each open variation
     skip = 0  # parentheses open in a variation being skipped (mainline_only, or an error)
     dead = 0  # after an error in the main line: 1 + parentheses open (the result is sought)
+    left = -1 if max_plies is None else max_plies  # main-line plies still to read (-1: all)
+    if left == 0:
+        dead = 1
     play, errors = line.play, game.errors
     kinds = _KIND
     tokens = _MOVETEXT.findall(text)
@@ -803,6 +818,10 @@ def _play(
             parent.variations.append(child)
             pending = ""
             parent = last = child
+            if left > 0 and not stack:
+                left -= 1
+                if not left:
+                    dead = 1  # enough: the rest is passed by, up to the result
         elif kind == _COMMENT:
             if mainline_only:
                 continue

@@ -22,9 +22,9 @@ EXAMPLES = """examples:
 build weights moves as `polyglot make-book` does: each game through a move adds 2 when the
 mover won, 1 for a draw or an unknown result, 0 for a loss; moves seen in fewer than
 --min-games games, or with no score, are left out. Books cover standard chess (and Chess960).
-Only the first --max-ply moves of each game's main line are played (variations and comments
-are skipped unread); a bad game is reported and left out; a run of more than a few seconds
-shows its progress on stderr (--quiet: none)."""
+Only the first --max-ply moves of each game's main line are read (variations, comments and
+the moves after them are passed by unread); a bad game is reported and left out; a run of
+more than a few seconds shows its progress on stderr (--quiet: none)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,18 +73,20 @@ class _Read:
         sys.stderr.flush()
 
 
-def _games(paths: list[str], read: _Read) -> Iterator[tuple[str, Rules, bool, list[str], str]]:
+def _games(
+    paths: list[str], read: _Read, max_ply: int
+) -> Iterator[tuple[str, Rules, bool, list[str], str]]:
     """(start FEN, Rules, Chess960, UCI moves of the main line, result) of every standard chess
-    game of the files, a game at a time (the book keeps counts, not games; only the main line
-    is read); games of other variants are skipped, and so are bad games, their errors kept in
-    `read`."""
+    game of the files, a game at a time (the book keeps counts, not games; only the first
+    `max_ply` moves of the main line are read, the rest of each game is passed by); games of
+    other variants are skipped, and so are bad games, their errors kept in `read`."""
     for path in paths:
         try:
             handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
         except OSError as error:
             raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
         with handle:
-            for game in pgn.stream_games(handle, mainline_only=True):
+            for game in pgn.stream_games(handle, mainline_only=True, max_plies=max_ply):
                 read.seen += 1
                 read.progress()
                 if game.errors:
@@ -105,7 +107,8 @@ def main(args: argparse.Namespace) -> int:
         if args.max_ply < 1 or args.min_games < 1:
             raise ValueError("--max-ply and --min-games must be at least 1")
         read = _Read(quiet=args.quiet)
-        rows = book.build_lines(_games(args.pgn, read), args.max_ply, args.min_games, args.uniform)
+        games = _games(args.pgn, read, args.max_ply)
+        rows = book.build_lines(games, args.max_ply, args.min_games, args.uniform)
         read.progress(final=True)
         if not read.games:
             first = f" ({read.errors[0]})" if read.errors else ""

@@ -85,7 +85,8 @@ def _pgn_openings(path: Path, variant: str, plies: int | None) -> list[tuple[Ope
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
     out = []
     with handle:
-        for index, game in enumerate(pgn.stream_games(handle, mainline_only=True), 1):
+        games = pgn.stream_games(handle, mainline_only=True, max_plies=plies)
+        for index, game in enumerate(games, 1):
             if game.errors:
                 raise ValueError(f"{path}: {game.errors[0]}")
             if game.variant != variant:

@@ -201,6 +201,16 @@ def test_mainline_only_skips_variations_comments_and_nags() -> None:
     assert not lean.root.comment and not any(n.comment or n.nags for n in lean.mainline())
 
 
+def test_max_plies_reads_the_first_moves_only() -> None:
+    """The rest of the game is passed by unread (an illegal move there is not seen)."""
+    text = "1. e4 e5 2. Nf3 (2. f4) Nc6 3. Ke8 Qxx9 1-0\n\n" + good(2)
+    games = list(pgn.stream_games(io.StringIO(text), max_plies=3))
+    assert games[0].mainline_moves() == ["e2e4", "e7e5", "g1f3"] and not games[0].errors
+    assert games[0].headers["Result"] == "1-0"
+    assert games[1].headers["Event"] == "good 2" and len(games[1].mainline_moves()) == 3
+    assert pgn.read_game(io.StringIO(text), max_plies=0).mainline_moves() == []
+
+
 def test_every_move_spelling_on_the_fast_path() -> None:
     """SAN, long algebraic, coordinates, lenient SAN: the same moves."""
     spellings = [
