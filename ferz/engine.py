@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import random
 import threading
 import time
@@ -40,6 +41,8 @@ from .syzygy import (
     role_map,
     square_map,
 )
+from .tablebase import Tablebase as OwnTables
+from .tablebase import TablebaseError
 from .variants.chase import Chases, cycle_value
 
 HASH_MAX_MB = 4096
@@ -244,6 +247,7 @@ class Engine:
         self._pv_board = self._board  # the root position for move notation during a search
         self._book: Book | None = None
         self._tables: Tablebase | None = None  # SyzygyPath's tables
+        self._own: dict[str, OwnTables] = {}  # FerzTbPath's tables, per variant (on first use)
         self._root_tb: tuple[int, int] | None = None  # the root's (wdl, dtz) when in the tables
         self.options = self._declare_options()
 
@@ -339,6 +343,14 @@ class Engine:
                     "<empty>",
                     help="folders of Syzygy tables for chess, separated by : (; on Windows)",
                     on_change=self._set_syzygy_path,
+                ),
+                Option(
+                    "FerzTbPath",
+                    "string",
+                    "<empty>",
+                    help="folders of ferz's own tables (ferz tb build), any variant, "
+                    "separated by : (; on Windows)",
+                    on_change=self._set_own_path,
                 ),
                 Option(
                     "SyzygyProbeDepth",
@@ -437,6 +449,33 @@ class Engine:
         self._tables = tables
         self._searches = []
 
+    def _set_own_path(self, value) -> None:
+        """Check the folders of FerzTbPath (ValueError for a missing one); the tables of each
+        variant are opened when a search first needs them."""
+        for folder in parse_path(str(value or "")):
+            if not os.path.isdir(folder):
+                raise ValueError(f"FerzTbPath: no such folder: {folder}")
+        self._own = {}
+        self._searches = []
+
+    def own_tables(self) -> OwnTables | None:
+        """ferz's own tables of the current variant in FerzTbPath's folders, None without."""
+        folders = parse_path(str(self.options.get("FerzTbPath") or ""))
+        if not folders:
+            return None
+        name = self._rules.name
+        if name not in self._own:
+            try:
+                tables = OwnTables(name)
+            except (ValueError, KeyError):
+                return None
+            for folder in folders:
+                with contextlib.suppress(TablebaseError):  # a folder removed since: skipped
+                    tables.add_directory(folder)
+            self._own[name] = tables
+        tables = self._own[name]
+        return tables if tables.paths else None
+
     @property
     def tablebase(self) -> Tablebase | None:
         """The Syzygy tables that SyzygyPath opened, None without."""
@@ -454,6 +493,10 @@ class Engine:
         DTZ, a draw held, a loss resisted), and whether the search should still probe."""
         board = self._board
         self._root_tb = None
+        if not self._tb_pieces():
+            own = self.own_tables()
+            if own is not None:
+                return self._rank_root_own(own, searchmoves)
         pieces = self._tb_pieces()
         if not pieces or len(board.pieces()) > pieces or board.position.castling:
             return searchmoves, bool(pieces)
@@ -474,6 +517,24 @@ class Engine:
         by_dtz = any(move.dtz for move in moves)
         # with DTZ the root choice converts by itself; with WDL only, probes help a win along
         return allowed, not by_dtz and wdl > 0
+
+    def _rank_root_own(self, own: OwnTables, searchmoves: list[int]) -> tuple[list[int], bool]:
+        """_rank_root by ferz's own tables: the moves that mate soonest from a won position,
+        keep a draw, or resist longest; whether the search should probe them."""
+        board = self._board
+        if len(board.pieces()) > own.largest:
+            return searchmoves, True
+        moves = own.root_moves(board)
+        if not moves:
+            return searchmoves, True
+        best = moves[0][1]
+        if best is None or (best == 0 and not own.exact_draws):
+            return searchmoves, True
+        allowed = [code for code, dtm in moves if dtm == best]
+        if searchmoves:
+            allowed = [code for code in allowed if code in searchmoves] or searchmoves
+        self._root_tb = (0 if best == 0 else 2 if best > 0 else -2, abs(best))
+        return allowed, False
 
     def _set_book(self, value) -> None:
         """Load a Polyglot book (empty: none); ValueError for a missing or bad file."""
@@ -749,8 +810,19 @@ class Engine:
         """Let the searches probe the Syzygy tables in the tree (or not)."""
         pieces = self._tb_pieces() if probe else 0
         tables = self._tables
+        own = self.own_tables() if probe and not pieces else None
         for search in searches:
-            if pieces and tables is not None:
+            if own is not None:
+                search.set_tablebase(
+                    own.search_probe,
+                    own.largest,
+                    int(self.options.get("SyzygyProbeDepth")),
+                    False,
+                    [],
+                    [],
+                    own=True,
+                )
+            elif pieces and tables is not None:
                 search.set_tablebase(
                     tables.probe_bits,
                     pieces,
@@ -955,7 +1027,7 @@ class Engine:
                     nodes=nodes,
                     nps=int(nodes / elapsed),
                     hashfull=self._tt.hashfull(),
-                    tbhits=tbhits if self._tables is not None else None,
+                    tbhits=tbhits if self._tables is not None or self._root_tb else None,
                     time_ms=int(elapsed * 1000),
                     pv=self._pv_texts(line.pv),
                 )

@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "book": "build a Polyglot opening book from PGN games, or list a book's moves",
     "spsa": "tune an engine's numbers by SPSA over game pairs (resumable; local or Ray)",
     "datagen": "generate training positions from engine self-play (resumable, reproducible)",
+    "tb": "build and probe ferz's own endgame tables (any variant without drops)",
     "check": "validate a variants.ini file",
     "variants": "list the built-in variants",
 }

@@ -36,6 +36,7 @@ cdef class Search:
     # capture or pawn move with at most tb_pieces men left (0: off); its verdicts count in tb_hits
     cdef public object tb_probe
     cdef public int tb_pieces, tb_depth, tb_rule50
+    cdef public int tb_own  # ferz's own tables (ferz.tablebase): tb_probe takes the Position
     cdef public long long tb_hits
     cdef int[::1] tb_role, tb_square
     cdef int[::1] pv, pv_len, cur_move, evals, excluded, check_hint

@@ -152,6 +152,7 @@ class Search:
         self.chase_judge = None
         self.tb_probe = None
         self.tb_pieces = 0
+        self.tb_own = 0
         self.tb_depth = 1
         self.tb_rule50 = 1
         self.tb_hits = 0
@@ -219,19 +220,23 @@ class Search:
         self.chase_judge = judge
         self.chasing = 0 if judge is None else 1
 
-    def set_tablebase(self, probe, pieces: int, depth: int, rule50: bool, roles, squares) -> None:
+    def set_tablebase(
+        self, probe, pieces: int, depth: int, rule50: bool, roles, squares, own: bool = False
+    ) -> None:
         """Probe tablebases in the tree (ferz.syzygy): probe(white, black, kings, queens,
         rooks, bishops, knights, pawns, ep, white_to_move) gives the WDL (-2..2) of the side to
         move or None; positions with at most `pieces` men (exactly `pieces`: from `depth`
         plies left) right after a zeroing move; `rule50`: cursed wins and blessed losses are
         draws. roles: per piece code, 1 king .. 6 pawn (0: not in the tables); squares: per
-        mailbox index, 0..63. probe None or pieces 0: off."""
+        mailbox index, 0..63. probe None or pieces 0: off. `own`: ferz's own tables
+        (ferz.tablebase), probe(position) instead of bitboards, for any variant."""
+        self.tb_own = 1 if own else 0
 
         def wdl(*men) -> int:
             found = probe(*men)
             return TB_FAIL if found is None else found
 
-        self.tb_probe = wdl if probe is not None else None
+        self.tb_probe = (probe if own else wdl) if probe is not None else None
         self.tb_pieces = pieces if probe is not None else 0
         self.tb_depth = depth
         self.tb_rule50 = 1 if rule50 else 0
@@ -467,6 +472,13 @@ class Search:
         role: cython.int
         r: cython.int = TB_FAIL
         bit: cython.ulonglong
+        if self.tb_own:
+            with cython.gil:
+                try:
+                    r = self.tb_probe(self.pos)  # (TB_FAIL without a verdict)
+                except Exception:  # a prober that fails gives no verdict
+                    r = TB_FAIL
+            return r
         white: cython.ulonglong = 0
         black: cython.ulonglong = 0
         kings: cython.ulonglong = 0

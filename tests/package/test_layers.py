@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "ferz.score",
             "ferz.svg",
             "ferz.syzygy",
+            "ferz.tablebase",
             "ferz.textboard",
         ),
     ),

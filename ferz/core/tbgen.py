@@ -1,0 +1,545 @@
+"""ferz's own endgame tables: retrograde analysis over the core's move generator.
+
+A table holds every position of one material (as 'KRvK') with either side to move: a win or a
+loss with its distance to mate in plies, or a draw, by the variant's own rules (its mate and
+stalemate values, bare king, flags, flying general). Its index is the side to move and, per
+piece (a slot), the number of the piece's square among those the piece can ever stand on
+(ferz.tablebase.spec); with mirror-symmetric rules the first slot keeps to the left half.
+
+Building is the counting retrograde analysis:
+1. Every index is set up once on the board: no position (two pieces on one square, the side
+   not to move in check), a game over by a rule, or the number of its legal moves that stay
+   in the table; moves that capture or promote lead to smaller tables (built before), and the
+   best of them is kept.
+2. Layer by layer, d = 0, 1, ...: a position lost in d plies makes each predecessor won in
+   d + 1 (unless it wins sooner); a position won in d takes one from each predecessor's count,
+   and a predecessor whose count reaches 0 with nothing better outside the table is lost in
+   the longest of its distances. Predecessors come from un-moves: each square from which the
+   piece could reach its square on an empty board, checked by making the move with the core.
+3. What is still open is a draw: the side to move can keep out of every lost position.
+
+Values: TB_WIN - d is a win in d plies, d - TB_WIN a loss in d plies, 0 and TB_DRAWN draws.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import cython
+from cython.cimports.ferz.core import attacks, endrules, movegen
+from cython.cimports.ferz.core.defs import (
+    CASTLE,
+    DOUBLE,
+    EMPTY,
+    EP,
+    GEN_ALL,
+    GEN_QUIETS,
+    MAXMOVES,
+    MAXP,
+    NO_END,
+    NORMAL,
+    PROMO,
+    move_from,
+    move_kind,
+    move_promo,
+    move_to,
+)
+from cython.cimports.ferz.core.position import Position
+
+if not cython.compiled:  # the constants of tbgen.pxd, for the uncompiled fallback
+    TB_MAXK = 8
+    TB_WIN = 32000
+    TB_WINMIN = 2000
+    TB_DRAWN = 1
+    TB_INVALID = -32768
+    TB_NONE = -32767
+
+
+@cython.cfunc
+@cython.inline
+@cython.nogil
+@cython.exceptval(check=False)
+def negate(v: cython.int) -> cython.int:
+    """The value for the side that moved of a position worth v to its side to move."""
+    if v >= TB_WINMIN:
+        return 1 - v  # won in d there: lost in d + 1 here
+    if v <= -TB_WINMIN:
+        return -v - 1
+    return 0
+
+
+def flip(v: int) -> int:
+    """negate() for Python: the value one ply earlier, for the other side."""
+    return negate(v)
+
+
+def ints(values: list[int] | int) -> array:
+    """An int array of these values (or of that many zeros)."""
+    return array("i", bytes(4 * values)) if isinstance(values, int) else array("i", values)
+
+
+@cython.final
+@cython.cclass
+class Table:
+    """The values of one material: the index (slots, squares, mirror) and the values."""
+
+    def __init__(
+        self,
+        name: str,
+        codes: list[int],
+        squares: list[list[int]],
+        nsq: int,
+        files: int,
+        npc: int,
+        mirror: bool,
+        mir: list[int],
+        fl: list[int],
+    ) -> None:
+        k = len(codes)
+        if not 1 <= k <= TB_MAXK:
+            raise ValueError(f"{name}: a table has 1 to {TB_MAXK} pieces")
+        self.name = name
+        self.k, self.nsq, self.files = k, nsq, files
+        self.mid = (files - 1) // 2
+        self.mirror = 1 if mirror else 0
+        self.codes = ints(codes)
+        self.count = ints(npc)
+        for c in codes:
+            self.count[c] += 1
+        self.nsqs = ints([len(s) for s in squares])
+        self.sqs = ints(k * nsq)
+        self.sqidx = ints([-1] * (k * nsq))
+        for j, s in enumerate(squares):
+            for i, q in enumerate(s):
+                self.sqs[j * nsq + i] = q
+                self.sqidx[j * nsq + q] = i
+        self.mir, self.fl = ints(mir), ints(fl)
+        self.mul = array("q", [0] * k)
+        size = 1
+        for j in range(k):
+            self.mul[j] = size
+            size *= len(squares[j])
+        self.size = 2 * size
+        self.val = array("h", bytes(2 * self.size))
+        self.w, self.used = ints(k), ints(k)
+
+    def index_of(self, sq: cython.int[::1], stm: cython.int) -> cython.longlong:
+        """The index of these slot squares with `stm` to move, or -1 (a square not indexed)."""
+        idx: cython.longlong = 0
+        i: cython.int
+        j: cython.int
+        for j in range(self.k):
+            i = self.sqidx[j * self.nsq + sq[j]]
+            if i < 0:
+                return -1
+            idx += i * self.mul[j]
+        return 2 * idx + stm
+
+    def decode(self, idx: cython.longlong, sq: cython.int[::1]) -> cython.void:
+        """The slot squares of an index (the side to move is idx & 1)."""
+        r: cython.longlong = idx >> 1
+        j: cython.int
+        n: cython.int
+        for j in range(self.k):
+            n = self.nsqs[j]
+            sq[j] = self.sqs[j * self.nsq + r % n]
+            r //= n
+
+    def canonical(self, sq: cython.int[::1]) -> cython.bint:
+        """Mirror the squares if the first slot stands on the right half; whether it did."""
+        j: cython.int
+        if not self.mirror or self.fl[sq[0]] <= self.mid:
+            return False
+        for j in range(self.k):
+            sq[j] = self.mir[sq[j]]
+        return True
+
+    def locate(self, pos: Position) -> cython.longlong:
+        """The index of a position of this material, or -1 (another material)."""
+        c: cython.int
+        i: cython.int
+        j: cython.int
+        s: cython.int
+        p: cython.int
+        found: cython.bint
+        if pos.pcount[0] + pos.pcount[1] != self.k:
+            return -1
+        for j in range(self.k):
+            self.used[j] = 0
+        for c in range(2):
+            for i in range(pos.pcount[c]):
+                s = pos.plist[c * MAXP + i]
+                p = pos.board[s]
+                found = False
+                for j in range(self.k):
+                    if not self.used[j] and self.codes[j] == p:
+                        self.used[j] = 1
+                        self.w[j] = s
+                        found = True
+                        break
+                if not found:
+                    return -1
+        self.canonical(self.w)
+        return self.index_of(self.w, pos.side)
+
+    def probe(self, pos: Position) -> int:
+        """The value of a position of this material (TB_NONE: not one of its positions)."""
+        idx: cython.longlong = self.locate(pos)
+        if idx < 0:
+            return TB_NONE
+        return self.val[idx]
+
+    def squares_of(self, idx: int) -> list[int]:
+        """The slot squares of an index."""
+        sq = ints(self.k)
+        self.decode(idx, sq)
+        return list(sq)
+
+
+@cython.final
+@cython.cclass
+class Builder:
+    """One table's retrograde analysis on an empty position of the variant."""
+
+    def __init__(
+        self,
+        table: Table,
+        pos: Position,
+        tables: dict[bytes, Table],
+        rev: list[list[list[int]]],
+        ep_rule: bool,
+    ) -> None:
+        k, nsq = table.k, table.nsq
+        self.t, self.pos, self.tables = table, pos, tables
+        self.cnt = array("B", bytes(table.size))
+        self.lmax = array("h", bytes(2 * table.size))
+        self.buf = ints(3 * MAXMOVES)
+        self.sq, self.cur, self.pre, self.msq = ints(k), ints(k), ints(k), ints(k)
+        self.placed = 0
+        self.ep_rule = 1 if ep_rule else 0
+        self.unmoves = 0
+        # un-move origins per (slot, square): rev[j][s] lists the squares the piece of slot j
+        # could come from to s
+        self.rev_start = ints(k * nsq + 1)
+        flat: list[int] = []
+        for j in range(k):
+            for s in range(nsq):
+                self.rev_start[j * nsq + s] = len(flat)
+                flat.extend(rev[j][s])
+        self.rev_start[k * nsq] = len(flat)
+        self.rev_sq = ints(flat or [0])
+        # the position: no counting (the tables ignore it: see ferz.tablebase), no network
+        pos.counting = 0
+        pos.cnt_limit = 0
+        pos.nn = 0
+
+    def place(self, sq: cython.int[::1], stm: cython.int) -> cython.void:
+        """Set the board to these slot squares with `stm` to move (key and check noted)."""
+        pos: Position = self.pos
+        t: Table = self.t
+        j: cython.int
+        key: cython.ulonglong = 0
+        if self.placed:
+            for j in range(t.k):
+                pos.lift(self.cur[j])
+        for j in range(t.k):
+            pos.put(t.codes[j], sq[j])
+            self.cur[j] = sq[j]
+            key ^= pos.z_piece[t.codes[j] * pos.nsq + sq[j]]
+        self.placed = 1
+        pos.side = stm
+        pos.ep = 0
+        pos.halfmove = 0
+        pos.key = key ^ pos.z_side if stm else key
+        pos.note_check(attacks.in_check(pos))
+
+    def exit_value(self) -> cython.int:
+        """The value for the side to move of the position on the board, which is of another
+        material (after a capture or a promotion): from that material's table."""
+        pos: Position = self.pos
+        codes: list[int] = []
+        c: cython.int
+        i: cython.int
+        for c in range(2):
+            for i in range(pos.pcount[c]):
+                codes.append(pos.board[pos.plist[c * MAXP + i]])
+        codes.sort()
+        table = self.tables.get(bytes(codes))
+        if table is None:
+            raise LookupError(f"no table for the material {bytes(codes)!r} after {self.t.name}")
+        v: cython.int = table.probe(pos)
+        if v == TB_NONE or v == TB_INVALID:  # noqa: SIM109 - C ints
+            raise LookupError(f"{table.name} does not hold {pos.fen()}")
+        return v
+
+    def ep_best(self) -> cython.int:
+        """The best value for the side to move of its legal e.p. captures, or TB_NONE."""
+        pos: Position = self.pos
+        base: cython.int = 2 * MAXMOVES
+        n: cython.int = movegen.gen(pos, self.buf, base, True)
+        i: cython.int
+        m: cython.int
+        v: cython.int
+        best: cython.int = TB_NONE
+        for i in range(base, n):
+            m = self.buf[i]
+            if move_kind(m) != EP or not pos.make(m):
+                continue
+            v = negate(self.exit_value())
+            pos.unmake()
+            if best == TB_NONE or v > best:
+                best = v
+        return best
+
+    def init_one(self, idx: cython.longlong) -> cython.void:
+        """Step 1 for one index: its value if it is settled now, else its count."""
+        t: Table = self.t
+        pos: Position = self.pos
+        stm: cython.int = idx & 1
+        a: cython.int
+        b: cython.int
+        i: cython.int
+        m: cython.int
+        n: cython.int
+        kind: cython.int
+        v: cython.int
+        e: cython.int
+        legal: cython.int = 0
+        inside: cython.int = 0
+        best: cython.int = TB_NONE
+        exit_move: cython.bint
+        t.decode(idx, self.sq)
+        for a in range(t.k):
+            for b in range(a):
+                if self.sq[a] == self.sq[b]:
+                    t.val[idx] = TB_INVALID
+                    return
+        self.place(self.sq, stm)
+        if pos.royal[stm ^ 1] >= 0 and attacks.attacked(pos, pos.royal[stm ^ 1], stm):
+            t.val[idx] = TB_INVALID
+            return
+        if pos.flying and attacks.kings_facing(pos):
+            t.val[idx] = TB_INVALID
+            return
+        e = endrules.end_value(pos)
+        if e != NO_END:
+            t.val[idx] = TB_WIN if e > 0 else (-TB_WIN if e < 0 else TB_DRAWN)
+            return
+        n = movegen.gen(pos, self.buf, 0, False)
+        for i in range(n):
+            m = self.buf[i]
+            kind = move_kind(m)
+            exit_move = (
+                kind == EP  # noqa: SIM109 - C ints
+                or kind == PROMO
+                or move_promo(m) != 0
+                or (kind != CASTLE and pos.board[move_to(m)] != EMPTY)
+            )
+            if not pos.make(m):
+                continue
+            legal += 1
+            v = TB_NONE
+            if exit_move:
+                v = negate(self.exit_value())
+            elif kind == DOUBLE and pos.ep != 0 and self.ep_rule:
+                e = self.ep_best()
+                if e != TB_NONE and e >= TB_WINMIN:
+                    v = negate(e)  # the opponent wins by taking e.p.: this move is lost
+                else:
+                    inside += 1
+            else:
+                inside += 1
+            pos.unmake()
+            if v != TB_NONE and (best == TB_NONE or v > best):
+                best = v
+        if legal == 0:
+            e = endrules.no_moves_value(pos, attacks.in_check(pos))
+            t.val[idx] = TB_WIN if e > 0 else (-TB_WIN if e < 0 else TB_DRAWN)
+            return
+        if inside > 255:
+            raise OverflowError(f"{t.name}: more than 255 moves in one position")
+        if best != TB_NONE and best >= TB_WINMIN:
+            t.val[idx] = best  # won by leaving the table (the retrograde may find faster)
+        elif inside == 0:
+            t.val[idx] = best if best <= -TB_WINMIN else TB_DRAWN
+        else:
+            self.cnt[idx] = inside
+            if best == TB_NONE:
+                self.lmax[idx] = 0
+            elif best <= -TB_WINMIN:
+                self.lmax[idx] = best + TB_WIN  # lost in that many plies at the least
+            else:
+                self.lmax[idx] = -1  # a draw outside the table: never lost
+
+    def unmoves_of(
+        self, sq: cython.int[::1], stm: cython.int, d: cython.int, loss: cython.bint
+    ) -> cython.int:
+        """Step 2 for one position of layer d (lost if `loss`, else won), on the board as
+        these squares: update its predecessors; the largest distance set."""
+        t: Table = self.t
+        pos: Position = self.pos
+        nsq: cython.int = t.nsq
+        y: cython.int = stm ^ 1
+        j: cython.int
+        i: cython.int
+        r: cython.int
+        s: cython.int
+        f: cython.int
+        n: cython.int
+        m: cython.int
+        mm: cython.int
+        code: cython.int
+        e: cython.int
+        pv: cython.int
+        ok: cython.bint
+        pidx: cython.longlong
+        top: cython.int = 0
+        key: cython.ulonglong
+        self.place(sq, stm)
+        key = pos.key
+        for j in range(t.k):
+            code = t.codes[j]
+            if (code & 1) != y:
+                continue
+            s = sq[j]
+            for r in range(self.rev_start[j * nsq + s], self.rev_start[j * nsq + s + 1]):
+                f = self.rev_sq[r]
+                if pos.board[f] != EMPTY:
+                    continue
+                for i in range(t.k):
+                    self.pre[i] = sq[i]
+                self.pre[j] = f
+                if t.mirror and t.fl[self.pre[0]] > t.mid:
+                    continue  # not canonical: its mirror image is the stored predecessor
+                pidx = t.index_of(self.pre, y)
+                if pidx < 0:
+                    continue
+                pv = t.val[pidx]
+                if loss:
+                    if not (pv == 0 or (pv >= TB_WINMIN and pv < TB_WIN - d - 1)):
+                        continue
+                elif pv != 0 or self.lmax[pidx] < 0:
+                    continue
+                # the predecessor on the board: is f -> s a legal move there?
+                pos.lift(s)
+                pos.put(code, f)
+                self.cur[j] = f
+                pos.side = y
+                pos.key = (
+                    key ^ pos.z_side ^ pos.z_piece[code * nsq + s] ^ pos.z_piece[code * nsq + f]
+                )
+                pos.note_check(attacks.in_check(pos))
+                pos.cap_end = MAXMOVES  # gen_piece's room in buf (gen sets its own)
+                n = movegen.gen_piece(pos, self.buf, 0, f, code, GEN_QUIETS)
+                m = -1
+                for i in range(n):
+                    mm = self.buf[i]
+                    if (
+                        move_from(mm) == f
+                        and move_to(mm) == s
+                        and move_promo(mm) == 0
+                        and (move_kind(mm) == NORMAL or move_kind(mm) == DOUBLE)
+                    ):
+                        m = mm
+                        break
+                ok = False
+                if m >= 0 and pos.make(m):
+                    ok = True
+                    if move_kind(m) == DOUBLE and pos.ep != 0 and self.ep_rule:
+                        e = self.ep_best()
+                        if e != TB_NONE and (e >= TB_WINMIN or (loss and e > -TB_WINMIN)):
+                            # an e.p. capture that wins was counted in step 1; one that draws
+                            # keeps this move from winning for the predecessor
+                            ok = False
+                    pos.unmake()
+                pos.lift(f)
+                pos.put(code, s)
+                self.cur[j] = s
+                pos.side = stm
+                pos.key = key
+                pos.note_check(attacks.in_check(pos))
+                if not ok:
+                    continue
+                self.unmoves += 1
+                if loss:
+                    t.val[pidx] = TB_WIN - d - 1
+                    top = d + 1
+                else:
+                    self.cnt[pidx] -= 1
+                    if self.lmax[pidx] < d + 1:
+                        self.lmax[pidx] = d + 1
+                    if self.cnt[pidx] == 0:
+                        t.val[pidx] = self.lmax[pidx] - TB_WIN
+                        if self.lmax[pidx] > top:
+                            top = self.lmax[pidx]
+        return top
+
+    def run(self, progress: object = None) -> int:
+        """Build the table (steps 1 to 3); the longest distance to mate in plies."""
+        t: Table = self.t
+        size: cython.longlong = t.size
+        idx: cython.longlong
+        v: cython.int
+        d: cython.int = 0
+        top: cython.int = 0
+        stm: cython.int
+        for idx in range(size):
+            self.init_one(idx)
+            v = t.val[idx]
+            if v >= TB_WINMIN and TB_WIN - v > top:
+                top = TB_WIN - v
+            elif v <= -TB_WINMIN and v != TB_INVALID and v + TB_WIN > top:
+                top = v + TB_WIN
+        while d <= top:
+            for idx in range(size):
+                v = t.val[idx]
+                if v == d - TB_WIN or v == TB_WIN - d:
+                    stm = idx & 1
+                    t.decode(idx, self.sq)
+                    top = max(top, self.unmoves_of(self.sq, stm, d, v < 0))
+                    if t.mirror and t.files - 1 - t.fl[self.sq[0]] > t.mid:
+                        for j in range(t.k):
+                            self.msq[j] = t.mir[self.sq[j]]
+                        top = max(top, self.unmoves_of(self.msq, stm, d, v < 0))
+            if progress is not None:
+                progress(d, top)
+            d += 1
+        if self.placed:  # leave the workbench empty for the next table
+            for j in range(t.k):
+                self.pos.lift(self.cur[j])
+            self.placed = 0
+        return top
+
+
+def moves_from(pos: Position, code: int, sq: int, target: int, enemy: int) -> list[tuple[int, int]]:
+    """(destination, piece code after the move) of every pseudo-legal move of the piece
+    `code` on `sq` of an empty position; with `target` >= 0, an `enemy` piece stands there."""
+    out = ints(MAXMOVES)
+    pos.put(code, sq)
+    if target >= 0:
+        pos.put(enemy, target)
+    pos.side = code & 1
+    pos.ep = 0
+    pos.key ^= 0x9E3779B97F4A7C15  # another key: the check noted below is this position's
+    pos.note_check(False)
+    pos.cap_end = MAXMOVES
+    n = movegen.gen_piece(pos, out, 0, sq, code, GEN_ALL)
+    result = []
+    for i in range(n):
+        m = out[i]
+        promo = move_promo(m)
+        result.append((move_to(m), 2 * promo + (code & 1) if promo else code))
+    if target >= 0:
+        pos.lift(target)
+    pos.lift(sq)
+    return result
+
+
+def clear(pos: Position) -> None:
+    """Take every piece off the board (no castling, no e.p.): the builders' workbench."""
+    sq: cython.int
+    for sq in range(pos.nsq):
+        if pos.board[sq] > 1:
+            pos.lift(sq)
+    pos.castling = 0
+    pos.ep = 0

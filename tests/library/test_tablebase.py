@@ -1,0 +1,231 @@
+"""ferz.tablebase: ferz's own tables. Chess tables agree with Syzygy on every position and with
+python-chess's distance-to-mate suite; variant tables with the search's proofs; the engine
+plays from them; bad input leaves everything as it was."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from ferz.board import Board, rules_for
+from ferz.engine import Engine, Limits
+from ferz.tablebase import (
+    INVALID,
+    MINWIN,
+    TablebaseError,
+    build,
+    open_tablebase,
+    parse_material,
+    plan,
+    refusal,
+)
+from tests.conftest import DATA, ROOT
+from tests.programs import need_library
+
+SYZYGY = DATA / "syzygy"
+
+
+@pytest.fixture(scope="module")
+def chess_tables(tmp_path_factory) -> Path:
+    """Every chess table of at most three pieces, built once."""
+    folder = tmp_path_factory.mktemp("chess")
+    for material in ("KPvK", "KvKP"):
+        build("chess", material, folder)
+    return folder
+
+
+def test_plan_lists_the_tables_a_material_leads_to() -> None:
+    """Captures and promotions, smallest first, each once."""
+    rules = rules_for("chess")
+    assert plan(rules, "KPvK") == ["KvK", "KBvK", "KNvK", "KQvK", "KRvK", "KPvK"]
+    assert plan(rules, "KvKR") == ["KvK", "KvKR"]
+    assert plan(rules, "kRvK")[-1] == "KRvK"  # letters in either case, named as Syzygy
+
+
+def test_chess_tables_agree_with_syzygy_everywhere(chess_tables: Path) -> None:
+    """Every position of every 3-piece table: ferz's win, draw or loss is Syzygy's."""
+    need_library("fathom", "libfathom1")
+    from ferz.syzygy import open_tablebase as open_syzygy
+    from ferz.tablebase import Spec
+    from tools.tb_check import check  # the same code as the closing note's full run
+
+    spec = Spec(rules_for("chess"))
+    total = 0
+    with open_syzygy(SYZYGY) as syzygy:
+        for path in sorted(chess_tables.glob("*.fzt")):
+            compared, mismatches = check(path, syzygy, spec, 0, 3)
+            assert mismatches == 0, path.name
+            total += compared
+    assert total > 1_500_000
+
+
+def test_distances_to_mate_match_python_chess_suite(chess_tables: Path) -> None:
+    """endgame-dm-4.epd (python-chess's Gaviota suite): the 3-piece positions' distances."""
+    checked = 0
+    with open_tablebase(chess_tables) as tables:
+        for line in (DATA / "tablebase" / "endgame-dm-4.epd").read_text().splitlines():
+            found = re.match(r"(\S+ [wb] \S+ \S+) dm (-?\d+);", line)
+            if not found:
+                continue
+            board = Board(found.group(1) + " 0 1")
+            if len(board.pieces()) > 3:
+                continue
+            dtm = tables.probe_dtm(board)
+            moves = (dtm + 1) // 2 if dtm > 0 else -((-dtm) // 2)
+            assert moves == int(found.group(2)), line
+            checked += 1
+    assert checked == 4  # the suite's 3-piece positions (tools/tb_check.py --dm: all 48)
+
+
+def test_probe_api(chess_tables: Path) -> None:
+    """probe_wdl/probe_dtm for the side to move; get_* give the default off the tables;
+    root_moves are ordered fastest mate first."""
+    with open_tablebase(chess_tables) as tables:
+        board = Board("8/8/8/8/8/3k4/8/K1Q5 w - - 0 1")
+        assert tables.probe_wdl(board) == 1
+        dtm = tables.probe_dtm(board)
+        assert dtm > 0 and dtm % 2 == 1
+        moves = tables.root_moves(board)
+        assert moves[0][1] == dtm
+        assert [d for _, d in moves] == sorted(
+            (d for _, d in moves), key=lambda d: (0, d) if d > 0 else (1, 0) if d == 0 else (2, d)
+        )
+        board.push(next(m for m in board.legal_moves if m.code == moves[0][0]))
+        assert tables.probe_dtm(board) == -(dtm - 1)
+        assert tables.probe_wdl(Board("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1")) == 0
+        full = Board()
+        assert tables.get_wdl(full) is None and tables.get_dtm(full, 7) == 7
+        with pytest.raises(KeyError):
+            tables.probe_wdl(full)
+        assert tables.get_wdl(Board(variant="xiangqi")) is None  # another variant
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "shatranj", "makruk"])
+def test_variant_tables_agree_with_the_search(variant: str, tmp_path: Path) -> None:
+    """KRvK of three variants: on 40 random positions each whose mate is within the search's
+    reach (at most 7 plies) or drawn, every mate the search proves (depth 7, no tables) has
+    the tables' winner and no shorter distance; drawn positions have no proved mate."""
+    build(variant, "KRvK", tmp_path)
+    tables = open_tablebase(tmp_path, variant)
+    table = tables._table("KRvK")
+    assert table is not None
+    engine = Engine()
+    engine.options.set("UCI_Variant", variant)
+    rng = random.Random(7)
+    from tools.tb_search_check import fen_of
+
+    searched = proved = 0
+    while searched < 40:
+        idx = rng.randrange(table.size)
+        if table.val[idx] == INVALID:
+            continue
+        fen = fen_of(Board(variant=variant), table, table.squares_of(idx), idx & 1)
+        board = Board(fen, variant=variant)
+        if board.outcome() is not None:
+            continue
+        dtm = tables.probe_dtm(board)
+        if abs(dtm) > 7:
+            continue
+        searched += 1
+        mate = engine.analyse(board, Limits(depth=7))[-1].score_mate
+        if mate is None:
+            continue
+        proved += 1
+        assert dtm != 0, board.fen()
+        assert (mate > 0) == (dtm > 0), board.fen()
+        assert (abs(dtm) + (dtm > 0)) // 2 <= abs(mate), board.fen()
+    assert proved >= 10
+
+
+def test_variant_rules_shape_the_tables(tmp_path: Path) -> None:
+    """Shatranj's bare king: K+R against a lone king is won at once unless the rook hangs;
+    xiangqi: kings stay in their palaces (the index holds 9 squares per king)."""
+    build("shatranj", "KRvK", tmp_path / "s")
+    with open_tablebase(tmp_path / "s", "shatranj") as tables:
+        assert tables.probe_wdl(Board("8/8/8/8/8/2k5/8/R3K3 b - - 0 1", variant="shatranj")) == -1
+        assert tables.probe_wdl(Board("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", variant="shatranj")) == 0
+    build("xiangqi", "KvK", tmp_path / "x")
+    with open_tablebase(tmp_path / "x", "xiangqi") as tables:
+        table = tables._table("KvK")
+        assert table is not None and table.nsqs[1] == 9 and table.nsqs[0] == 6  # mirrored half
+
+
+def test_engine_plays_from_its_own_tables(tmp_path: Path) -> None:
+    """FerzTbPath: the root keeps to the fastest mates; the score is the tables' and counts a
+    tbhit."""
+    build("xiangqi", "KRvK", tmp_path)
+    engine = Engine()
+    engine.options.set("UCI_Variant", "xiangqi")
+    engine.options.set("FerzTbPath", str(tmp_path))
+    board = Board("4k4/9/9/9/9/9/9/9/9/3K4R b - - 0 1", variant="xiangqi")
+    tables = open_tablebase(tmp_path, "xiangqi")
+    best = {code for code, d in tables.root_moves(board) if d == tables.root_moves(board)[0][1]}
+    info = engine.analyse(board, Limits(depth=3))[-1]
+    move = board.parse_uci(info.pv[0])
+    assert move.code in best
+    assert info.tbhits and info.tbhits >= 1
+
+
+def test_bad_input_is_refused_cleanly(tmp_path: Path, chess_tables: Path) -> None:
+    """Bad materials, refused variants, missing folders, truncated and foreign files, a table
+    of another variant, too many pieces: a clear error or no probe, never a wrong answer."""
+    rules = rules_for("chess")
+    for bad in ("KRK", "KRvKv", "KXvK", "KKvK", "RvK", "KQQQQvK", "K1vK"):
+        with pytest.raises(TablebaseError):
+            parse_material(rules, bad)
+    assert "pieces in hand" in (refusal(rules_for("crazyhouse")) or "")
+    with pytest.raises(TablebaseError, match="pieces in hand"):
+        build("crazyhouse", "KQvK", tmp_path / "zh")
+    with pytest.raises(TablebaseError, match="no such folder"):
+        open_tablebase(tmp_path / "missing")
+    folder = tmp_path / "broken"
+    folder.mkdir()
+    good = chess_tables / "KQvK.fzt"
+    (folder / "KQvK.fzt").write_bytes(good.read_bytes()[:-500])  # truncated values
+    (folder / "KRvK.fzt").write_bytes(b"not a table at all")
+    shutil.copy(chess_tables / "KvK.fzt", folder / "KvK.fzt")
+    with open_tablebase(folder) as tables:
+        assert tables.get_wdl(Board("8/8/8/8/8/3k4/8/K1Q5 w - - 0 1")) is None
+        assert tables.get_wdl(Board("8/8/8/8/8/3k4/8/K1R5 w - - 0 1")) is None
+        assert tables.get_wdl(Board("8/8/8/8/8/3k4/8/K7 w - - 0 1")) == 0
+        assert any("damaged" in s or "values" in s for s in tables.skipped)
+        assert any("not a ferz table" in s for s in tables.skipped)
+        five = Board("k7/8/8/8/8/8/8/KQQQ4 w - - 0 1")
+        assert tables.get_wdl(five) is None
+    with open_tablebase(chess_tables, "shatranj") as other:
+        assert other.paths == {}  # chess tables are not shatranj's
+        assert any("built for chess" in s for s in other.skipped)
+
+
+def test_a_rebuild_reads_what_is_there(tmp_path: Path) -> None:
+    """build() reads tables already in the folder (same rules) instead of building them."""
+    assert [p.name for p in build("chess", "KRvK", tmp_path)] == ["KvK.fzt", "KRvK.fzt"]
+    assert build("chess", "KRvK", tmp_path) == []
+
+
+def test_cli(tmp_path: Path, capsys) -> None:
+    """ferz tb build / probe / list, and the error contract for a bad material."""
+    from ferz.commands import main
+
+    assert main(["tb", "build", "--variant", "xiangqi", "KRvK", "--dir", str(tmp_path)]) == 0
+    capsys.readouterr()
+    fen = "4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1"
+    assert main(["tb", "probe", "--variant", "xiangqi", fen, "--dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("White wins, mate in")
+    assert re.search(r"^  Ri9 +wins, mate in 2$", out, re.M)
+    assert main(["tb", "list", str(tmp_path)]) == 0
+    assert "KRvK  xiangqi" in capsys.readouterr().out
+    assert main(["tb", "build", "KXvK", "--dir", str(tmp_path)]) == 2
+    assert "unknown piece letter" in capsys.readouterr().err
+
+
+def test_tables_are_documented() -> None:
+    """docs/tablebases.md names the format and the commands."""
+    text = (ROOT / "docs" / "tablebases.md").read_text()
+    assert "FERZTB 1" in text and "ferz tb build" in text and "FerzTbPath" in text
+    assert MINWIN == 2000
