@@ -1064,19 +1064,13 @@ class _FastLine:
         known, opening = self.known, OPENING_PLIES if self.keyed else 0
 
         def play(token: str) -> tuple[str, str]:
+            key = None
             if len(played) < opening:  # a position of the openings: seen before?
                 key = (pos.key, token)
                 hit = known.get(key)
                 if hit is not None and make(hit[0]):
                     played.append(hit[0])
                     return hit[1], hit[2]
-                uci, san = play_it(token)
-                if len(known) < OPENING_MOVES:
-                    known[key] = (played[-1], uci, san)
-                return uci, san
-            return play_it(token)
-
-        def play_it(token: str) -> tuple[str, str]:
             try:
                 parsed = tokens[token]
             except KeyError:
@@ -1155,6 +1149,8 @@ class _FastLine:
             uci = uci_texts.get(move)
             if uci is None:
                 uci = uci_texts[move] = uci_of(move)
+            if key is not None and len(known) < OPENING_MOVES:
+                known[key] = (move, uci, san)
             return uci, san
 
         return play
