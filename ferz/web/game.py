@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from ..engine import ELO_MAX, ELO_MIN  # the range the engine's UCI_Elo accepts
@@ -47,6 +47,9 @@ class GameSettings:
     flip: bool = False  # hot-seat: the board turns to the side to move
     book: bool = False  # ferz opens from its bundled book (standard chess)
     rated: bool = False  # the result changes both players' ratings (ratings.py)
+    # a friend's game or a seek with the colours drawn when the other person takes the seat
+    # (shown as "random" until then); `human` is the creator's colour so far
+    random_color: bool = False
 
     @classmethod
     def parse(cls, data: dict[str, Any], max_think_ms: int) -> GameSettings:
@@ -55,10 +58,13 @@ class GameSettings:
         color = data.get("color") or "white"
         show_pv = data.get("show_pv") is True
         opponent = data.get("opponent") or "engine"
+        extra_random = False
         if opponent not in OPPONENTS:
             raise ValueError(f"opponent must be one of {', '.join(OPPONENTS)}")
         if color == "random":
             color = secrets.choice(COLORS)
+            if opponent in ("friend", "seek"):
+                extra_random = True
         if color not in COLORS:
             raise ValueError("color must be white, black or random")
         elo = data.get("elo")
@@ -66,6 +72,7 @@ class GameSettings:
             raise ValueError(f"elo must be an integer from {ELO_MIN} to {ELO_MAX} or null")
         clock, movetime, depth = data.get("clock"), data.get("movetime_ms"), data.get("depth")
         extra = {
+            "random_color": extra_random,
             "opponent": opponent,
             "flip": data.get("flip") is True,
             "rated": data.get("rated") is True,
@@ -207,6 +214,14 @@ class LiveGame:
         color = self.open_seat()
         if color is None:
             raise ValueError("both seats are taken")
+        if self.settings.random_color and not self.moves and secrets.randbelow(2):
+            # the colours are drawn now: the creator changes sides (nobody has moved yet)
+            color = other(color)
+            creator = self.seats[color]
+            self.seats = {color: Seat(), other(color): creator}
+            self.settings = replace(self.settings, human=other(color))
+        if self.settings.random_color:
+            self.settings = replace(self.settings, random_color=False)
         self.seats[color] = Seat(PERSON, player)
         self.updated = time.time()
         self.first_move_since = time.monotonic()  # the game begins: White's first move is due

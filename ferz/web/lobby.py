@@ -39,7 +39,8 @@ def seek_json(game: LiveGame, player: str | None, ratings: Ratings | None = None
         "id": game.id,
         "variant": game.variant,
         "clock": clock,
-        "color": seeker,  # the seeker's colour
+        # the seeker's colour; "random" while the colours are drawn when someone accepts
+        "color": "random" if s.random_color and waiting else seeker,
         "name": game.player_name(seeker) if seeker else None,  # the seeker's name
         "rated": s.rated,
         "rating": rating,  # the seeker's, in this variant at this speed (None: untimed)

@@ -55,7 +55,7 @@ def test_names_ratings_and_my_games_in_a_rated_game_between_two_browsers(people,
     assert alice.locator(".player.top .name").inner_text() == "● Bob 1500?"
     assert alice.locator(".player.bottom .name").inner_text() == "○ Alice 1500?"
     assert bob.locator(".player.top .name").inner_text() == "○ Alice 1500?"
-    assert alice.locator(".game-mode").inner_text() == "Rated · blitz · chess"
+    assert alice.locator(".game-mode").inner_text() == "Rated · blitz · Chess"
     carol.goto(link)
     carol.wait_for_selector(".game-view cg-board piece")
     assert carol.locator(".spectating").is_visible()

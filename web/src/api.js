@@ -19,6 +19,20 @@ export async function api(path, options = {}) {
   return data;
 }
 
+// The banner under the header while a socket of the page is cut off from the server (shown
+// after a second, so that a reconnect at once is no news).
+const offline = new Set();
+let bannerTimer = null;
+function showOffline(socket, down) {
+  if (down) offline.add(socket);
+  else offline.delete(socket);
+  const banner = document.getElementById('offline');
+  if (!banner) return;
+  clearTimeout(bannerTimer);
+  if (!offline.size) banner.hidden = true;
+  else bannerTimer = setTimeout(() => { banner.hidden = !offline.size; }, 1000);
+}
+
 /** A WebSocket that reconnects after a drop and hands every JSON message to `onMessage`. */
 export class Socket {
   constructor(path, { onMessage, onOpen, onStatus }) {
@@ -36,6 +50,7 @@ export class Socket {
     this.ws = new WebSocket(`${proto}//${location.host}${this.path}`);
     this.ws.onopen = () => {
       this.retry = 500;
+      showOffline(this, false);
       this.onStatus('online');
       if (this.onOpen) this.onOpen();
     };
@@ -53,10 +68,12 @@ export class Socket {
       // The server refused or ended this socket for good (no such game, deleted, no access).
       if ([4401, 4403, 4404, 4410].includes(ev.code)) {
         this.closed = true;
+        showOffline(this, false);
         this.onStatus('closed');
         return;
       }
       this.onStatus('offline');
+      showOffline(this, true);
       setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, 8000);
     };
@@ -72,6 +89,7 @@ export class Socket {
   /** Close for good (leaving the view). */
   close() {
     this.closed = true;
+    showOffline(this, false);
     this.ws.close();
   }
 }

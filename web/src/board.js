@@ -1,6 +1,7 @@
 // The board widget: chessgroundx driven by positions and legal moves that the server sends.
 
 import { Chessground } from 'chessgroundx';
+import { Notation } from 'chessgroundx/types.js';
 import { h, toKey, toSquare, splitUci, destsOf, clickSound } from './util.js';
 import { lookCss, familyOf } from './pieces.js';
 
@@ -66,6 +67,9 @@ export class Board {
       dimensions: { width: files, height: ranks },
       pocketRoles: roles ? { white: roles, black: roles } : undefined,
       coordinates: true,
+      // The shogi family reads files 9-1 from right to left along the top and ranks a-i
+      // down the side, as its moves are written (P-7f); the rest, chess's a-h / 1-8.
+      notation: family === 'shogi' ? Notation.SHOGI_ENGLET : Notation.ALGEBRAIC,
       autoCastle: true,
       animation: { enabled: true, duration: 150 },
       highlight: { lastMove: true, check: true },

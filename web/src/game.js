@@ -6,6 +6,8 @@ import { api, Socket } from './api.js';
 import { Board } from './board.js';
 import { h, formatClock, formatScore, splitUci, clickSound } from './util.js';
 import { diffText, ratingText } from './people.js';
+import { catalogue, titleOf, fenPieces } from './variants.js';
+import { pieceImage } from './pieces.js';
 
 const other = (c) => (c === 'white' ? 'black' : 'white');
 const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -21,6 +23,37 @@ export async function showGame(root, id) {
   }
   const view = new GameView(root, game);
   return () => view.close();
+}
+
+/** Copy `text` and say so on the button for a moment ("Copied ✓"); a prompt without a
+ * clipboard. */
+export function copyText(text, button, what = 'Text') {
+  const done = (ok) => {
+    if (!button) return;
+    const label = button.dataset.label || button.textContent;
+    button.dataset.label = label;
+    button.textContent = ok ? 'Copied ✓' : 'Copy failed';
+    button.classList.toggle('copied', ok);
+    clearTimeout(button.copyTimer);
+    button.copyTimer = setTimeout(() => { button.textContent = label; button.classList.remove('copied'); }, 1500);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(() => done(true), () => { prompt(what, text); done(false); });
+  } else {
+    // plain http on another host: no clipboard API; the old way, else a prompt to copy from
+    const area = h('textarea', { style: 'position:fixed;opacity:0' }, text);
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    if (!ok) prompt(what, text);
+    done(ok);
+  }
 }
 
 class GameView {
@@ -53,6 +86,10 @@ class GameView {
     this.spectating = h('span', { class: 'spectating', hidden: true }, 'spectating');
     this.clocks = { white: h('div', { class: 'clock', 'data-color': 'white' }), black: h('div', { class: 'clock', 'data-color': 'black' }) };
     this.names = { white: h('div', { class: 'name' }), black: h('div', { class: 'name' }) };
+    // the pieces each side has more of than the other (and the points, for chess pieces)
+    this.material = { white: h('div', { class: 'material', 'data-color': 'white' }), black: h('div', { class: 'material', 'data-color': 'black' }) };
+    this.cat = null;
+    catalogue().then((cat) => { this.cat = cat; this.render(); }).catch(() => {});
     this.moveList = h('ol', { class: 'moves', 'aria-label': 'Moves' });
     const boardBox = h('div', { class: 'board-col' });
     this.topBar = h('div', { class: 'player top' });
@@ -69,7 +106,7 @@ class GameView {
     this.actions = h('div', { class: 'actions' },
       ...this.live,
       btn('⇅ Flip', 'Flip the board', () => this.board.flip()),
-      btn('FEN', 'FEN copy', () => this.copyFen()),
+      btn('FEN', 'FEN copy', (ev) => this.copyFen(ev.currentTarget)),
       h('a', { class: 'button', href: `/api/games/${game.id}/pgn`, download: `ferz-${game.id}.pgn`, 'data-action': 'pgn' }, 'PGN'),
       h('a', { class: 'button', href: `#/analysis/${game.id}`, 'data-action': 'analyse' }, 'Analyse'),
       btn('Continue from here', 'Continue from here: a new game from the shown position', () => this.continueHere()));
@@ -206,12 +243,10 @@ class GameView {
     this.render();
   }
 
-  copyFen() {
+  copyFen(button) {
     const fen = this.fenAt(this.ply);
-    if (navigator.clipboard) navigator.clipboard.writeText(fen).catch(() => prompt('FEN', fen));
-    else prompt('FEN', fen);
     this.error.textContent = '';
-    this.status.textContent = 'FEN copied';
+    copyText(fen, button, 'FEN');
   }
 
   fenAt(ply) {
@@ -240,8 +275,8 @@ class GameView {
     const seats = g.seats || {};
     const isEngine = (c) => (seats[c] ? seats[c].kind === 'engine' : c !== g.human);
     const nameBox = (color) => (isEngine(color) ? h('div', { class: 'name-box' }, this.names[color], this.badge) : this.names[color]);
-    this.bottomBar.replaceChildren(nameBox(bottom), this.clocks[bottom]);
-    this.topBar.replaceChildren(nameBox(other(bottom)), this.clocks[other(bottom)]);
+    this.bottomBar.replaceChildren(h('div', { class: 'name-col' }, nameBox(bottom), this.material[bottom]), this.clocks[bottom]);
+    this.topBar.replaceChildren(h('div', { class: 'name-col' }, nameBox(other(bottom)), this.material[other(bottom)]), this.clocks[other(bottom)]);
     for (const c of ['white', 'black']) {
       const mark = c === 'white' ? '○' : '●';
       this.names[c].textContent = `${mark} ${this.nameOf(c)}`;
@@ -249,7 +284,8 @@ class GameView {
       const rating = seat && !seat.open && !g.imported ? ratingText(seat.rating) : '';
       this.names[c].append(rating ? h('span', { class: 'rating' }, rating) : '');
     }
-    this.mode.textContent = g.imported ? '' : [g.settings && g.settings.rated ? 'Rated' : 'Casual', g.speed, g.variant].filter(Boolean).join(' · ');
+    this.mode.textContent = g.imported ? '' : [g.settings && g.settings.rated ? 'Rated' : 'Casual', g.speed, titleOf(this.cat, g.variant)].filter(Boolean).join(' · ');
+    this.renderMaterial(bottom);
     const change = g.rating_change;
     this.ratingChange.hidden = !change;
     if (change) {
@@ -266,6 +302,7 @@ class GameView {
     this.spectating.hidden = !watching;
     this.over.hidden = !g.result;
     if (g.result) this.overText.textContent = `${this.outcomeText()} · ${g.result}`;
+    this.over.dataset.outcome = this.outcomeKind();
     this.rematchBtn.hidden = Boolean(g.imported) || watching;
     this.renderNotice();
     this.tick();
@@ -283,6 +320,18 @@ class GameView {
     if (mine.length === 2) return seat.name === 'Anonymous' ? cap(color) : `${seat.name} (${color})`;
     if (mine.length === 1 && mine[0] === color && seat.name === 'Anonymous') return 'You';
     return seat.name;
+  }
+
+  /** The result as this browser sees it: win or loss (a player's), draw, or neutral (a
+   * spectator's, hot-seat's, an aborted game's): the panel's colour. */
+  outcomeKind() {
+    const g = this.game;
+    const mine = this.mine();
+    if (g.result === '1/2-1/2') return 'draw';
+    if (mine.length === 1 && (g.result === '1-0' || g.result === '0-1')) {
+      return (g.result === '1-0' ? 'white' : 'black') === mine[0] ? 'win' : 'loss';
+    }
+    return 'neutral';
   }
 
   /** Who won, said to each player as a win or a loss. */
@@ -338,13 +387,14 @@ class GameView {
     if (open && me && !g.result) {
       if (g.opponent === 'seek') {
         items.push(h('div', { class: 'offer seek' }, 'Waiting for someone to accept your seek in the ',
-          h('a', { href: '#/lobby' }, 'lobby'), '… ',
+          h('a', { href: '#/lobby' }, 'lobby'), g.settings.random_color ? ' (colours: random, drawn when it is accepted)' : '', '… ',
           h('button', { 'data-action': 'cancel-seek', onclick: () => this.cancelSeek() }, 'Cancel')));
       } else {
         const link = `${location.origin}${location.pathname}#/game/${g.id}`;
-        items.push(h('div', { class: 'offer invite' }, 'Send this link to a friend; whoever opens it first plays ', cap(open), ': ',
+        const plays = g.settings.random_color ? 'the other side (the colours are drawn when they open it)' : cap(open);
+        items.push(h('div', { class: 'offer invite' }, 'Send this link to a friend; whoever opens it first plays ', plays, ': ',
           h('input', { class: 'invite-link', readonly: true, value: link, onclick: (e) => e.target.select() }), ' ',
-          h('button', { 'data-action': 'copy-link', onclick: () => navigator.clipboard && navigator.clipboard.writeText(link).catch(() => {}) }, 'Copy')));
+          h('button', { 'data-action': 'copy-link', onclick: (ev) => copyText(link, ev.currentTarget, 'Link') }, 'Copy')));
       }
     }
     this.notice.replaceChildren(...items);
@@ -358,6 +408,48 @@ class GameView {
       location.hash = '#/lobby';
     } catch (err) {
       this.error.textContent = err.message;
+    }
+  }
+
+  /** Beside each name: the pieces that side has more of than the other, on the board and
+   * in hand, as small pictures of the game's own pieces, and "+N" in points where every
+   * piece is a chess piece. */
+  renderMaterial() {
+    const g = this.game;
+    const fen = this.fenAt(this.ply);
+    const count = { white: new Map(), black: new Map() };
+    const add = (color, role) => count[color].set(role, (count[color].get(role) || 0) + 1);
+    for (const p of fenPieces(fen)) add(p.color, p.role);
+    const hand = /\[([^\]]*)\]/.exec(fen.split(' ')[0]);
+    if (hand) for (const ch of hand[1]) if (/[A-Za-z]/.test(ch)) add(ch === ch.toLowerCase() ? 'black' : 'white', `${ch.toLowerCase()}-piece`);
+    const pieces = (g.look && g.look.pieces) || {};
+    const VALUES = { pawn: 1, knight: 3, bishop: 3, rook: 5, queen: 9, king: 0 };
+    let points = 0;
+    let known = true;
+    const surplus = { white: [], black: [] };
+    const roles = new Set([...count.white.keys(), ...count.black.keys()]);
+    for (const role of roles) {
+      const d = (count.white.get(role) || 0) - (count.black.get(role) || 0);
+      const letter = role.replace(/-piece$/, '');
+      const name = letter.startsWith('p') && letter.length === 2 ? null : pieces[letter];
+      if (name in VALUES) points += d * VALUES[name];
+      else if (d) known = false;
+      if (d) surplus[d > 0 ? 'white' : 'black'].push([role, Math.abs(d), name]);
+    }
+    const order = (a, b) => (VALUES[b[2]] ?? 10) - (VALUES[a[2]] ?? 10) || a[0].localeCompare(b[0]);
+    for (const color of ['white', 'black']) {
+      const el = this.material[color];
+      const icons = [];
+      for (const [role, n] of surplus[color].sort(order)) {
+        const url = pieceImage(g.look, role, color);
+        for (let i = 0; i < n; i++) {
+          icons.push(url
+            ? h('span', { class: 'mat-piece', 'data-role': role, style: `background-image: ${url}` })
+            : h('span', { class: 'mat-piece letter', 'data-role': role }, role.replace(/-piece$/, '').replace(/^p(.)$/, '+$1').toUpperCase()));
+        }
+      }
+      const lead = known && (color === 'white' ? points > 0 : points < 0) ? `+${Math.abs(points)}` : '';
+      el.replaceChildren(...icons, lead ? h('span', { class: 'mat-points' }, lead) : '');
     }
   }
 

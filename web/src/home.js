@@ -1,10 +1,122 @@
-// The games list and the new-game dialog.
+// The home page (a game in one click: the time-control grid seeks a person, "play ferz",
+// "play a friend", "hot-seat", the variant picker), the games list and the new-game form.
 
 import { api } from './api.js';
 import { Board } from './board.js';
 import { h } from './util.js';
+import { speedOf } from './people.js';
+import { catalogue, entryOf, miniBoard, openPicker, variantOptions } from './variants.js';
 
 const PAGE = 25;
+
+// The quick-pairing grid, as lichess's: minutes + seconds of increment.
+export const TIME_CONTROLS = [[1, 0], [3, 0], [3, 2], [5, 3], [10, 0], [10, 5], [15, 10], [30, 0]];
+// ferz's strength on the home page: a level, not full strength, unless one asks for it.
+const DEFAULT_ELO = 1514; // ferz level 3 (ferz.engine.level_elo(3))
+const DEFAULT_CLOCK = '10+5';
+
+const clockOf = (text) => {
+  if (!text || text === 'none') return null;
+  const [m, s] = text.split('+').map(Number);
+  return { initial_ms: Math.round(m * 60000), increment_ms: Math.round(s * 1000) };
+};
+const cap = (word) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The colour choices of a variant, named as its players name the sides (white/black,
+ * sente/gote, red/black); the values stay white/black/random. */
+export function colorOptions(v, selected = 'random') {
+  const [a, b] = v.sides || ['white', 'black'];
+  return [['random', 'random'], ['white', a], ['black', b]].map(([value, label]) => h('option', { value, selected: value === selected }, label));
+}
+
+/** The home page: one click starts a game (the grid seeks a person or joins their seek;
+ * "play ferz" at a sensible level), with the variant picker above and my games below. */
+export async function showHome(root, query = {}) {
+  let cat = null;
+  let variant = localStorage.getItem('ferz-variant') || 'chess';
+  const error = h('p', { class: 'error', role: 'alert' });
+  const choice = h('button', { type: 'button', class: 'variant-choice', 'data-action': 'pick-variant', title: 'Choose a variant',
+    onclick: () => openPicker(variant, (v) => { variant = v.name; localStorage.setItem('ferz-variant', v.name); showChoice(); }) });
+  const rated = h('input', { type: 'checkbox', name: 'rated' });
+  const levels = h('select', { name: 'level', 'aria-label': "ferz's strength" },
+    h('option', { value: String(DEFAULT_ELO) }, `ferz level 3 · ${DEFAULT_ELO}`));
+  const clocks = h('select', { name: 'clock', 'aria-label': 'clock' },
+    ...TIME_CONTROLS.map(([m, s]) => h('option', { value: `${m}+${s}`, selected: `${m}+${s}` === DEFAULT_CLOCK }, `${m}+${s}`)),
+    h('option', { value: 'none' }, 'no clock'));
+  const colors = h('select', { name: 'color', 'aria-label': 'your side' });
+  const book = h('input', { type: 'checkbox', name: 'book', checked: true });
+  const bookLabel = h('label', { class: 'book-option', title: 'ferz opens from its opening book, so its games vary' }, book, ' opening book');
+  const showChoice = () => {
+    const v = entryOf(cat, variant);
+    if (cat && !cat.byName.has(variant)) variant = 'chess';
+    choice.replaceChildren(...(v.fen ? [miniBoard(v)] : []),
+      h('span', { class: 'variant-text' }, h('span', { class: 'muted' }, 'Variant'), h('strong', { class: 'variant-title' }, v.title),
+        h('span', { class: 'variant-rules' }, v.rules)),
+      h('span', { class: 'change' }, 'change ▾'));
+    choice.dataset.variant = variant;
+    const color = colors.value || 'random';
+    colors.replaceChildren(...colorOptions(v, color));
+    bookLabel.hidden = !v.book;
+  };
+  const start = async (path, body) => {
+    error.textContent = '';
+    try {
+      const game = await api(path, { method: 'POST', body });
+      location.hash = `#/game/${game.id}`;
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  };
+  const tiles = TIME_CONTROLS.map(([m, s]) => {
+    const clock = clockOf(`${m}+${s}`);
+    return h('button', { type: 'button', class: 'tile', 'data-action': 'quick', 'data-clock': `${m}+${s}`,
+      title: `Play a person at ${m}+${s}: join someone's game or wait in the lobby for someone to join yours`,
+      onclick: () => start('/api/seeks/quick', { variant, clock, ...(rated.checked ? { rated: true } : {}) }) },
+    h('strong', {}, `${m}+${s}`), h('span', {}, cap(speedOf(clock))));
+  });
+  const people = (opponent) => {
+    const clock = clockOf(clocks.value);
+    const body = { opponent, variant, color: opponent === 'hotseat' ? 'white' : colors.value, clock };
+    if (opponent !== 'hotseat' && rated.checked) body.rated = true;
+    start('/api/games', body);
+  };
+  const playFerz = () => {
+    const clock = clockOf(clocks.value);
+    const elo = levels.value === 'full' ? null : Number(levels.value);
+    const body = { opponent: 'engine', variant, color: colors.value, elo, book: !bookLabel.hidden && book.checked, ...(clock ? { clock } : { movetime_ms: 1000 }) };
+    if (clock && rated.checked) body.rated = true;
+    start('/api/games', body);
+  };
+  const panel = h('section', { class: 'home' },
+    h('div', { class: 'home-top' }, choice,
+      h('label', { class: 'rated-option', title: 'the result changes the ratings (games with a clock, not hot-seat)' }, rated, ' rated')),
+    h('div', { class: 'home-grid' },
+      h('div', { class: 'quick' },
+        h('h1', {}, 'Play a person'),
+        h('div', { class: 'tiles' }, ...tiles),
+        h('p', { class: 'muted' }, 'One click: you join the first game waiting with that clock, or open one in the ',
+          h('a', { href: '#/lobby' }, 'lobby'), ' and play whoever joins it (colours drawn then).')),
+      h('div', { class: 'play-panel' },
+        h('h2', {}, 'Play ferz'),
+        h('div', { class: 'play-options' }, levels, clocks, colors, bookLabel),
+        h('button', { type: 'button', class: 'primary big', 'data-action': 'play-ferz', onclick: playFerz }, 'Play ferz'),
+        h('div', { class: 'actions' },
+          h('button', { type: 'button', 'data-action': 'play-friend', title: 'A game with a link to send a friend (the clock and side above)', onclick: () => people('friend') }, 'Play a friend'),
+          h('button', { type: 'button', 'data-action': 'hot-seat', title: 'Two people on this screen', onclick: () => people('hotseat') }, 'Hot-seat'),
+          h('a', { class: 'button', href: '#/new', 'data-action': 'more-options' }, 'More options…')))),
+    error);
+  const list = h('section', { class: 'home-games' });
+  root.replaceChildren(panel, list);
+  showChoice();
+  catalogue().then((c) => { cat = c; showChoice(); }).catch(() => {});
+  api('/api/seeks').then((lobby) => {
+    const keep = levels.value;
+    levels.replaceChildren(...lobby.bots.map((b) => h('option', { value: b.elo === null ? 'full' : String(b.elo) },
+      b.elo === null ? 'ferz full strength' : `${b.name} · ${b.elo}`)));
+    levels.value = [...levels.options].some((o) => o.value === keep) ? keep : String(DEFAULT_ELO);
+  }).catch(() => {});
+  await showGames(list, query);
+}
 
 /** List stored games, newest first, a page at a time: the visitor's own ("my games", the
  * default), everyone's, or one person's by name; filtered by status and variant, with links
@@ -26,12 +138,11 @@ export async function showGames(root, query = {}) {
       .map(([v, label]) => h('option', { value: v, selected: v === status }, label)));
   const variantSelect = h('select', { name: 'variant', 'aria-label': 'variant', onchange: (e) => again({ variant: e.target.value, offset: 0 }) },
     h('option', { value: '' }, 'every variant'));
-  api('/api/meta').then((meta) => {
-    variantSelect.append(...meta.variants.map((v) => h('option', { value: v, selected: v === variant }, v)));
+  catalogue().then((cat) => {
+    variantSelect.append(...variantOptions(cat, variant));
   }).catch(() => {});
   const filters = h('div', { class: 'filters' }, whoSelect, playerInput, statusSelect, variantSelect);
-  root.replaceChildren(h('h1', {}, player ? `${player}'s games` : (who === 'me' ? 'My games' : 'Games')),
-    h('p', {}, h('a', { class: 'button primary', href: '#/new' }, 'New game')), filters);
+  root.replaceChildren(h('h2', {}, player ? `${player}'s games` : (who === 'me' ? 'My games' : 'Games')), filters);
   const params = new URLSearchParams({ offset: String(offset), limit: String(PAGE), status });
   if (variant) params.set('variant', variant);
   if (player) params.set('player', player);
@@ -61,7 +172,7 @@ export async function showGames(root, query = {}) {
   const rows = page.games.map((g) => h('tr', { 'data-game': g.id },
     h('td', { class: 'when' }, new Date(g.created * 1000).toLocaleString()),
     h('td', { class: 'players' }, `${g.white} – ${g.black}`),
-    h('td', { class: 'variant' }, g.variant),
+    h('td', { class: 'variant', 'data-variant': g.variant }, g.variant),
     h('td', { class: 'result' }, state(g)),
     h('td', { class: 'plies' }, String(Math.ceil(g.plies / 2))),
     h('td', { class: 'links' },
@@ -75,6 +186,9 @@ export async function showGames(root, query = {}) {
     h('button', { 'data-action': 'newer', disabled: offset === 0, onclick: () => again({ offset: Math.max(0, offset - PAGE) }) }, '‹ newer'),
     h('span', { class: 'muted' }, page.total ? `${offset + 1}–${last} of ${page.total}` : ''),
     h('button', { 'data-action': 'older', disabled: last >= page.total, onclick: () => again({ offset: offset + PAGE }) }, 'older ›'));
+  catalogue().then((cat) => {
+    for (const td of root.querySelectorAll('td.variant[data-variant]')) td.textContent = entryOf(cat, td.dataset.variant).title;
+  }).catch(() => {});
   root.append(h('div', { class: 'table-box' }, h('table', { class: 'games' },
     h('thead', {}, h('tr', {}, ...['Started', 'Players', 'Variant', 'Result', 'Moves', ''].map((t) => h('th', {}, t)))),
     h('tbody', {}, ...rows))), pager, error);
@@ -90,12 +204,22 @@ export async function showNewGame(root, preset = {}) {
   } catch {
     // Keep the defaults; the server will refuse anything it does not support.
   }
+  let cat = null;
+  try {
+    cat = await catalogue();
+  } catch {
+    // plain names then
+  }
   const error = h('p', { class: 'error', role: 'alert' });
   // The chosen variant's start position, pieces and pockets, drawn as the game will be.
   const preview = h('div', { class: 'variant-preview' });
   const about = h('p', { class: 'variant-about muted' });
   let board = null;
   const showVariant = async (name) => {
+    // the sides as the variant's players name them; the book only where ferz has one
+    const entry = entryOf(cat, name);
+    form.querySelectorAll('.side-name').forEach((el) => { el.textContent = el.dataset.color === 'random' ? 'random' : entry.sides[el.dataset.color === 'white' ? 0 : 1]; });
+    form.querySelectorAll('.for-book').forEach((el) => { el.hidden = !entry.book; });
     let card;
     try {
       card = await api(`/api/variants/${encodeURIComponent(name)}`);
@@ -126,7 +250,7 @@ export async function showNewGame(root, preset = {}) {
       h('label', { class: 'for-hotseat' }, h('input', { type: 'checkbox', name: 'flip' }), ' turn the board to the side to move')),
     h('fieldset', {}, h('legend', {}, 'You play'),
       ...['white', 'black', 'random'].map((c) => h('label', {},
-        h('input', { type: 'radio', name: 'color', value: c, checked: c === 'white' }), ' ', c))),
+        h('input', { type: 'radio', name: 'color', value: c, checked: c === 'white' }), ' ', h('span', { class: 'side-name', 'data-color': c }, c)))),
     h('fieldset', {}, h('legend', {}, 'Time'),
       h('div', {}, mode('clock', 'Clock', true), ' ',
         h('input', { type: 'number', name: 'minutes', value: '5', min: '0.5', max: '180', step: '0.5', 'aria-label': 'minutes' }),
@@ -139,7 +263,7 @@ export async function showNewGame(root, preset = {}) {
     h('fieldset', { class: 'not-hotseat' }, h('legend', {}, 'Mode'),
       h('label', {}, h('input', { type: 'checkbox', name: 'rated' }), ' rated (needs a clock; the result changes both ratings)')),
     h('fieldset', { class: 'for-engine' }, h('legend', {}, 'Engine'),
-      h('label', {}, h('input', { type: 'checkbox', name: 'book', checked: true }), ' opening book (standard chess)'), ' ',
+      h('label', { class: 'for-book' }, h('input', { type: 'checkbox', name: 'book', checked: true }), ' opening book'), ' ',
       h('label', {}, h('input', { type: 'checkbox', name: 'show_pv' }), " show the engine's lines while it thinks")),
     h('fieldset', { class: 'for-engine' }, h('legend', {}, 'Strength'),
       h('label', {}, h('input', { type: 'checkbox', name: 'full', checked: true }), ' full strength'), ' ',
@@ -148,7 +272,7 @@ export async function showNewGame(root, preset = {}) {
       ' ', h('output', {}, '1500'))),
     h('fieldset', {}, h('legend', {}, 'Position'),
       h('label', {}, 'Variant ', h('select', { name: 'variant', onchange: (e) => showVariant(e.target.value) },
-        ...meta.variants.map((v) => h('option', { value: v }, v)))),
+        ...(cat ? variantOptions(cat, preset.variant || 'chess') : meta.variants.map((v) => h('option', { value: v }, v))))),
       h('label', { class: 'wide' }, 'Start FEN (optional) ', h('input', { type: 'text', name: 'fen', placeholder: 'start position', spellcheck: 'false', value: preset.fen || '' })),
       h('div', { class: 'variant-card' }, preview, about)),
     error,
@@ -158,7 +282,7 @@ export async function showNewGame(root, preset = {}) {
     const f = form.elements;
     const who = f.opponent.value;
     const body = { color: f.color.value, variant: f.variant.value, fen: f.fen.value.trim() || null, opponent: who };
-    if (who === 'engine') Object.assign(body, { elo: f.full.checked ? null : Number(f.elo.value), show_pv: f.show_pv.checked, book: f.book.checked });
+    if (who === 'engine') Object.assign(body, { elo: f.full.checked ? null : Number(f.elo.value), show_pv: f.show_pv.checked, book: f.book.checked && entryOf(cat, body.variant).book });
     if (who === 'hotseat') body.flip = f.flip.checked;
     else if (f.rated.checked) body.rated = true;
     const m = f.mode.value;

@@ -4,6 +4,7 @@
 import { api, Socket } from './api.js';
 import { h, formatClock } from './util.js';
 import { ratingText, speedOf } from './people.js';
+import { catalogue, titleOf, variantOptions } from './variants.js';
 
 /** A clock as players write it: 5+3 (minutes + seconds), or "no clock". */
 function clockText(clock) {
@@ -14,14 +15,15 @@ function clockText(clock) {
 /** Show the lobby; returns the function that closes its socket. */
 export async function showLobby(root) {
   let meta = { variants: ['chess'] };
+  let cat = null;
   try {
-    meta = await api('/api/meta');
+    [meta, cat] = await Promise.all([api('/api/meta'), catalogue().catch(() => null)]);
   } catch {
     // the server refuses anything it does not support
   }
   const error = h('p', { class: 'error', role: 'alert' });
   const form = h('form', { class: 'seek-form' },
-    h('label', {}, 'Variant ', h('select', { name: 'variant' }, ...meta.variants.map((v) => h('option', { value: v }, v)))),
+    h('label', {}, 'Variant ', h('select', { name: 'variant' }, ...(cat ? variantOptions(cat, 'chess') : meta.variants.map((v) => h('option', { value: v }, v))))),
     h('label', {}, h('input', { type: 'number', name: 'minutes', value: '5', min: '0', max: '180', step: '0.5', 'aria-label': 'minutes' }), ' min + '),
     h('label', {}, h('input', { type: 'number', name: 'increment', value: '3', min: '0', max: '60', 'aria-label': 'increment' }), ' s'),
     h('label', {}, 'Colour ', h('select', { name: 'color' }, ...['random', 'white', 'black'].map((c) => h('option', { value: c }, c)))),
@@ -69,10 +71,10 @@ export async function showLobby(root) {
     last = msg;
     const rows = msg.seeks.map((s) => h('tr', { 'data-seek': s.id },
       h('td', { class: 'seeker' }, s.mine ? 'you' : (s.name === 'Anonymous' ? s.name : h('a', { href: `#/?player=${encodeURIComponent(s.name)}` }, s.name)), ratingText(s.rating)),
-      h('td', { class: 'variant' }, s.variant),
+      h('td', { class: 'variant', 'data-variant': s.variant }, titleOf(cat, s.variant)),
       h('td', { class: 'seek-clock' }, clockText(s.clock)),
       h('td', { class: 'seek-mode' }, s.rated ? 'rated' : 'casual'),
-      h('td', {}, s.mine ? `you play ${s.color}` : `you play ${s.color === 'white' ? 'black' : 'white'}`),
+      h('td', { class: 'seek-color' }, s.color === 'random' ? 'random' : (s.mine ? `you play ${s.color}` : `you play ${s.color === 'white' ? 'black' : 'white'}`)),
       h('td', {}, s.mine
         ? h('button', { 'data-action': 'cancel-seek', onclick: () => cancel(s.id) }, 'Cancel')
         : h('button', { class: 'primary', 'data-action': 'accept-seek', onclick: () => accept(s.id) }, 'Accept'))));

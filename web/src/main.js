@@ -1,6 +1,6 @@
 // Entry point: a tiny hash router over the games list, new game, play and analysis views.
 
-import { showGames, showNewGame } from './home.js';
+import { showGames, showHome, showNewGame } from './home.js';
 import { showGame } from './game.js';
 import { showAnalysis } from './analysis.js';
 import { showLobby } from './lobby.js';
@@ -21,7 +21,8 @@ async function route() {
   else if (page === 'new') await showNewGame(root, Object.fromEntries(new URLSearchParams(query || '')));
   else if (page === 'lobby') leave = await showLobby(root);
   else if (page === 'account') await showAccount(root);
-  else await showGames(root, Object.fromEntries(new URLSearchParams(query || '')));
+  else if (page === 'games') await showGames(root, Object.fromEntries(new URLSearchParams(query || '')));
+  else await showHome(root, Object.fromEntries(new URLSearchParams(query || '')));
 }
 
 const sound = document.getElementById('sound');

@@ -390,3 +390,28 @@ export function lookCss(scope, look, files, ranks) {
   }
   return rules.join('\n');
 }
+
+/**
+ * One piece's image as a CSS url() (null: the piece shows its letter), as lookCss draws it on
+ * the board: `role` is chessgroundx's ('n-piece', 'pl-piece' for a promoted lance).
+ */
+export function pieceImage(look, role, color) {
+  const family = familyOf(look);
+  const pieces = (look && look.pieces) || {};
+  const promoted = /^p[a-z]-piece$/.test(role);
+  const letter = role.replace(/-piece$/, '').slice(promoted ? 1 : 0);
+  const name = pieces[letter];
+  if (!name) return null;
+  if (family === 'xiangqi') return promoted ? null : xiangqiPiece(name, letter, color, hasGlyphs('帥', '將', ZH_FONTS));
+  if (family === 'shogi') {
+    const face = promoted ? ((look && look.faces) || {})[`+${letter}`] || null : null;
+    return shogiPiece(name, letter, color, promoted, false, hasGlyphs('歩', '飛', JA_FONTS), face);
+  }
+  if (promoted) return null;
+  if (CHESS_LETTER[name] === letter) return chessImage(letter, color);
+  const names = new Set(Object.values(pieces));
+  const alias = CHESS_LOOK[name] || (CHESS_LETTER[name] ? name : null);
+  if (alias && (alias === name || !names.has(alias))) return chessImage(CHESS_LETTER[alias], color);
+  if (FAIRY[name]) return fairyPiece(FAIRY[name], color);
+  return null;
+}

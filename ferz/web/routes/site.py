@@ -3,13 +3,14 @@ server's load figures and a variant's card."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from .. import boards
+from .. import boards, catalogue
 from ..game import ELO_MAX, ELO_MIN
 from ..schema import ClientError
 from .common import context
@@ -68,6 +69,14 @@ async def stats(request: Request) -> Response:
     )
 
 
+async def variant_list(request: Request) -> Response:
+    """The variant picker's catalogue: every variant with its family, display name, a line of
+    rules, start position, look, side names and whether ferz has a book for it (built once,
+    in a thread: setting up every variant's board takes most of a second)."""
+    data = await asyncio.to_thread(catalogue.catalogue)
+    return JSONResponse(data, headers={"cache-control": "max-age=300"})
+
+
 async def variant(request: Request) -> Response:
     """A variant's card for the new-game form (404 for an unknown one)."""
     try:
@@ -81,5 +90,6 @@ ROUTES = [
     Route("/", index),
     Route("/api/meta", meta),
     Route("/api/stats", stats),
+    Route("/api/variants", variant_list),
     Route("/api/variants/{name}", variant),
 ]
