@@ -226,8 +226,16 @@ def coords(page, kind: str) -> list[str]:
     )
 
 
+def cell(page, name: str, files: int, ranks: int) -> tuple[float, float]:
+    """Screen coordinates of a square's centre, White (Sente) at the bottom."""
+    box = page.locator(".game-view cg-board").bounding_box()
+    f, r = ord(name[0]) - 97, int(name[1:]) - 1
+    w, h = box["width"] / files, box["height"] / ranks
+    return box["x"] + (f + 0.5) * w, box["y"] + (ranks - 1 - r + 0.5) * h
+
+
 def test_shogi_boards_read_files_9_to_1_and_ranks_a_to_i(visitors, server):
-    v = visitors(width=1280, height=860)
+    v = visitors(width=1280, height=1000)
     game = v.page.request.post(
         f"{server}api/games",
         data={"variant": "shogi", "color": "white", "movetime_ms": 200},
@@ -256,6 +264,11 @@ def test_shogi_boards_read_files_9_to_1_and_ranks_a_to_i(visitors, server):
     )
     assert edges["rank"]["left"] >= board["x"] + board["width"] - 1
     assert edges["file"]["bottom"] <= board["y"] + 1
+    # a move, written as the coordinates read: the pawn from 7g to 7f is P-7f
+    for square in ("c3", "c4"):
+        v.page.mouse.click(*cell(v.page, square, 9, 9))
+    v.page.wait_for_selector(".move[data-ply='2']", timeout=20_000)
+    assert v.page.locator(".move[data-ply='1']").inner_text() == "P-7f"
     v.shot("shogi-coordinates.png")
     v.click("[data-action=flip]")  # from gote's side: 1-9 and i-a
     v.page.wait_for_function(
