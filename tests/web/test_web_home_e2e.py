@@ -348,3 +348,30 @@ def test_the_phone_layout_of_the_home_page(visitors, server):
     v.page.wait_for_selector(".variant-picker .variant-option")
     assert v.page.evaluate("document.documentElement.scrollWidth") <= 390
     v.shot("variant-picker-phone.png")
+
+
+def test_play_a_friend_from_home_a_link_copied_and_colours_drawn_when_opened(visitors, server):
+    alice, bob = visitors(), visitors()
+    home(alice, server)
+    alice.page.select_option("select[name=clock]", "5+3")
+    alice.click("[data-action=play-friend]")
+    alice.page.wait_for_selector(".invite-link")
+    assert "colours are drawn when they open it" in alice.page.locator(".offer.invite").inner_text()
+    link = alice.page.locator(".invite-link").input_value()
+    alice.page.click("[data-action=copy-link]")
+    alice.page.wait_for_selector("[data-action=copy-link].copied")
+    assert alice.page.locator("[data-action=copy-link]").inner_text() == "Copied ✓"
+    assert alice.page.evaluate("navigator.clipboard.readText()") == link
+    bob.page.goto(link)
+    bob.page.wait_for_selector(".game-view cg-board piece")
+    alice.page.wait_for_function("!document.querySelector('.invite-link')")
+    a, b = alice.game(server), bob.game(server)
+    assert sorted(a["you"] + b["you"]) == ["black", "white"]
+    assert a["clock"]["increment_ms"] == 3000 and a["settings"]["random_color"] is False
+    assert alice.clicks <= 2
+    # the analysis board's FEN button says so too
+    alice.page.goto(server + "#/analysis")
+    alice.page.wait_for_selector(".board-col cg-board piece")
+    alice.page.click("[data-action=fen]")
+    alice.page.wait_for_selector("[data-action=fen].copied")
+    assert alice.page.evaluate("navigator.clipboard.readText()").startswith("rnbqkbnr/pppppppp/")

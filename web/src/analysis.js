@@ -1,9 +1,10 @@
 // The analysis board: the engine thinks about the shown position with MultiPV lines, an
 // evaluation bar and arrows; PGN/FEN import, step-through with per-move evaluation.
 
+import { catalogue, variantOptions } from './variants.js';
 import { api, Socket } from './api.js';
 import { Board } from './board.js';
-import { h, formatScore, barShare, splitUci } from './util.js';
+import { h, formatScore, barShare, splitUci, copyText } from './util.js';
 
 const BRUSHES = ['paleBlue', 'paleGreen', 'paleGrey', 'paleGrey', 'paleGrey'];
 
@@ -117,9 +118,10 @@ class AnalysisView {
       this.setTree({ comment: '', nodes: [] });
       this.goto([]);
     } }, h('option', { value: this.variant }, this.variant));
-    api('/api/meta').then((meta) => {
-      const names = meta.variants.includes(this.variant) ? meta.variants : [this.variant, ...meta.variants];
-      this.variantSelect.replaceChildren(...names.map((v) => h('option', { value: v, selected: v === this.variant }, v)));
+    catalogue().then((cat) => {
+      // the variants by family under their names (one the catalogue lacks first, by its own)
+      const own = cat.byName.has(this.variant) ? [] : [h('option', { value: this.variant, selected: true }, this.variant)];
+      this.variantSelect.replaceChildren(...own, ...variantOptions(cat, this.variant));
     }).catch(() => {});
     const btn = (label, title, onclick) => h('button', { title, onclick, 'data-action': title.toLowerCase().split(' ')[0] }, label);
     this.pgnText = h('textarea', { rows: '5', placeholder: 'Paste a PGN or a FEN', spellcheck: 'false', 'aria-label': 'PGN or FEN' });
@@ -151,7 +153,7 @@ class AnalysisView {
       h('div', { class: 'actions' },
         btn('⇅ Flip', 'Flip the board', () => this.board.flip()),
         btn('Review', 'Review every move of the main line', () => this.review()),
-        btn('FEN', 'FEN copy', () => this.copyFen()),
+        btn('FEN', 'FEN copy', (ev) => this.copyFen(ev.currentTarget)),
         btn('PGN', 'PGN export', () => this.exportPgn())),
       this.pgnText,
       h('div', { class: 'actions' }, btn('Load', 'Load PGN or FEN', () => this.load())),
@@ -307,10 +309,8 @@ class AnalysisView {
     this.socket.send({ type: 'review', variant: this.variant, fen: this.startFen, moves: mainline(this.root) });
   }
 
-  copyFen() {
-    const fen = this.position ? this.position.fen : '';
-    if (navigator.clipboard) navigator.clipboard.writeText(fen).catch(() => prompt('FEN', fen));
-    else prompt('FEN', fen);
+  copyFen(button) {
+    copyText(this.position ? this.position.fen : '', button, 'FEN');
   }
 
   async exportPgn() {

@@ -126,3 +126,34 @@ export function clickSound(capture = false) {
     // Sound is optional; a browser without Web Audio simply stays silent.
   }
 }
+
+/** Copy `text` and say so on the button for a moment ("Copied ✓"); a prompt without a
+ * clipboard. */
+export function copyText(text, button, what = 'Text') {
+  const done = (ok) => {
+    if (!button) return;
+    const label = button.dataset.label || button.textContent;
+    button.dataset.label = label;
+    button.textContent = ok ? 'Copied ✓' : 'Copy failed';
+    button.classList.toggle('copied', ok);
+    clearTimeout(button.copyTimer);
+    button.copyTimer = setTimeout(() => { button.textContent = label; button.classList.remove('copied'); }, 1500);
+  };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(text).then(() => done(true), () => { prompt(what, text); done(false); });
+  } else {
+    // plain http on another host: no clipboard API; the old way, else a prompt to copy from
+    const area = h('textarea', { style: 'position:fixed;opacity:0' }, text);
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try {
+      ok = document.execCommand('copy');
+    } catch {
+      ok = false;
+    }
+    area.remove();
+    if (!ok) prompt(what, text);
+    done(ok);
+  }
+}
