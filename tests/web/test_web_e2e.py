@@ -93,6 +93,7 @@ def start_game(
         page.select_option("select[name=variant]", variant)
     page.check(f"input[name=color][value={color}]")
     page.check("input[name=mode][value=movetime]")
+    page.check("input[name=full]")  # these tests watch ferz at full strength (not the default)
     if page.locator("input[name=book]").is_visible():  # offered in chess only
         page.uncheck("input[name=book]")  # these tests watch the engine think from the first move
     page.fill("input[name=movetime]", movetime)
