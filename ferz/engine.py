@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import pairwise
 
-from . import timeman, variants
+from . import data, timeman, variants
 from .board import Board, Move, rules_for
 from .book import Book, bundled_book
 from .core import factory, nnue
@@ -41,8 +41,7 @@ from .syzygy import (
     role_map,
     square_map,
 )
-from .tablebase import Tablebase as OwnTables
-from .tablebase import TablebaseError
+from .tablebase import Endgames, TablebaseError
 from .variants.chase import Chases, cycle_value
 
 HASH_MAX_MB = 4096
@@ -247,7 +246,7 @@ class Engine:
         self._pv_board = self._board  # the root position for move notation during a search
         self._book: Book | None = None
         self._tables: Tablebase | None = None  # SyzygyPath's tables
-        self._own: dict[str, OwnTables] = {}  # FerzTbPath's tables, per variant (on first use)
+        self._own: dict[str, Endgames] = {}  # FerzTbPath's tables, per variant (on first use)
         self._root_tb: tuple[int, int] | None = None  # the root's (wdl, dtz) when in the tables
         self.options = self._declare_options()
 
@@ -458,15 +457,19 @@ class Engine:
         self._own = {}
         self._searches = []
 
-    def own_tables(self) -> OwnTables | None:
-        """ferz's own tables of the current variant in FerzTbPath's folders, None without."""
-        folders = parse_path(str(self.options.get("FerzTbPath") or ""))
+    def own_tables(self) -> Endgames | None:
+        """ferz's own tables of the current variant: those bundled with ferz (ferz.data) and
+        those in FerzTbPath's folders; None without any."""
+        name = self._rules.name
+        bundled = data.tables(name)
+        folders = ([str(bundled)] if bundled else []) + parse_path(
+            str(self.options.get("FerzTbPath") or "")
+        )
         if not folders:
             return None
-        name = self._rules.name
         if name not in self._own:
             try:
-                tables = OwnTables(name)
+                tables = Endgames(name)
             except (ValueError, KeyError):
                 return None
             for folder in folders:
@@ -518,7 +521,7 @@ class Engine:
         # with DTZ the root choice converts by itself; with WDL only, probes help a win along
         return allowed, not by_dtz and wdl > 0
 
-    def _rank_root_own(self, own: OwnTables, searchmoves: list[int]) -> tuple[list[int], bool]:
+    def _rank_root_own(self, own: Endgames, searchmoves: list[int]) -> tuple[list[int], bool]:
         """_rank_root by ferz's own tables: the moves that mate soonest from a won position,
         keep a draw, or resist longest; whether the search should probe them."""
         board = self._board

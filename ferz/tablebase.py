@@ -50,6 +50,7 @@ SUFFIX = ".fzt"
 WIN, MINWIN, DRAWN, INVALID, NONE = 32000, 2000, 1, -32768, -32767
 TB_FAIL = 99  # the search's "no verdict" (ferz.core.search)
 MAX_PIECES = 5  # the most a table may have (a 6-man table would not fit in memory here)
+MAX_POSITIONS = 1 << 31  # the largest index a table may have (4 GB of values)
 #: what a variant may not have for its tables to be exact here (each one, the reason)
 UNSUPPORTED = {
     "drops": "pieces in hand",
@@ -366,6 +367,36 @@ def header(rules: Rules, table: tbgen.Table, longest: int) -> dict[str, object]:
     }
 
 
+def table_of_header(rules: Rules, head: dict[str, object]) -> tbgen.Table:
+    """An empty table with the index a file's header describes (no Spec to compute: a probe
+    opens a table in milliseconds); TablebaseError for a header that does not fit the rules."""
+    try:
+        codes = [int(c) for c in head["codes"]]  # type: ignore[attr-defined]
+        squares = [[rules.parse_square(n) for n in slot] for slot in head["squares"]]  # type: ignore[attr-defined]
+        name = str(head["material"])
+        mirror = bool(head["mirror"])
+    except (KeyError, TypeError, ValueError):
+        raise TablebaseError(f"a broken header for {head.get('material')}") from None
+    npc = 2 * (len(rules.pieces) + 1)
+    if len(codes) != len(squares) or not all(2 <= c < npc for c in codes) or not codes:
+        raise TablebaseError(f"a broken header for {name}")
+    if len(codes) > MAX_PIECES or material_name(rules, codes) != name:
+        raise TablebaseError(f"a broken header for {name}")
+    size = 2
+    for slot in squares:
+        if not slot or len(set(slot)) != len(slot):
+            raise TablebaseError(f"a broken header for {name}")
+        size *= len(slot)
+    if size != head.get("positions") or size > MAX_POSITIONS:
+        raise TablebaseError(f"a broken header for {name}: {head.get('positions')} positions")
+    fl = [0] * rules.nsq
+    mir = list(range(rules.nsq))
+    for sq in rules.squares():
+        fl[sq] = rules.file_of(sq)
+        mir[sq] = sq + rules.files - 1 - 2 * fl[sq]
+    return tbgen.Table(name, codes, squares, rules.nsq, rules.files, npc, mirror, mir, fl)
+
+
 def write(path: Path, rules: Rules, table: tbgen.Table, longest: int) -> None:
     """Save a table (to a temporary name first: a stopped build leaves no half file)."""
     values = array("h", table.val)
@@ -420,7 +451,7 @@ def read_values(path: Path, rules: Rules, table: tbgen.Table) -> int:
 # ---------------------------------------------------------------------------- probing
 
 
-class Tablebase:
+class Endgames:
     """The tables of one variant found in some folders, read on first use."""
 
     def __init__(self, variant: str = "chess") -> None:
@@ -428,7 +459,6 @@ class Tablebase:
         self.variant = variant
         self.paths: dict[str, Path] = {}  # material -> file
         self.skipped: list[str] = []
-        self._spec: Spec | None = None
         self._tables: dict[str, tbgen.Table | None] = {}
         self._work: Board | None = None
 
@@ -463,10 +493,8 @@ class Tablebase:
         table = None
         path = self.paths.get(material)
         if path is not None:
-            if self._spec is None:
-                self._spec = Spec(self.rules)
             try:
-                table = self._spec.table(material)
+                table = table_of_header(self.rules, read_header(path)[0])
                 read_values(path, self.rules, table)
             except TablebaseError as error:
                 self.skipped.append(str(error))
@@ -566,12 +594,14 @@ class Tablebase:
         return best
 
     def _counted(self, pos: Position, value: int) -> int | None:
-        """The value under a counting rule: a win or loss only when the mate fits in what is
-        left of the count with a bare king on the board (else unknown); draws stay draws."""
-        if not pos.cnt_limit or abs(value) < MINWIN:
+        """The value under a counting rule (makruk, ASEAN): the tables ignore the count, which
+        can only turn a win into a draw. Draws stand; a win or a loss only while a count runs
+        against a bare king and the mate comes before it ends (with no count running, one
+        starts at the next move or after the last pawn: no answer)."""
+        if self.rules.counting_rule == "none" or abs(value) < MINWIN:
             return value
-        plies = WIN - abs(value)
-        if min(pos.pcount[0], pos.pcount[1]) == 1 and plies <= pos.cnt_limit - pos.cnt_ply:
+        left = pos.cnt_limit - pos.cnt_ply
+        if pos.cnt_limit and min(pos.pcount[0], pos.pcount[1]) == 1 and plies_of(value) <= left:
             return value
         return None
 
@@ -607,11 +637,16 @@ class Tablebase:
         self._tables.clear()
         self.paths.clear()
 
-    def __enter__(self) -> Tablebase:
+    def __enter__(self) -> Endgames:
         return self
 
     def __exit__(self, *args: object) -> None:
         self.close()
+
+
+def plies_of(value: int) -> int:
+    """The distance to mate of a win or a loss, in plies."""
+    return WIN - abs(value)
 
 
 def plies(value: int) -> int:
@@ -625,9 +660,9 @@ def plies(value: int) -> int:
 
 def open_tablebase(
     directory: str | os.PathLike[str] | Iterable[str | os.PathLike[str]], variant: str = "chess"
-) -> Tablebase:
-    """A Tablebase of `variant` with the tables of one folder or several."""
-    tables = Tablebase(variant)
+) -> Endgames:
+    """The Endgames of `variant` in one folder or several."""
+    tables = Endgames(variant)
     folders = [directory] if isinstance(directory, (str, os.PathLike)) else list(directory)
     for folder in folders:
         tables.add_directory(folder)
@@ -635,7 +670,7 @@ def open_tablebase(
 
 
 __all__ = [
-    "Tablebase",
+    "Endgames",
     "TablebaseError",
     "build",
     "open_tablebase",

@@ -1,4 +1,5 @@
-"""Data that ships with ferz: match openings and EPD test suites (sources in README.md here)."""
+"""Data that ships with ferz: match openings, EPD test suites and endgame tables (sources in
+README.md here)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 OPENINGS = HERE / "openings.epd"
 SUITES = HERE / "epd"
+TABLES = HERE / "tables"
+
+
+def tables(variant: str) -> Path | None:
+    """The folder of ferz's own endgame tables bundled for a variant, or None."""
+    folder = TABLES / variant
+    return folder if variant.isidentifier() and folder.is_dir() else None
 
 
 def suites() -> list[str]:

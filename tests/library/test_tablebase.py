@@ -4,6 +4,7 @@ plays from them; bad input leaves everything as it was."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import shutil
@@ -15,13 +16,17 @@ from ferz.board import Board, rules_for
 from ferz.engine import Engine, Limits
 from ferz.tablebase import (
     INVALID,
+    MAGIC,
     MINWIN,
     TablebaseError,
     build,
     open_tablebase,
     parse_material,
     plan,
+    plies,
+    read_header,
     refusal,
+    table_of_header,
 )
 from tests.conftest import DATA, ROOT
 from tests.programs import need_library
@@ -127,7 +132,7 @@ def test_variant_tables_agree_with_the_search(variant: str, tmp_path: Path) -> N
         board = Board(fen, variant=variant)
         if board.outcome() is not None:
             continue
-        dtm = tables.probe_dtm(board)
+        dtm = plies(table.probe(board.position))  # the table's own value (makruk: no count)
         if abs(dtm) > 7:
             continue
         searched += 1
@@ -196,9 +201,24 @@ def test_bad_input_is_refused_cleanly(tmp_path: Path, chess_tables: Path) -> Non
         assert any("not a ferz table" in s for s in tables.skipped)
         five = Board("k7/8/8/8/8/8/8/KQQQ4 w - - 0 1")
         assert tables.get_wdl(five) is None
+    head, body = read_header(good)
+    for change in ({"positions": 10**12}, {"squares": [["a1"] * 64] * 3}, {"codes": [1, 99, 3]}):
+        hostile = folder / f"{len(str(change))}.fzt"
+        text = json.dumps({**head, **change, "material": "KQvK"}).encode()
+        hostile.write_bytes(MAGIC + text + b"\n" + body)
+        assert table_of_header_refuses(text)
     with open_tablebase(chess_tables, "shatranj") as other:
         assert other.paths == {}  # chess tables are not shatranj's
         assert any("built for chess" in s for s in other.skipped)
+
+
+def table_of_header_refuses(text: bytes) -> bool:
+    """Whether a header is refused with TablebaseError (never a huge allocation)."""
+    try:
+        table_of_header(rules_for("chess"), json.loads(text))
+    except TablebaseError:
+        return True
+    return False
 
 
 def test_a_rebuild_reads_what_is_there(tmp_path: Path) -> None:
