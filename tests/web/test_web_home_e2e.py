@@ -118,7 +118,16 @@ def test_two_people_meet_through_the_grid_with_one_click_each(visitors, server):
     bob.page.wait_for_selector("tr[data-seek] .seek-color")
     assert bob.page.locator("tr[data-seek] .seek-color").inner_text() == "random"
     assert bob.page.locator("tr[data-seek] td.variant").inner_text() == "Chess"
-    home(bob, server)
+    bob.page.select_option(".seek-form select[name=variant]", "xiangqi")  # sides as named there
+    colors = bob.page.locator(".seek-form select[name=color] option").all_inner_texts()
+    assert colors == ["random", "red", "black"]
+    home(bob, server)  # the home page lists it too
+    seek = alice.page.evaluate("location.hash").split("/")[-1]
+    bob.page.wait_for_function(
+        "(id) => (document.querySelector(`.home-seeks li[data-seek='${id}'] .seek-what`) || {})"
+        ".textContent === '3+2 · Chess · casual · random'",
+        arg=seek,
+    )
     bob.click("[data-action=quick][data-clock='3+2']")
     bob.page.wait_for_function("location.hash.startsWith('#/game/')")
     bob.page.wait_for_selector(".game-view cg-board piece")
@@ -375,3 +384,21 @@ def test_play_a_friend_from_home_a_link_copied_and_colours_drawn_when_opened(vis
     alice.page.click("[data-action=fen]")
     alice.page.wait_for_selector("[data-action=fen].copied")
     assert alice.page.evaluate("navigator.clipboard.readText()").startswith("rnbqkbnr/pppppppp/")
+
+
+def test_a_seek_waiting_on_the_home_page_is_played_in_one_click(visitors, server):
+    dave, erin = visitors(), visitors()
+    home(dave, server)
+    dave.click("[data-action=quick][data-clock='15+10']")
+    dave.page.wait_for_selector(".offer.seek")
+    seek = dave.page.evaluate("location.hash").split("/")[-1]
+    home(erin, server)
+    erin.click(f".home-seeks li[data-seek='{seek}'] [data-action=accept-seek]")
+    erin.page.wait_for_function(f"location.hash === '#/game/{seek}'")
+    erin.page.wait_for_selector(".game-view cg-board piece")
+    dave.page.wait_for_function("!document.querySelector('.offer.seek')")
+    assert sorted(dave.game(server)["you"] + erin.game(server)["you"]) == ["black", "white"]
+    assert erin.clicks == 1
+    # taken: it leaves every home page
+    home(dave, server)
+    dave.page.wait_for_selector(f".home-seeks li[data-seek='{seek}']", state="detached")

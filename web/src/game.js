@@ -286,7 +286,7 @@ class GameView {
     if (!seat || g.imported) return g[color];
     if (seat.kind === 'engine') return seat.name;
     if (seat.open) return 'waiting for a player…';
-    if (mine.length === 2) return seat.name === 'Anonymous' ? cap(color) : `${seat.name} (${color})`;
+    if (mine.length === 2) return seat.name === 'Anonymous' ? cap(this.side(color)) : `${seat.name} (${this.side(color)})`;
     if (mine.length === 1 && mine[0] === color && seat.name === 'Anonymous') return 'You';
     return seat.name;
   }
@@ -303,6 +303,12 @@ class GameView {
     return 'neutral';
   }
 
+  /** A side as the variant's players name it: white/black, sente/gote, red/black. */
+  side(color) {
+    const sides = (this.cat && this.cat.byName.get(this.game.variant) || {}).sides || ['white', 'black'];
+    return sides[color === 'white' ? 0 : 1];
+  }
+
   /** Who won, said to each player as a win or a loss. */
   outcomeText() {
     const g = this.game;
@@ -313,7 +319,7 @@ class GameView {
       return winner === mine[0] ? `You won (${why})` : `You lost (${why})`;
     }
     if (mine.length === 2 && (g.result === '1-0' || g.result === '0-1')) {
-      return `${cap(g.result === '1-0' ? 'white' : 'black')} won (${why})`;
+      return `${cap(this.side(g.result === '1-0' ? 'white' : 'black'))} won (${why})`;
     }
     return g.outcome_text || why;
   }
@@ -335,7 +341,7 @@ class GameView {
         items.push(h('div', { class: 'offer mine', 'data-offer': offer }, `${cap(offer)} offered: waiting for your opponent… `,
           h('button', { class: 'link', 'data-action': `withdraw-${offer}`, onclick: () => this.send({ type: 'decline', offer }) }, 'withdraw')));
       } else if (!me) {
-        items.push(h('div', { class: 'offer' }, `${cap(by)} ${words[offer]}.`));
+        items.push(h('div', { class: 'offer' }, `${cap(this.side(by))} ${words[offer]}.`));
       }
     }
     const away = g.away || {};
@@ -360,7 +366,7 @@ class GameView {
           h('button', { 'data-action': 'cancel-seek', onclick: () => this.cancelSeek() }, 'Cancel')));
       } else {
         const link = `${location.origin}${location.pathname}#/game/${g.id}`;
-        const plays = g.settings.random_color ? 'the other side (the colours are drawn when they open it)' : cap(open);
+        const plays = g.settings.random_color ? 'the other side (the colours are drawn when they open it)' : cap(this.side(open));
         items.push(h('div', { class: 'offer invite' }, 'Send this link to a friend; whoever opens it first plays ', plays, ': ',
           h('input', { class: 'invite-link', readonly: true, value: link, onclick: (e) => e.target.select() }), ' ',
           h('button', { 'data-action': 'copy-link', onclick: (ev) => copyText(link, ev.currentTarget, 'Link') }, 'Copy')));

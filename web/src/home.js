@@ -1,10 +1,11 @@
 // The home page (a game in one click: the time-control grid seeks a person, "play ferz",
 // "play a friend", "hot-seat", the variant picker), the games list and the new-game form.
 
-import { api } from './api.js';
+import { api, Socket } from './api.js';
+import { clockText } from './lobby.js';
 import { Board } from './board.js';
 import { h } from './util.js';
-import { speedOf } from './people.js';
+import { ratingText, speedOf } from './people.js';
 import { catalogue, entryOf, miniBoard, openPicker, variantOptions } from './variants.js';
 
 const PAGE = 25;
@@ -105,10 +106,25 @@ export async function showHome(root, query = {}) {
           h('button', { type: 'button', 'data-action': 'hot-seat', title: 'Two people on this screen', onclick: () => people('hotseat') }, 'Hot-seat'),
           h('a', { class: 'button', href: '#/new', 'data-action': 'more-options' }, 'More options…')))),
     error);
+  // The seeks waiting now (live, as in the lobby): one click plays one.
+  const seeks = h('div', { class: 'home-seeks', hidden: true });
+  let lastSeeks = [];
+  const showSeeks = (all) => {
+    lastSeeks = all;
+    seeks.hidden = !all.length;
+    seeks.replaceChildren(h('h2', {}, 'Waiting for an opponent'), h('ul', {}, ...all.map((s) => h('li', { 'data-seek': s.id },
+      h('span', { class: 'seek-who' }, s.mine ? 'you' : s.name, s.mine ? '' : ratingText(s.rating)),
+      h('span', { class: 'seek-what' }, `${clockText(s.clock)} · ${entryOf(cat, s.variant).title} · ${s.rated ? 'rated' : 'casual'}${s.color === 'random' ? ' · random' : ''}`),
+      s.mine
+        ? h('a', { class: 'button', href: `#/game/${s.id}` }, 'yours: open')
+        : h('button', { type: 'button', class: 'primary', 'data-action': 'accept-seek', onclick: () => start(`/api/seeks/${encodeURIComponent(s.id)}/accept`, {}) }, 'Play')))));
+  };
+  const socket = new Socket('/ws/lobby', { onMessage: (msg) => { if (msg.type === 'seeks') showSeeks(msg.seeks); } });
+  panel.querySelector('.quick').append(seeks);
   const list = h('section', { class: 'home-games' });
   root.replaceChildren(panel, list);
   showChoice();
-  catalogue().then((c) => { cat = c; showChoice(); }).catch(() => {});
+  catalogue().then((c) => { cat = c; showChoice(); showSeeks(lastSeeks); }).catch(() => {});
   api('/api/seeks').then((lobby) => {
     const keep = levels.value;
     levels.replaceChildren(...lobby.bots.map((b) => h('option', { value: b.elo === null ? 'full' : String(b.elo) },
@@ -116,6 +132,7 @@ export async function showHome(root, query = {}) {
     levels.value = [...levels.options].some((o) => o.value === keep) ? keep : String(DEFAULT_ELO);
   }).catch(() => {});
   await showGames(list, query);
+  return () => socket.close();
 }
 
 /** List stored games, newest first, a page at a time: the visitor's own ("my games", the

@@ -4,10 +4,10 @@
 import { api, Socket } from './api.js';
 import { h, formatClock } from './util.js';
 import { ratingText, speedOf } from './people.js';
-import { catalogue, titleOf, variantOptions } from './variants.js';
+import { catalogue, entryOf, titleOf, variantOptions } from './variants.js';
 
 /** A clock as players write it: 5+3 (minutes + seconds), or "no clock". */
-function clockText(clock) {
+export function clockText(clock) {
   if (!clock) return 'no clock';
   return `${formatClock(clock.initial_ms).replace(/:00$/, '')}+${clock.increment_ms / 1000}`;
 }
@@ -74,7 +74,7 @@ export async function showLobby(root) {
       h('td', { class: 'variant', 'data-variant': s.variant }, titleOf(cat, s.variant)),
       h('td', { class: 'seek-clock' }, clockText(s.clock)),
       h('td', { class: 'seek-mode' }, s.rated ? 'rated' : 'casual'),
-      h('td', { class: 'seek-color' }, s.color === 'random' ? 'random' : (s.mine ? `you play ${s.color}` : `you play ${s.color === 'white' ? 'black' : 'white'}`)),
+      h('td', { class: 'seek-color' }, s.color === 'random' ? 'random' : `you play ${side(s.variant, s.mine ? s.color : (s.color === 'white' ? 'black' : 'white'))}`),
       h('td', {}, s.mine
         ? h('button', { 'data-action': 'cancel-seek', onclick: () => cancel(s.id) }, 'Cancel')
         : h('button', { class: 'primary', 'data-action': 'accept-seek', onclick: () => accept(s.id) }, 'Accept'))));
@@ -89,7 +89,12 @@ export async function showLobby(root) {
       },
     }, `${b.name}${b.elo === null ? ' (full strength)' : ''}${speed && b.ratings && b.ratings[speed] ? ` · ${b.ratings[speed]}` : ''}`)));
   };
-  form.addEventListener('change', () => { if (last) show(last); });
+  // the sides as the variant's players name them (sente/gote, red/black)
+  const side = (variant, color) => entryOf(cat, variant).sides[color === 'white' ? 0 : 1];
+  const sideLabels = () => {
+    for (const o of form.elements.color.options) if (o.value !== 'random') o.textContent = side(form.elements.variant.value, o.value);
+  };
+  form.addEventListener('change', () => { sideLabels(); if (last) show(last); });
   root.replaceChildren(h('div', { class: 'lobby' },
     h('h1', {}, 'Lobby'), form, error,
     h('h2', {}, 'Open seeks'),

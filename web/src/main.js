@@ -22,7 +22,7 @@ async function route() {
   else if (page === 'lobby') leave = await showLobby(root);
   else if (page === 'account') await showAccount(root);
   else if (page === 'games') await showGames(root, Object.fromEntries(new URLSearchParams(query || '')));
-  else await showHome(root, Object.fromEntries(new URLSearchParams(query || '')));
+  else leave = await showHome(root, Object.fromEntries(new URLSearchParams(query || '')));
 }
 
 const sound = document.getElementById('sound');
