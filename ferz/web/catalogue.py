@@ -115,6 +115,17 @@ SIDES = {
 }
 
 
+@functools.lru_cache(maxsize=256)
+def side_name(variant: str, color: str) -> str:
+    """A side as the variant's players name it: white/black, sente/gote, red/black."""
+    try:
+        family = str(boards.board_look(variant)["family"])
+    except (KeyError, ValueError):
+        family = "chess"
+    white, black = SIDES.get(family, ("white", "black"))
+    return white if color == "white" else black
+
+
 def title_of(name: str, description: str) -> str:
     """A variant's display name: its known one, else the head of its description."""
     if name in KNOWN:

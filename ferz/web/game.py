@@ -10,6 +10,7 @@ from typing import Any
 
 from ..engine import ELO_MAX, ELO_MIN  # the range the engine's UCI_Elo accepts
 from . import boards
+from .catalogue import side_name
 from .seats import COLORS, ENGINE, PERSON, Seat, bot_name, legacy_seats, load_seats
 from .store import StoredGame
 
@@ -419,11 +420,12 @@ class LiveGame:
         if self.result not in ("1-0", "0-1"):
             return "Game aborted" if why == "aborted" else f"Game over ({why})"
         winner = "white" if self.result == "1-0" else "black"
+        side = side_name(self.variant, winner).capitalize()  # Sente, Red...
         name = self.player_name(winner)
-        if name in (ANONYMOUS, winner.capitalize()):  # a person without a name: the colour
-            return f"{winner.capitalize()} won ({why})"
+        if name in (ANONYMOUS, winner.capitalize()):  # a person without a name: the side
+            return f"{side} won ({why})"
         if self.settings.imported or self.settings.opponent != "engine":
-            return f"{name} ({winner.capitalize()}) won ({why})"
+            return f"{name} ({side}) won ({why})"
         return f"{name} won ({why})"
 
     def to_json(self, now: float, thinking: bool = False) -> dict[str, Any]:

@@ -15,7 +15,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from ferz.web import boards  # noqa: E402
-from tests.web.test_web_people import Person, app_for, state  # noqa: E402
+from tests.web.test_web_people import Person, app_for, sockets, state  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -115,3 +115,18 @@ def test_a_quick_pairing_refuses_what_it_cannot_pair(client):
     assert a.post("/api/seeks/quick", extra).status_code == 400
     rated = a.post("/api/seeks/quick", {"variant": "shogi", "clock": CLOCK, "rated": True})
     assert rated.status_code == 201 and rated.json()["settings"]["rated"] is True
+
+
+def test_the_result_names_the_sides_as_the_variant_does(client):
+    for variant, winner in (("shogi", "Gote"), ("xiangqi", "Black"), ("minixiangqi", "Black")):
+        a, b = Person(client), Person(client)
+        game = a.new_game(opponent="friend", color="white", variant=variant, clock=CLOCK)
+        with sockets(a, b, game) as (wa, wb):
+            wa.send_json({"type": "resign"})
+            end = state(wb, lambda g: g["result"])
+            assert end["outcome_text"] == f"{winner} won (resignation)", variant
+    a, b = Person(client), Person(client)
+    game = a.new_game(opponent="friend", color="black", variant="xiangqi", clock=CLOCK)
+    with sockets(b, a, game) as (wb, wa):
+        wa.send_json({"type": "resign"})
+        assert state(wb, lambda g: g["result"])["outcome_text"] == "Red won (resignation)"
