@@ -86,6 +86,10 @@ HTTP_TEMPLATES: dict[str, list[dict[str, Any]]] = {
         {"opponent": "seek", "variant": "crazyhouse", "color": "random"},
         {"movetime_ms": 50, "book": True},
     ],
+    "/api/seeks/quick": [
+        {"variant": "chess", "clock": {"initial_ms": 180000, "increment_ms": 2000}},
+        {"variant": "shogi", "clock": {"initial_ms": 60000, "increment_ms": 0}, "rated": True},
+    ],
     "/api/import": [
         {"text": PGN},
         {"text": FEN, "variant": "chess"},
@@ -237,6 +241,8 @@ def http_case(rng: random.Random, client: Http, port: int, ids: list[str], tally
             f"/api/seeks/{gid}",
             f"/api/games/{gid}/tree",
             f"/api/variants/{rng.choice(['chess', 'xiangqi', 'nochess', '%00', 'x' * 200])}",
+            "/api/variants",
+            "/api/seeks/quick",
             "/static/app.js",
             "/static/../../etc/passwd",
             "/static/%2e%2e/%2e%2e/etc/passwd",
