@@ -40,7 +40,6 @@ from pathlib import Path
 
 from .board import Board, rules_for
 from .core import tbgen
-from .core.defs import MAXP
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.rules import Rules
@@ -460,6 +459,7 @@ class Endgames:
         self.paths: dict[str, Path] = {}  # material -> file
         self.skipped: list[str] = []
         self._tables: dict[str, tbgen.Table | None] = {}
+        self._by_codes: dict[bytes, tbgen.Table | None] = {}  # tbgen.material_key: a table
         self._work: Board | None = None
 
     def add_directory(self, directory: str | os.PathLike[str]) -> int:
@@ -483,6 +483,7 @@ class Endgames:
             if isinstance(material, str):
                 self.paths[material] = path
                 self._tables.pop(material, None)
+                self._by_codes.clear()
                 added += 1
         return added
 
@@ -520,8 +521,11 @@ class Endgames:
             return None
         if pos.pcount[0] + pos.pcount[1] > MAX_PIECES:
             return None
-        codes = [pos.board[pos.plist[c * MAXP + i]] for c in range(2) for i in range(pos.pcount[c])]
-        table = self._table(material_name(self.rules, codes))
+        codes = tbgen.material_key(pos)
+        if codes in self._by_codes:
+            table = self._by_codes[codes]
+        else:
+            table = self._by_codes[codes] = self._table(material_name(self.rules, list(codes)))
         if table is None:
             return None
         value = table.probe(pos)
@@ -635,6 +639,7 @@ class Endgames:
     def close(self) -> None:
         """Forget the loaded tables."""
         self._tables.clear()
+        self._by_codes.clear()
         self.paths.clear()
 
     def __enter__(self) -> Endgames:

@@ -257,16 +257,10 @@ class Builder:
         """The value for the side to move of the position on the board, which is of another
         material (after a capture or a promotion): from that material's table."""
         pos: Position = self.pos
-        codes: list[int] = []
-        c: cython.int
-        i: cython.int
-        for c in range(2):
-            for i in range(pos.pcount[c]):
-                codes.append(pos.board[pos.plist[c * MAXP + i]])
-        codes.sort()
-        table = self.tables.get(bytes(codes))
+        key = material_key(pos)
+        table = self.tables.get(key)
         if table is None:
-            raise LookupError(f"no table for the material {bytes(codes)!r} after {self.t.name}")
+            raise LookupError(f"no table for the material {key!r} after {self.t.name}")
         v: cython.int = table.probe(pos)
         if v == TB_NONE or v == TB_INVALID:  # noqa: SIM109 - C ints
             raise LookupError(f"{table.name} does not hold {pos.fen()}")
@@ -543,3 +537,25 @@ def clear(pos: Position) -> None:
             pos.lift(sq)
     pos.castling = 0
     pos.ep = 0
+
+
+def material_key(pos: Position) -> bytes:
+    """The piece codes on the board, sorted, as bytes (a table's key: see Builder.exit_value)."""
+    codes = ints(TB_MAXK)
+    n: cython.int = 0
+    c: cython.int
+    i: cython.int
+    j: cython.int
+    p: cython.int
+    if pos.pcount[0] + pos.pcount[1] > TB_MAXK:
+        return b""
+    for c in range(2):
+        for i in range(pos.pcount[c]):
+            p = pos.board[pos.plist[c * MAXP + i]]
+            j = n
+            while j > 0 and codes[j - 1] > p:  # insertion: at most eight codes
+                codes[j] = codes[j - 1]
+                j -= 1
+            codes[j] = p
+            n += 1
+    return bytes([codes[i] for i in range(n)])

@@ -249,3 +249,18 @@ def test_tables_are_documented() -> None:
     text = (ROOT / "docs" / "tablebases.md").read_text()
     assert "FERZTB 1" in text and "ferz tb build" in text and "FerzTbPath" in text
     assert MINWIN == 2000
+
+
+@pytest.mark.parametrize("variant", ["xiangqi", "makruk", "shatranj"])
+def test_bundled_tables_are_read_for_their_rules(variant: str) -> None:
+    """Every bundled table opens for its variant (a change to the variant's rules would make
+    them unreadable: rebuild them with ferz tb build, see ferz/data/README.md)."""
+    from ferz import data
+
+    folder = data.tables(variant)
+    assert folder is not None
+    with open_tablebase(folder, variant) as tables:
+        assert tables.skipped == []
+        assert len(tables.paths) == len(list(folder.glob("*.fzt"))) >= 11
+        for material in tables.paths:
+            assert tables._table(material) is not None, material

@@ -67,7 +67,7 @@ def test_draw_unknown_and_cursed(client) -> None:
     atomic = client.get(
         "/api/tablebase", params={"fen": "8/8/8/8/8/3k4/8/K1Q5 w - - 0 1", "variant": "atomic"}
     )
-    assert atomic.json()["category"] == "unknown"
+    assert atomic.status_code == 404  # no tables of any kind for atomic
 
 
 def test_bad_requests(client, tmp_path) -> None:
@@ -108,3 +108,27 @@ def test_workers_get_the_tables(tmp_path) -> None:
             if message["type"] == "info":
                 info = message["info"]
     assert info is not None and info["pv_uci"][0] == "c1f4", info
+
+
+def test_variants_are_answered_from_the_bundled_tables(tmp_path) -> None:
+    """Xiangqi, without --syzygy: ferz's own bundled tables answer with the distance to mate
+    in plies; the first move is the fastest mate; a position off the tables is unknown."""
+    plain = create_app(tmp_path / "x.sqlite3", slots=1, policy=TEST_POLICY)
+    with TestClient(plain) as client:
+        fen = "4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1"
+        answer = client.get("/api/tablebase", params={"fen": fen, "variant": "xiangqi"})
+        assert answer.status_code == 200
+        data = answer.json()
+        assert (data["category"], data["dtm"]) == ("win", 3)
+        first = data["moves"][0]
+        assert (first["category"], first["dtm"]) == ("loss", -2)
+        assert Board(fen, variant="xiangqi").parse_uci(first["uci"])
+        start = client.get(
+            "/api/tablebase", params={"fen": Board(variant="xiangqi").fen(), "variant": "xiangqi"}
+        )
+        assert start.json() == {"category": "unknown", "dtm": None, "moves": []}
+        none = client.get(
+            "/api/tablebase",
+            params={"fen": Board(variant="crazyhouse").fen(), "variant": "crazyhouse"},
+        )
+        assert none.status_code == 404

@@ -1,5 +1,7 @@
-"""The Syzygy tables as JSON, shaped like lichess's tablebase API: GET /api/tablebase?fen=
-&variant= answers the position's category and DTZ, and every legal move's, best first."""
+"""The endgame tables as JSON, shaped like lichess's tablebase API: GET /api/tablebase?fen=
+&variant= answers the position's category and distance, and every legal move's, best first:
+Syzygy's (category, DTZ) for chess when the server has them (ferz web --syzygy), else ferz's
+own tables bundled for the variant (category, DTM in plies: ferz.tablebase)."""
 
 from __future__ import annotations
 
@@ -10,8 +12,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ... import data
 from ...board import Board, InvalidFenError
 from ...syzygy import MissingTableError, Tablebase
+from ...tablebase import MINWIN, Endgames, TablebaseError
 from ..schema import FEN, VARIANT, ClientError
 from .common import context, read_query
 
@@ -47,11 +51,54 @@ def verdict(tables: Tablebase, board: Board) -> dict[str, Any]:
     return {"category": CATEGORY[wdl], "dtz": dtz, "moves": listed}
 
 
+_OWN: dict[str, Endgames | None] = {}  # the bundled tables per variant, opened once
+
+
+def own_tables(variant: str) -> Endgames | None:
+    """ferz's own tables bundled for a variant (ferz.data.tables), None without."""
+    if variant not in _OWN:
+        folder = data.tables(variant)
+        tables = None
+        if folder is not None:
+            try:
+                tables = Endgames(variant)
+                tables.add_directory(folder)
+            except (TablebaseError, ValueError, KeyError):
+                tables = None
+        _OWN[variant] = tables if tables is not None and tables.paths else None
+    return _OWN[variant]
+
+
+def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
+    """The category and distance to mate (plies, signed for the side to move) of a position
+    and of each move (for the side then to move), from ferz's own tables."""
+    value = tables.probe_value(board)
+    if value is None:
+        return {"category": "unknown", "dtm": None, "moves": []}
+
+    def category(v: int) -> str:
+        return "win" if v >= MINWIN else "loss" if v <= -MINWIN else "draw"
+
+    listed = []
+    for code, plies in tables.root_moves(board):
+        move = next(m for m in board.legal_moves if m.code == code)
+        after = (
+            "unknown" if plies is None else "loss" if plies > 0 else "win" if plies < 0 else "draw"
+        )
+        listed.append(
+            {
+                "uci": board.uci(move),
+                "san": board.san(move),
+                "category": after,
+                "dtm": None if plies is None else -(plies - (plies > 0) + (plies < 0)),
+            }
+        )
+    return {"category": category(value), "dtm": tables.get_dtm(board), "moves": listed}
+
+
 async def tablebase(request: Request) -> Response:
-    """GET /api/tablebase?fen=FEN&variant=chess: 404 when the server has no tables."""
-    tables = context(request).tables
-    if tables is None:
-        raise ClientError("this server has no tablebases (ferz web --syzygy FOLDERS)", 404)
+    """GET /api/tablebase?fen=FEN&variant=chess: 400 for a bad request, 404 when the server
+    has no tables for the variant."""
     query = read_query(request, QUERY)
     variant = query["variant"] or "chess"
     if query["fen"] is None:
@@ -62,8 +109,17 @@ async def tablebase(request: Request) -> Response:
         raise ClientError(str(error)) from None
     except ValueError as error:  # an unknown variant
         raise ClientError(str(error)) from None
-    answer = await asyncio.to_thread(verdict, tables, board)
-    return JSONResponse(answer)
+    tables = context(request).tables if board.rules.name in ("chess", "chess960") else None
+    if tables is not None:
+        return JSONResponse(await asyncio.to_thread(verdict, tables, board))
+    own = own_tables(board.rules.name)
+    if own is None:
+        raise ClientError(
+            "this server has no tablebases for this variant (ferz web --syzygy FOLDERS for "
+            "chess; ferz tb build for others)",
+            404,
+        )
+    return JSONResponse(await asyncio.to_thread(own_verdict, own, board))
 
 
 ROUTES = [Route("/api/tablebase", tablebase)]
