@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from . import pgn
 from .board import Board, IllegalMoveError
 from .score import MATE_CP, Score
-from .syzygy import Tablebase
+from .syzygy import CHESS_RULES, Tablebase
+from .tablebase import bundled
+from .tablebase import note as own_note
 
 CLAMP = 1000
 #: drops of winning chances (on -1..1) that make an inaccuracy, a mistake, a blunder
@@ -95,9 +97,11 @@ def eval_text(score: int, white_to_move: bool, depth: int | None = None) -> str:
 
 def tablebase_note(tables: Tablebase | None, board: Board) -> str | None:
     """What the Syzygy tables say of a position, as lichess shows it ("tablebase: White wins,
-    DTZ 11"; "tablebase: draw"), None where they do not cover it."""
-    if tables is None:
-        return None
+    DTZ 11"; "tablebase: draw"), None where they do not cover it; without Syzygy, what ferz's
+    own tables bundled for the variant say ("tablebase: Black wins, mate in 3")."""
+    if tables is None or board.rules.name not in CHESS_RULES:
+        own = bundled(board.rules.name)
+        return None if own is None else own_note(own, board)
     wdl = tables.get_wdl(board)
     if wdl is None:
         return None
@@ -151,7 +155,8 @@ def annotate(
     tables: Tablebase | None = None,
 ) -> dict[str, SideSummary]:
     """Annotate the main line of `game` in place; returns the summaries of White and Black.
-    With Syzygy `tables`, each position that they cover gets their verdict (tablebase_note).
+    With Syzygy `tables` (or ferz's own tables bundled for the variant), each position that
+    they cover gets their verdict (tablebase_note).
 
     With `verify` (a longer search), a move whose drop lies in the VERIFY band has the positions
     after and before it searched again by it, and is judged (as is the move before it) from

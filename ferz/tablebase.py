@@ -649,6 +649,42 @@ class Endgames:
         self.close()
 
 
+_BUNDLED: dict[str, Endgames | None] = {}  # bundled() per variant, opened once
+
+
+def bundled(variant: str) -> Endgames | None:
+    """The tables bundled with ferz for a variant (ferz.data.tables), None without."""
+    if variant not in _BUNDLED:
+        from . import data
+
+        folder = data.tables(variant)
+        tables = None
+        if folder is not None:
+            try:
+                tables = open_tablebase(folder, variant)
+            except (TablebaseError, KeyError, ValueError):
+                tables = None
+        _BUNDLED[variant] = tables if tables is not None and tables.paths else None
+    return _BUNDLED[variant]
+
+
+def note(tables: Endgames, board: Board) -> str | None:
+    """What the tables say of a position as lichess shows it ("tablebase: White wins, mate in
+    8"; "tablebase: draw"), None where they do not hold it or their draw may not be the
+    game's (xiangqi)."""
+    value = tables.probe_value(board)
+    if value is None:
+        return None
+    if abs(value) < MINWIN:
+        return "tablebase: draw" if tables.exact_draws else None
+    dtm = plies(value)
+    if dtm == 0:
+        return None  # the game is over
+    mover, other = ("White", "Black") if board.turn else ("Black", "White")
+    moves = (dtm + 1) // 2 if dtm > 0 else (-dtm) // 2
+    return f"tablebase: {mover if dtm > 0 else other} wins, mate in {moves}"
+
+
 def plies_of(value: int) -> int:
     """The distance to mate of a win or a loss, in plies."""
     return WIN - abs(value)
@@ -678,6 +714,8 @@ __all__ = [
     "Endgames",
     "TablebaseError",
     "build",
+    "bundled",
+    "note",
     "open_tablebase",
     "parse_material",
     "plan",

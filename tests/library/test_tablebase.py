@@ -264,3 +264,20 @@ def test_bundled_tables_are_read_for_their_rules(variant: str) -> None:
         assert len(tables.paths) == len(list(folder.glob("*.fzt"))) >= 11
         for material in tables.paths:
             assert tables._table(material) is not None, material
+
+
+def test_notes_for_analyse_and_hints() -> None:
+    """ferz analyse's comment and ferz play's hint: without Syzygy, the bundled tables'
+    verdict; xiangqi's draws are not given (a repetition there may be a loss)."""
+    from ferz.analyse import tablebase_note
+
+    board = Board("4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1", variant="xiangqi")
+    assert tablebase_note(None, board) == "tablebase: White wins, mate in 2"
+    board = Board("4k4/9/9/9/9/9/9/9/9/3K4R b - - 0 1", variant="xiangqi")
+    assert tablebase_note(None, board) == "tablebase: White wins, mate in 2"
+    assert (
+        tablebase_note(None, Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", variant="xiangqi")) is None
+    )
+    shatranj = Board("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", variant="shatranj")
+    assert tablebase_note(None, shatranj) == "tablebase: draw"
+    assert tablebase_note(None, Board()) is None

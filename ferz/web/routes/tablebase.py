@@ -12,10 +12,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ... import data
 from ...board import Board, InvalidFenError
 from ...syzygy import MissingTableError, Tablebase
-from ...tablebase import MINWIN, Endgames, TablebaseError
+from ...tablebase import MINWIN, Endgames, bundled
 from ..schema import FEN, VARIANT, ClientError
 from .common import context, read_query
 
@@ -49,24 +48,6 @@ def verdict(tables: Tablebase, board: Board) -> dict[str, Any]:
     if board.halfmove_clock and abs(wdl) == 2 and dtz is not None:
         wdl = wdl if abs(dtz) + board.halfmove_clock <= 100 else wdl // 2  # the counter spoils
     return {"category": CATEGORY[wdl], "dtz": dtz, "moves": listed}
-
-
-_OWN: dict[str, Endgames | None] = {}  # the bundled tables per variant, opened once
-
-
-def own_tables(variant: str) -> Endgames | None:
-    """ferz's own tables bundled for a variant (ferz.data.tables), None without."""
-    if variant not in _OWN:
-        folder = data.tables(variant)
-        tables = None
-        if folder is not None:
-            try:
-                tables = Endgames(variant)
-                tables.add_directory(folder)
-            except (TablebaseError, ValueError, KeyError):
-                tables = None
-        _OWN[variant] = tables if tables is not None and tables.paths else None
-    return _OWN[variant]
 
 
 def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
@@ -112,7 +93,7 @@ async def tablebase(request: Request) -> Response:
     tables = context(request).tables if board.rules.name in ("chess", "chess960") else None
     if tables is not None:
         return JSONResponse(await asyncio.to_thread(verdict, tables, board))
-    own = own_tables(board.rules.name)
+    own = bundled(board.rules.name)
     if own is None:
         raise ClientError(
             "this server has no tablebases for this variant (ferz web --syzygy FOLDERS for "
