@@ -6,7 +6,29 @@ import { api, Socket } from './api.js';
 import { Board } from './board.js';
 import { h, formatScore, barShare, splitUci, copyText } from './util.js';
 
-const BRUSHES = ['paleBlue', 'paleGreen', 'paleGrey', 'paleGrey', 'paleGrey'];
+// The engine lines' arrows, the best line's the most visible and the others fainter by rank
+// (brushes of board.js).
+const BRUSHES = ['pv1', 'pv2', 'pv3', 'pv4', 'pv5'];
+
+/** The side to move and the move number of a FEN (the last number of its fields). */
+export function fenTurn(fen) {
+  const fields = (fen || '').split(' ');
+  const numbers = fields.slice(2).filter((f) => /^\d+$/.test(f));
+  return { white: fields[1] !== 'b', number: numbers.length ? Math.max(1, Number(numbers[numbers.length - 1])) : 1 };
+}
+
+/**
+ * Moves as players write a line from a position: "12. Nf3 Nc6 13. Bb5", or "12... Nc6 13. Bb5"
+ * from Black's move. Returns [{num, text, index}] (num: the number written before the move).
+ */
+export function numbered(texts, white, number) {
+  return texts.map((text, index) => {
+    const isWhite = (index % 2 === 0) === white;
+    const n = number + Math.floor((index + (white ? 0 : 1)) / 2);
+    const num = isWhite ? `${n}.` : index === 0 ? `${n}...` : null;
+    return { num, text, index };
+  });
+}
 
 /** Open the analysis board, optionally on stored game `id` (its tree of moves is kept with it). */
 export async function showAnalysis(root, id) {
@@ -158,8 +180,17 @@ class AnalysisView {
       this.pgnText,
       h('div', { class: 'actions' }, btn('Load', 'Load PGN or FEN', () => this.load())),
       this.error);
+    this.bar = bar;
+    this.boardBox = boardBox;
     root.replaceChildren(h('div', { class: 'game-view analysis' }, bar, boardBox, side));
     this.board = new Board(boardBox, { onMove: (uci) => this.userMove(uci) });
+    // The bar is exactly as tall as the board (not its column, nor the panel beside it), at
+    // every layout: it follows the board's box whenever the board or the window changes.
+    this.fitBar = () => this.sizeBar();
+    this.resizer = typeof ResizeObserver === 'function' ? new ResizeObserver(this.fitBar) : null;
+    if (this.resizer) this.resizer.observe(boardBox);
+    window.addEventListener('resize', this.fitBar);
+    this.sizeBar();
     this.keys = (ev) => {
       if (['TEXTAREA', 'INPUT', 'SELECT'].includes(ev.target.tagName)) return;
       if (ev.key === 'ArrowLeft') this.goto(this.path.slice(0, -1));
@@ -177,7 +208,20 @@ class AnalysisView {
 
   close() {
     document.removeEventListener('keydown', this.keys);
+    window.removeEventListener('resize', this.fitBar);
+    if (this.resizer) this.resizer.disconnect();
     this.socket.close();
+  }
+
+  /** Give the bar the board's height and top (the board square, not its pockets). */
+  sizeBar() {
+    const el = this.boardBox.querySelector('cg-board') || this.boardBox.querySelector('.cg-board-el');
+    if (!el) return;
+    const box = el.getBoundingClientRect();
+    const col = this.boardBox.getBoundingClientRect();
+    if (!box.height) return;
+    this.bar.style.height = `${box.height.toFixed(2)}px`;
+    this.bar.style.marginTop = `${Math.max(0, box.top - col.top).toFixed(2)}px`;
   }
 
   /** The address names the stored game the board edits (a reload comes back to it). */
@@ -338,6 +382,7 @@ class AnalysisView {
     this.board.show({ fen: p.fen, turn: p.turn, legal: p.legal, movable: p.outcome ? undefined : p.turn,
       lastMove: last ? [last[0].endsWith('@') ? last[1] : last[0], last[1]] : null, check: p.check });
     this.board.arrows([]);
+    this.sizeBar();
     this.status.textContent = p.outcome ? p.outcome : (this.engineOn.checked ? 'thinking…' : '');
     this.renderLines();
     this.renderMoves();
@@ -355,17 +400,75 @@ class AnalysisView {
         seen.add(first);
         return true;
       });
-    this.pvBox.replaceChildren(...sorted.map((i) => h('div', { class: 'pv' },
+    const p = this.position;
+    const { white, number } = fenTurn(p ? p.fen : '');
+    // Each line with its move numbers ("12. Nf3 Nc6 13. ..." or "12... Nc6"); a click on a move
+    // plays the line up to it, a click elsewhere on the line its first move.
+    this.pvBox.replaceChildren(...sorted.map((i) => h('div', { class: 'pv', title: 'Play this line',
+      'data-multipv': String(i.multipv || 1), onclick: (ev) => {
+        const at = ev.target.closest('[data-index]');
+        this.playLine(i.pv_uci.slice(0, at ? Number(at.dataset.index) + 1 : 1));
+      } },
       h('span', { class: 'score' }, formatScore(i.score_cp, i.score_mate)), ' ',
-      h('span', { class: 'depth' }, `d${i.depth}`), ' ', i.pv_san.slice(0, 10).join(' '))));
+      h('span', { class: 'depth' }, `d${i.depth}`), ' ',
+      ...numbered(i.pv_san.slice(0, 12), white, number).flatMap((m) => [
+        m.num ? h('span', { class: 'num' }, m.num) : null, m.num ? ' ' : null,
+        h('span', { class: 'pv-move', 'data-index': String(m.index) }, m.text), ' ',
+      ]))));
     const best = sorted[0];
-    const share = best ? barShare(best.score_cp, best.score_mate) : 0.5;
-    this.barWhite.style.height = `${(share * 100).toFixed(1)}%`;
-    this.barLabel.textContent = best ? formatScore(best.score_cp, best.score_mate) : '';
+    this.setBar(best ? this.share(best.score_cp, best.score_mate) : this.endShare(), best ? formatScore(best.score_cp, best.score_mate) : null);
     this.board.arrows(sorted.filter((i) => i.pv_uci.length).map((i, n) => {
       const m = splitUci(i.pv_uci[0]);
-      return [m[0].endsWith('@') ? m[1] : m[0], m[1], BRUSHES[n]];
+      return [m[0].endsWith('@') ? m[1] : m[0], m[1], BRUSHES[n] || BRUSHES[BRUSHES.length - 1]];
     }));
+  }
+
+  /**
+   * White's share (0..1) of the bar for a score from White's side: a mate puts it at the end
+   * of the scale (#0, the side to move mated, at the mated side's end).
+   */
+  share(cp, mate) {
+    if (mate === 0) return this.position && this.position.turn === 'black' ? 1 : 0;
+    return barShare(cp, mate);
+  }
+
+  /** The bar of a finished game (the winner's end, a draw in the middle), else 0.5 (no line yet). */
+  endShare() {
+    const outcome = this.position && this.position.outcome;
+    if (!outcome) return 0.5;
+    return outcome.startsWith('1-0') ? 1 : outcome.startsWith('0-1') ? 0 : 0.5;
+  }
+
+  setBar(share, label) {
+    this.barWhite.style.height = `${(share * 100).toFixed(1)}%`;
+    this.bar.dataset.share = share.toFixed(3);
+    const outcome = this.position && this.position.outcome;
+    this.barLabel.textContent = label || (outcome ? outcome.split(' ')[0] : '');
+  }
+
+  /** Play the moves of an engine line from the shown position (each as a move on the board). */
+  async playLine(ucis) {
+    let path = this.path;
+    for (const uci of ucis) {
+      const known = (nodeAt(this.root, path) || this.root).children.find((c) => c.uci === uci);
+      if (known) {
+        path = path.concat([uci]);
+        continue;
+      }
+      try {
+        const op = { op: 'add', path, uci };
+        const res = this.gameId
+          ? await api(`/api/games/${encodeURIComponent(this.gameId)}/tree`, { method: 'POST', body: op })
+          : await api('/api/tree', { method: 'POST', body: { ...op, variant: this.variant, fen: this.startFen, tree: bare(this.tree) } });
+        this.setTree(res.tree);
+        path = res.path;
+      } catch (err) {
+        this.error.textContent = err.message;
+        break;
+      }
+    }
+    this.path = path;
+    this.analyse();
   }
 
   /**

@@ -13,6 +13,14 @@ const PROMO_ORDER = ['q', 'n', 'r', 'b', 'a', 'c', 'e', 'h', 'm', 'k', 'f', 's',
 // Names of the pieces a seirawan player gates in, for the chooser's labels.
 const GATE_NAMES = { h: 'hawk', e: 'elephant' };
 
+const ENGINE_BRUSHES = {
+  pv1: { key: 'pv1', color: '#1b6ed1', opacity: 0.9, lineWidth: 15 },
+  pv2: { key: 'pv2', color: '#3f7fbf', opacity: 0.55, lineWidth: 12 },
+  pv3: { key: 'pv3', color: '#5a7f9f', opacity: 0.4, lineWidth: 10 },
+  pv4: { key: 'pv4', color: '#5f6f7f', opacity: 0.3, lineWidth: 9 },
+  pv5: { key: 'pv5', color: '#5f6f7f', opacity: 0.22, lineWidth: 8 },
+};
+
 /** A board that only shows positions and asks `onMove(uci)` when the user plays a move. */
 export class Board {
   constructor(parent, { onMove, files = 8, ranks = 8, orientation = 'white', pockets = null, look = null }) {
@@ -79,7 +87,9 @@ export class Board {
       } },
       premovable: { enabled: true },
       draggable: { enabled: true, showGhost: true },
-      drawable: { enabled: true },
+      // The engine lines' arrows (analysis): the best line's the most visible, the others
+      // fainter and thinner by rank.
+      drawable: { enabled: true, brushes: ENGINE_BRUSHES },
     }, top, bottom);
   }
 
