@@ -9,7 +9,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from ..analyse import judge
+from ..analyse import NAG_WORDS, SideSummary, clamp, judge, move_accuracy
 from ..score import MATE_CP, Score
 from . import boards, pgn
 from .messages import error_message, info_json
@@ -231,6 +231,7 @@ class Analysis:
         prev_cp: int | None = None
         prev_best: str | None = None
         prev_white = boards.turn(board) == "white"
+        sides = {"white": SideSummary(), "black": SideSummary()}
         try:
             for ply in range(len(moves) + 1):
                 if ply:
@@ -264,10 +265,10 @@ class Analysis:
                         score_mate = sign * info.score_mate
                     best = result.best
                 white_cp = _white_cp(score_cp, score_mate, outcome)
-                nag = None
-                if ply and None not in (prev_cp, white_cp) and prev_best != moves[ply - 1]:
-                    sign = 1 if prev_white else -1
-                    nag = judge(sign * prev_cp, sign * white_cp)  # type: ignore[operator]
+                judged = None
+                if ply and None not in (prev_cp, white_cp):
+                    side = sides["white" if prev_white else "black"]
+                    judged = _judge(side, prev_cp, white_cp, prev_white, prev_best, moves[ply - 1])  # type: ignore[arg-type]
                 prev_cp, prev_best, prev_white = white_cp, best, white
                 await self.send(
                     {
@@ -277,7 +278,7 @@ class Analysis:
                         "score_mate": score_mate,
                         "best": best,
                         "outcome": outcome,
-                        "nag": nag,
+                        **(judged or {"nag": None}),
                     }
                 )
         except asyncio.CancelledError:
@@ -288,13 +289,47 @@ class Analysis:
             return
         finally:
             self._resume_deferred()
-        await self.send({"type": "review_done"})
+        await self.send(
+            {"type": "review_done", "summary": {k: _summary(v) for k, v in sides.items()}}
+        )
 
     def _resume_deferred(self) -> None:
         """After a review: think about the shown position again, if it was put off."""
         job, self.deferred = self.deferred, None
         if job is not None and (self.task is None or self.task.done()):
             self.task = asyncio.get_running_loop().create_task(self._think(*job))
+
+
+def _judge(
+    side: SideSummary, before: int, after: int, white: bool, best: str | None, move: str
+) -> dict[str, Any]:
+    """A move judged as `ferz analyse` judges it (ferz.analyse.annotate): from the mover's
+    scores before and after it (clamped to +-1000 cp), its centipawn loss and its NAG (?!, ?,
+    ??; none where it was the engine's best move), added with its accuracy to its side's
+    summary."""
+    sign = 1 if white else -1
+    before_cp, after_cp = clamp(sign * before), clamp(sign * after)
+    loss = max(0, before_cp - after_cp)
+    accuracy = move_accuracy(before_cp, after_cp)
+    side.losses.append(loss)
+    side.accuracies.append(accuracy)
+    nag = judge(before_cp, after_cp)
+    if nag is not None and not (best and best != move):
+        nag = None
+    if nag is not None:
+        side.nags[nag] = side.nags.get(nag, 0) + 1
+    return {"nag": nag, "loss": loss}
+
+
+def _summary(side: SideSummary) -> dict[str, Any]:
+    """One side's review: the moves judged, ACPL, accuracy and the count of each mark."""
+    counts = {word: side.nags.get(nag, 0) for nag, word in NAG_WORDS.items()}
+    return {
+        "moves": len(side.losses),
+        "acpl": round(side.acpl()),
+        "accuracy": round(side.accuracy(), 1),
+        **counts,
+    }
 
 
 def _white_cp(cp: int | None, mate: int | None, outcome: str | None) -> int | None:

@@ -204,6 +204,7 @@ EVAL = Field(
         "outcome": RESULT,
         "type": Field("str", nullable=True, high=20),
         "nag": Field("score", low=0, high=255),  # the move's mark (ferz.analyse.judge)
+        "loss": Field("score", low=0, high=2000),  # its centipawn loss (ferz.analyse.clamp)
     },
 )
 

@@ -10,6 +10,23 @@ import { h, formatScore, barShare, splitUci, copyText } from './util.js';
 // (brushes of board.js).
 const BRUSHES = ['pv1', 'pv2', 'pv3', 'pv4', 'pv5'];
 
+/** An SVG element (h() makes HTML ones). */
+function svgEl(tag, attrs = {}, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) el.setAttribute(k, v);
+  for (const c of children.flat()) if (c) el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return el;
+}
+
+/** White's winning chances (-1..1) of a reviewed position, lichess's curve (cp within +-1000). */
+function whiteChances(r) {
+  if (r.outcome) return r.outcome === '1-0' ? 1 : r.outcome === '0-1' ? -1 : 0;
+  if (r.score_mate !== null && r.score_mate !== undefined) return r.score_mate > 0 ? 1 : -1;
+  if (r.score_cp === null || r.score_cp === undefined) return 0;
+  const cp = Math.max(-1000, Math.min(1000, r.score_cp));
+  return 2 / (1 + Math.exp(-0.00368208 * cp)) - 1;
+}
+
 /** The side to move and the move number of a FEN (the last number of its fields). */
 export function fenTurn(fen) {
   const fields = (fen || '').split(' ');
@@ -141,6 +158,7 @@ class AnalysisView {
       this.goto([]);
     } }, h('option', { value: this.variant }, this.variant));
     catalogue().then((cat) => {
+      this.cat = cat;
       // the variants by family under their names (one the catalogue lacks first, by its own)
       const own = cat.byName.has(this.variant) ? [] : [h('option', { value: this.variant, selected: true }, this.variant)];
       this.variantSelect.replaceChildren(...own, ...variantOptions(cat, this.variant));
@@ -184,6 +202,13 @@ class AnalysisView {
     this.boardBox = boardBox;
     root.replaceChildren(h('div', { class: 'game-view analysis' }, bar, boardBox, side));
     this.board = new Board(boardBox, { onMove: (uci) => this.userMove(uci) });
+    // The review under the board: the evaluation graph (a point a move; a click goes there)
+    // and each side's figures, judged as `ferz analyse` judges them (by the server).
+    this.graph = h('div', { class: 'eval-graph', 'aria-label': 'Evaluation graph' });
+    this.summaryBox = h('div', { class: 'review-summary', 'aria-label': 'Review summary' });
+    this.reviewBox = h('div', { class: 'review-box', hidden: true }, this.graph, this.summaryBox);
+    boardBox.append(this.reviewBox);
+    this.summary = null;
     // The bar is exactly as tall as the board (not its column, nor the panel beside it), at
     // every layout: it follows the board's box whenever the board or the window changes.
     this.fitBar = () => this.sizeBar();
@@ -312,7 +337,9 @@ class AnalysisView {
       this.status.textContent = `review ${msg.ply}/${this.reviewed.split(' ').filter(Boolean).length}`;
       this.renderMoves();
     } else if (msg.type === 'review_done') {
+      this.summary = msg.summary || null;
       this.status.textContent = 'review done';
+      this.renderReview();
     } else if (msg.type === 'error') {
       this.error.textContent = msg.message;
       if (this.position) this.render();
@@ -349,6 +376,7 @@ class AnalysisView {
 
   review() {
     this.reviews = new Map();
+    this.summary = null;
     this.reviewed = mainline(this.root).join(' ');
     this.socket.send({ type: 'review', variant: this.variant, fen: this.startFen, moves: mainline(this.root) });
   }
@@ -359,7 +387,11 @@ class AnalysisView {
 
   async exportPgn() {
     const main = mainline(this.root);
-    const evals = main.map((_, i) => this.reviews.get(i + 1) || null);
+    const keep = ['score_cp', 'score_mate', 'ply', 'best', 'outcome', 'type', 'nag', 'loss'];
+    const evals = main.map((_, i) => {
+      const r = this.reviews.get(i + 1);
+      return r ? Object.fromEntries(keep.filter((k) => k in r).map((k) => [k, r[k]])) : null;
+    });
     try {
       const same = main.join(' ') === this.source.moves;
       const body = { variant: this.variant, fen: this.startFen, moves: main, evals, tags: this.source.tags, result: same ? this.source.result : null, tree: bare(this.tree) };
@@ -535,6 +567,94 @@ class AnalysisView {
     this.nagSelect.disabled = !onMove;
     this.nagSelect.value = onMove && node.nags && node.nags.length && GLYPHS[node.nags[0]] ? String(node.nags[0]) : '0';
     if (document.activeElement !== this.commentText) this.commentText.value = onMove ? node.comment || '' : this.root.comment;
+    this.renderReview();
+  }
+
+  /** The main line's moves that were reviewed (the review is of the main line as it stood). */
+  reviewedMoves() {
+    const main = mainline(this.root);
+    return this.reviews.size && this.reviewed === main.join(' ') ? main : null;
+  }
+
+  /** The evaluation graph and the summary under the board, while a review of the main line holds. */
+  renderReview() {
+    const main = this.reviewedMoves();
+    this.reviewBox.hidden = !main || !main.length;
+    if (this.reviewBox.hidden) return;
+    const n = main.length;
+    const W = 600;
+    const H = 120;
+    const pad = 4;
+    const x = (ply) => (n === 1 ? W / 2 : pad + ((ply - 1) * (W - 2 * pad)) / (n - 1));
+    const y = (w) => H / 2 - (w * (H / 2 - pad));
+    const points = [];
+    for (let ply = 1; ply <= n; ply += 1) {
+      const r = this.reviews.get(ply);
+      if (r) points.push({ ply, x: x(ply), y: y(whiteChances(r)), mark: MARKS[r.nag] || null, r });
+    }
+    const current = this.onMainline(this.node() || this.root) ? this.path.length : 0;
+    const line = points.map((p) => `${p.x.toFixed(1)},${p.y.toFixed(1)}`).join(' ');
+    const area = points.length ? `${points[0].x.toFixed(1)},${H} ${line} ${points[points.length - 1].x.toFixed(1)},${H}` : '';
+    const svg = svgEl('svg', { viewBox: `0 0 ${W} ${H}`, class: 'graph', role: 'img',
+      'aria-label': `White's winning chances after each of the ${n} moves` },
+    svgEl('rect', { x: 0, y: 0, width: W, height: H, class: 'graph-bg' }),
+    area ? svgEl('polygon', { points: area, class: 'graph-white' }) : null,
+    svgEl('line', { x1: 0, x2: W, y1: H / 2, y2: H / 2, class: 'graph-mid' }),
+    line ? svgEl('polyline', { points: line, class: 'graph-line' }) : null,
+    current > 0 && current <= n ? svgEl('line', { x1: x(current), x2: x(current), y1: 0, y2: H, class: 'graph-now' }) : null,
+    ...points.map((p) => svgEl('circle', { cx: p.x.toFixed(1), cy: p.y.toFixed(1), r: p.mark ? 5 : 3,
+      class: `graph-point${p.mark ? ' ' + p.mark.cls : ''}${p.ply === current ? ' current' : ''}`, 'data-ply': String(p.ply) },
+    svgEl('title', {}, `${this.moveLabel(p.ply)} ${p.r.outcome || formatScore(p.r.score_cp, p.r.score_mate)}${p.mark ? ' ' + p.mark.sign : ''}`))));
+    // A click anywhere on the graph goes to the nearest move's position.
+    svg.addEventListener('click', (ev) => {
+      const box = svg.getBoundingClientRect();
+      const at = ((ev.clientX - box.left) / box.width) * W;
+      let best = 1;
+      for (let ply = 1; ply <= n; ply += 1) if (Math.abs(x(ply) - at) < Math.abs(x(best) - at)) best = ply;
+      this.goto(main.slice(0, best));
+    });
+    this.graph.replaceChildren(svg);
+    this.summaryBox.replaceChildren(...this.summaryRows());
+  }
+
+  /** "12. Nf3" / "12... Nc6": the main-line move that led to `ply`. */
+  moveLabel(ply) {
+    const { white, number } = fenTurn(this.position ? this.position.start_fen : '');
+    const isWhite = ((ply - 1) % 2 === 0) === white;
+    const num = number + Math.floor((ply - 1 + (white ? 0 : 1)) / 2);
+    const n = nodeAt(this.root, mainline(this.root).slice(0, ply));
+    return `${num}${isWhite ? '.' : '...'} ${n ? n.text || n.san || n.uci : ''}`;
+  }
+
+  /** Each side's inaccuracies, mistakes, blunders, average centipawn loss and accuracy. */
+  summaryRows() {
+    if (!this.summary) {
+      const total = this.reviewed.split(' ').filter(Boolean).length + 1;
+      return [h('p', { class: 'muted' }, `Reviewing… ${this.reviews.size}/${total} positions`)];
+    }
+    const entry = this.cat ? this.cat.byName.get(this.variant) : null;
+    const sides = (entry && entry.sides) || ['white', 'black'];
+    const tags = this.source.tags || {};
+    const name = (color, i) => {
+      const side = sides[i].charAt(0).toUpperCase() + sides[i].slice(1);
+      const player = tags[color === 'white' ? 'White' : 'Black'];
+      return player && player !== '?' ? `${player} (${side})` : side;
+    };
+    const word = (sign, text) => [sign, h('span', { class: 'word' }, ` ${text}`)];
+    const head = h('tr', {}, h('th', {}, ''), h('th', { title: 'inaccuracies' }, ...word('?!', 'inaccuracies')),
+      h('th', { title: 'mistakes' }, ...word('?', 'mistakes')), h('th', { title: 'blunders' }, ...word('??', 'blunders')),
+      h('th', { title: 'average centipawn loss' }, 'ACPL'), h('th', {}, 'Accuracy'));
+    const rows = ['white', 'black'].map((color, i) => {
+      const s = this.summary[color];
+      return h('tr', { 'data-side': color },
+        h('th', { class: 'who' }, name(color, i)),
+        h('td', { class: 'inaccuracy', 'data-count': 'inaccuracies' }, String(s.inaccuracies)),
+        h('td', { class: 'mistake', 'data-count': 'mistakes' }, String(s.mistakes)),
+        h('td', { class: 'blunder', 'data-count': 'blunders' }, String(s.blunders)),
+        h('td', { 'data-count': 'acpl' }, String(s.acpl)),
+        h('td', { 'data-count': 'accuracy' }, `${s.accuracy.toFixed(1)} %`));
+    });
+    return [h('table', { class: 'summary' }, h('thead', {}, head), h('tbody', {}, ...rows))];
   }
 
   /** Whether a node is on the main line. */
