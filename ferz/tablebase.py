@@ -147,7 +147,7 @@ def children(rules: Rules, codes: list[int]) -> set[str]:
     for i, c in enumerate(codes):
         piece = rules.pieces[(c >> 1) - 1]
         rest = codes[:i] + codes[i + 1 :]
-        if not piece.royal:
+        if not piece.royal and any(o & 1 != c & 1 for o in codes):  # someone can take it
             out.add(material_name(rules, rest))
         if piece.pawn:
             letters = rules.promotion_letters

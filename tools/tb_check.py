@@ -140,7 +140,7 @@ def main() -> int:
     parser.add_argument("--sample", type=int, default=0, help="random positions per table")
     parser.add_argument("--show", type=int, default=5, help="mismatches printed per table")
     parser.add_argument("--dm", help="an EPD of distances to mate (dm, moves) to compare too")
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     if args.dm:
         return check_dm(Path(args.folder), Path(args.dm))
     spec = Spec(rules_for("chess"))

@@ -98,7 +98,7 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=1000)
     parser.add_argument("--depth", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = parser.parse_intermixed_args()
     rng = random.Random(args.seed)
     tables = open_tablebase(args.folder, args.variant)
     spec = Spec(tables.rules)

@@ -281,3 +281,20 @@ def test_notes_for_analyse_and_hints() -> None:
     shatranj = Board("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", variant="shatranj")
     assert tablebase_note(None, shatranj) == "tablebase: draw"
     assert tablebase_note(None, Board()) is None
+
+
+def test_antichess_family_tables(tmp_path: Path) -> None:
+    """Suicide (losing every piece wins; a stalemate goes to the side with fewer pieces):
+    tables with a side left without pieces work, and the best moves are python-chess's
+    suicide-dtm.epd ones (`bm f8=B`, `bm Bd4`)."""
+    build("suicide", "PvR", tmp_path)
+    build("suicide", "KvB", tmp_path)
+    with open_tablebase(tmp_path, "suicide") as tables:
+        for fen, best in (
+            ("8/5P2/8/2r5/8/8/8/8 w - - 0 1", "f8=B"),
+            ("8/8/8/8/8/8/8/3K2b1 b - - 0 1", "Bd4"),
+        ):
+            board = Board(fen, variant="suicide")
+            assert tables.probe_wdl(board) == 1
+            code, _ = tables.root_moves(board)[0]
+            assert board.san(next(m for m in board.legal_moves if m.code == code)) == best
