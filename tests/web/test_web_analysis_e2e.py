@@ -151,3 +151,35 @@ def test_engine_lines_have_move_numbers_and_play_on_a_click(page, server):
     )
     page.wait_for_selector(".move[data-ply='4'].current", timeout=15_000)
     assert page.locator(".move[data-ply='4']").inner_text().split()[0] == first
+
+
+XIANGQI_KRVK = "4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1"
+
+
+def test_the_tablebase_panel_for_a_xiangqi_ending(page, server):
+    """ferz's own xiangqi tables (bundled): KR v K is a mate in 2 (3 plies); the panel lists the
+    best moves first, and a click plays one (then Black is mated in 1). Chess without
+    --syzygy has no tables: no panel."""
+    page.goto(server + "#/analysis")
+    page.wait_for_selector(".pv", timeout=15_000)
+    load(page, "8/8/8/4k3/8/8/8/R3K3 w - - 0 1")  # chess KRvK: this server has no Syzygy
+    page.wait_for_selector(".pv", timeout=15_000)
+    page.wait_for_timeout(500)
+    assert page.locator(".tablebase").is_hidden()
+    page.select_option("select[name=variant]", "xiangqi")
+    page.wait_for_selector(".board-wrap.family-xiangqi")
+    load(page, XIANGQI_KRVK)
+    page.wait_for_selector(".tablebase .tb-verdict", timeout=15_000)
+    assert page.locator(".tablebase .tb-verdict").inner_text() == "Tablebase: win, mate in 2"
+    first = page.locator(".tablebase .tb-move").first
+    assert first.inner_text().endswith("win, mate in 2")
+    san = first.locator(".tb-san").inner_text()
+    first.click()
+    page.wait_for_selector(".move[data-ply='1'].current")
+    assert page.locator(".move[data-ply='1']").inner_text().split()[0] == san
+    page.wait_for_function(
+        "() => { const v = document.querySelector('.tablebase .tb-verdict');"
+        " return v && v.textContent === 'Tablebase: loss, mated in 1'; }",
+        timeout=15_000,
+    )
+    page.screenshot(path=str(ARTIFACTS / "analysis-tablebase.png"))

@@ -3,6 +3,8 @@ and bad requests."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 pytest.importorskip("starlette")
@@ -122,6 +124,9 @@ def test_variants_are_answered_from_the_bundled_tables(tmp_path) -> None:
         assert (data["category"], data["dtm"]) == ("win", 3)
         first = data["moves"][0]
         assert (first["category"], first["dtm"]) == ("loss", -2)
+        # each move also as the page writes it: WXF (R1+8), beside its SAN (Ri9)
+        assert all(re.fullmatch(r"[RK][1-9][-+=.][1-9]", m["text"]) for m in data["moves"])
+        assert all(m["san"] for m in data["moves"])
         assert Board(fen, variant="xiangqi").parse_uci(first["uci"])
         start = client.get(
             "/api/tablebase", params={"fen": Board(variant="xiangqi").fen(), "variant": "xiangqi"}

@@ -27,6 +27,28 @@ function whiteChances(r) {
   return 2 / (1 + Math.exp(-0.00368208 * cp)) - 1;
 }
 
+/** A move's category is the next side's: the mover's is the other way round. */
+const FLIP = { win: 'loss', loss: 'win', 'cursed-win': 'blessed-loss', 'blessed-loss': 'cursed-win', draw: 'draw' };
+
+/**
+ * A tablebase verdict in words for the side it is given for: "win, mate in 2", "loss, mated
+ * in 3", "draw", "win, DTZ 11". `dtm` is in plies from the position (`after`: 1 for a move's,
+ * counted from the position after it, so one ply more from the one before); a win's mate in
+ * (plies + 1) // 2 moves, a loss's in plies // 2.
+ */
+export function tbText(category, dtm, dtz, after = 0) {
+  const words = { win: 'win', loss: 'loss', draw: 'draw', 'cursed-win': 'win prevented by the 50-move rule',
+    'blessed-loss': 'loss saved by the 50-move rule' }[category] || category;
+  if (category === 'draw') return words;
+  if (dtm !== null && dtm !== undefined) {
+    const plies = Math.abs(dtm) + after;
+    if (category === 'win') return `${words}, mate in ${Math.floor((plies + 1) / 2)}`;
+    if (category === 'loss') return plies ? `${words}, mated in ${Math.floor(plies / 2)}` : `${words}, mated`;
+  }
+  if (dtz !== null && dtz !== undefined && dtz !== 0) return `${words}, DTZ ${Math.abs(dtz)}`;
+  return words;
+}
+
 /** The side to move and the move number of a FEN (the last number of its fields). */
 export function fenTurn(fen) {
   const fields = (fen || '').split(' ');
@@ -141,6 +163,10 @@ class AnalysisView {
     const bar = h('div', { class: 'eval-bar', 'aria-label': 'evaluation' }, this.barWhite, this.barLabel);
     const boardBox = h('div', { class: 'board-col' });
     this.pvBox = h('div', { class: 'pvs', 'aria-label': 'Engine lines' });
+    // The endgame tables' verdict on the shown position, when the server has tables for it.
+    this.tbBox = h('div', { class: 'tablebase', 'aria-label': 'Tablebase', hidden: true });
+    this.tbCache = new Map(); // variant + FEN -> the answer (null: not covered)
+    this.noTables = new Set(); // variants the server has no tables for (404)
     this.moveList = h('div', { class: 'moves tree', 'aria-label': 'Moves' });
     this.error = h('div', { class: 'error', role: 'alert' });
     this.status = h('div', { class: 'status' });
@@ -183,6 +209,7 @@ class AnalysisView {
     const side = h('div', { class: 'side-col' },
       h('div', { class: 'engine-row' }, h('label', {}, this.engineOn, ' engine'), ' ', this.multipv, ' ', this.variantSelect, this.status),
       this.pvBox,
+      this.tbBox,
       this.moveList,
       h('div', { class: 'nav' },
         btn('«', 'First move', () => this.goto([])),
@@ -247,6 +274,56 @@ class AnalysisView {
     if (!box.height) return;
     this.bar.style.height = `${box.height.toFixed(2)}px`;
     this.bar.style.marginTop = `${Math.max(0, box.top - col.top).toFixed(2)}px`;
+  }
+
+  /** Ask the server's tables about the shown position (up to 7 pieces) and show their answer. */
+  async tablebase(p) {
+    const variant = this.variant;
+    const key = `${variant} ${p.fen}`;
+    this.tbKey = key;
+    const pieces = (p.fen.split(' ')[0].split('[')[0].match(/[a-zA-Z]/g) || []).length;
+    if (p.outcome || pieces > 7 || this.noTables.has(variant)) {
+      this.showTablebase(null);
+      return;
+    }
+    if (!this.tbCache.has(key)) {
+      this.showTablebase(null);
+      let answer = null;
+      try {
+        const res = await fetch(`/api/tablebase?fen=${encodeURIComponent(p.fen)}&variant=${encodeURIComponent(variant)}`);
+        if (res.status === 404) this.noTables.add(variant);
+        if (res.ok) answer = await res.json();
+      } catch {
+        return; // offline: nothing to show, asked again at the next position
+      }
+      this.tbCache.set(key, answer);
+      if (this.tbCache.size > 500) this.tbCache.delete(this.tbCache.keys().next().value);
+    }
+    if (this.tbKey === key) this.showTablebase(this.tbCache.get(key));
+  }
+
+  /**
+   * The tables' verdict as lichess shows it: "Tablebase: win, mate in 2" (ferz's own tables,
+   * distance to mate in plies) or "win, DTZ 11" (Syzygy), and the moves best first, each with
+   * what it leads to for the side playing it; a click plays the move. Nothing where the
+   * position is not in the tables.
+   */
+  showTablebase(answer) {
+    if (!answer || !answer.category || answer.category === 'unknown') {
+      this.tbBox.hidden = true;
+      this.tbBox.replaceChildren();
+      return;
+    }
+    const moves = (answer.moves || []).filter((m) => m.category !== 'unknown').slice(0, 8);
+    this.tbBox.hidden = false;
+    this.tbBox.replaceChildren(
+      h('div', { class: `tb-verdict tb-${answer.category}` }, 'Tablebase: ', h('strong', {}, tbText(answer.category, answer.dtm, answer.dtz, 0))),
+      h('div', { class: 'tb-moves' }, ...moves.map((m) => {
+        const mine = FLIP[m.category] || m.category;
+        return h('button', { type: 'button', class: `tb-move tb-${mine}`, 'data-uci': m.uci, title: 'Play this move',
+          onclick: () => this.playLine([m.uci]) },
+        h('span', { class: 'tb-san' }, m.text || m.san), ' ', h('span', { class: 'tb-what' }, tbText(mine, m.dtm, m.dtz, 1)));
+      })));
   }
 
   /** The address names the stored game the board edits (a reload comes back to it). */
@@ -415,6 +492,7 @@ class AnalysisView {
       lastMove: last ? [last[0].endsWith('@') ? last[1] : last[0], last[1]] : null, check: p.check });
     this.board.arrows([]);
     this.sizeBar();
+    this.tablebase(p);
     this.status.textContent = p.outcome ? p.outcome : (this.engineOn.checked ? 'thinking…' : '');
     this.renderLines();
     this.renderMoves();

@@ -15,6 +15,7 @@ from starlette.routing import Route
 from ...board import Board, InvalidFenError
 from ...syzygy import MissingTableError, Tablebase
 from ...tablebase import MINWIN, Endgames, bundled
+from ..boards import move_text
 from ..schema import FEN, VARIANT, ClientError
 from .common import context, read_query
 
@@ -70,6 +71,7 @@ def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
             {
                 "uci": board.uci(move),
                 "san": board.san(move),
+                "text": move_text(board, move),  # as the page writes it (WXF for xiangqi)
                 "category": after,
                 "dtm": None if plies is None else -(plies - (plies > 0) + (plies < 0)),
             }
