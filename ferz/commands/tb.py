@@ -7,7 +7,9 @@ import itertools
 import sys
 from pathlib import Path
 
+from .. import data
 from ..board import Board, rules_for
+from ..notation import move_text
 from ..tablebase import (
     MAX_PIECES,
     MINWIN,
@@ -31,7 +33,7 @@ EXAMPLES = """\
 examples:
   ferz tb build --variant xiangqi KRvK KCvKA       # and every table they lead to
   ferz tb build --variant makruk --pieces 3        # every 3-piece table
-  ferz tb probe --variant xiangqi "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1"
+  ferz tb probe --variant xiangqi "3k5/9/9/9/9/9/9/9/9/4K3R w - - 0 1"   # bundled tables
   ferz tb list tables/xiangqi"""
 
 
@@ -47,7 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     probe = sub.add_parser("probe", help="the tables' verdict on a position and its moves")
     probe.add_argument("fen")
     probe.add_argument("--variant", default="chess")
-    probe.add_argument("--dir", help="the folder (default: tables/VARIANT)")
+    probe.add_argument(
+        "--dir", help="the folder (default: tables/VARIANT, else the tables bundled with ferz)"
+    )
     show = sub.add_parser("list", help="the tables of a folder")
     show.add_argument("dir")
 
@@ -59,6 +63,8 @@ def main(args: argparse.Namespace) -> int:
     folder = Path(args.dir or Path("tables") / args.variant)
     if args.action == "build":
         return build_tables(args.variant, args.materials, args.pieces, folder, args.force)
+    if not args.dir and not folder.is_dir():
+        folder = data.tables(rules_for(args.variant).name) or folder  # the bundled tables
     return probe(args.variant, args.fen, folder)
 
 
@@ -111,7 +117,7 @@ def probe(variant: str, fen: str, folder: Path) -> int:
         print(verdict(board, value))
         for code, after in tables.root_moves(board):
             move = next(m for m in board.legal_moves if m.code == code)
-            print(f"  {board.san(move):8} {verdict_after(after)}")
+            print(f"  {move_text(board, move):8} {verdict_after(after)}")
     return 0
 
 

@@ -237,7 +237,7 @@ def test_cli(tmp_path: Path, capsys) -> None:
     assert main(["tb", "probe", "--variant", "xiangqi", fen, "--dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert out.startswith("White wins, mate in")
-    assert re.search(r"^  Ri9 +wins, mate in 2$", out, re.M)
+    assert re.search(r"^  R1\+8 +wins, mate in 2$", out, re.M)  # WXF, xiangqi's own notation
     assert main(["tb", "list", str(tmp_path)]) == 0
     assert "KRvK  xiangqi" in capsys.readouterr().out
     assert main(["tb", "build", "KXvK", "--dir", str(tmp_path)]) == 2
