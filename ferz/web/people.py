@@ -23,8 +23,12 @@ PASSWORD_MIN, PASSWORD_MAX = 8, 200
 # scrypt (RFC 7914) from the standard library: 16 MiB of memory and ~50 ms a hash here.
 SCRYPT_N, SCRYPT_R, SCRYPT_P, SCRYPT_LEN = 2**14, 8, 1, 32
 SCRYPT_MAXMEM = 64 * 1024 * 1024
-# Failed logins: at most this many per account name, and per browser, in LOGIN_WINDOW_S.
-LOGIN_TRIES, LOGIN_WINDOW_S = 10, 300.0
+# Failed logins in LOGIN_WINDOW_S: at most LOGIN_TRIES for one account name from one client
+# address, and LOGIN_ADDRESS_TRIES for any names from one address. A name is never locked for
+# everyone: someone failing on another's name only stops themselves (their address), and the
+# name's owner still logs in from their own address; the wider per-address limit stops one
+# address from trying many names (or one name under many spellings of its case).
+LOGIN_TRIES, LOGIN_ADDRESS_TRIES, LOGIN_WINDOW_S = 10, 30, 300.0
 CACHE = 4096  # names and logins kept in memory
 
 
@@ -168,21 +172,33 @@ class People:
                 raise PeopleError("you already have an account: log in elsewhere with it", 409)
             db.execute("UPDATE players SET password = ? WHERE id = ?", (hashed, player))
 
-    def login(self, token_id: str, name: str, password: str, now: float | None = None) -> str:
+    def login(
+        self,
+        token_id: str,
+        name: str,
+        password: str,
+        now: float | None = None,
+        address: str = "",
+    ) -> str:
         """Log the browser whose token has this id in to the account `name`: from now on it
         is that player; the player id. PeopleError 401 for a wrong name or password (the
-        same answer for both), 429 after LOGIN_TRIES failures in LOGIN_WINDOW_S."""
+        same answer for both), 429 after LOGIN_TRIES failures on this name from this client
+        `address` or LOGIN_ADDRESS_TRIES on any names from it, in LOGIN_WINDOW_S."""
         now = time.monotonic() if now is None else now
         key = name.lower() if isinstance(name, str) else ""
-        self._throttle(("name:" + key, "token:" + token_id), now)
+        limits = (
+            (f"name:{key}\0{address}", LOGIN_TRIES),
+            (f"address:{address}", LOGIN_ADDRESS_TRIES),
+        )
+        self._throttle(limits, now)
         rows = self.store.query("SELECT id, password FROM players WHERE name_key = ?", (key,))
         stored = rows[0][1] if rows else None
         if not stored:
             hash_password(password)  # as long as a real check: no telling names by timing
-            self._failed(("name:" + key, "token:" + token_id), now)
+            self._failed(limits, now)
             raise PeopleError("wrong name or password", 401)
         if not verify_password(password, stored):
-            self._failed(("name:" + key, "token:" + token_id), now)
+            self._failed(limits, now)
             raise PeopleError("wrong name or password", 401)
         player = rows[0][0]
         with self.store.transaction() as db:
@@ -203,25 +219,25 @@ class People:
             db.execute("DELETE FROM logins WHERE token = ?", (token_id,))
         self._remember(self._logins, token_id, token_id)
 
-    def _throttle(self, keys: tuple[str, ...], now: float) -> None:
-        """PeopleError 429 if any of `keys` has failed LOGIN_TRIES times in the window."""
+    def _throttle(self, limits: tuple[tuple[str, int], ...], now: float) -> None:
+        """PeopleError 429 if any of the keys has failed its number of times in the window."""
         with self._lock:
-            for key in keys:
+            for key, most in limits:
                 tries = self._failures.get(key)
                 while tries and tries[0] < now - LOGIN_WINDOW_S:
                     tries.popleft()
                 if tries is not None and not tries:
                     del self._failures[key]
-                elif tries is not None and len(tries) >= LOGIN_TRIES:
+                elif tries is not None and len(tries) >= most:
                     wait = int(tries[0] + LOGIN_WINDOW_S - now) + 1
                     raise PeopleError(f"too many failed logins: try again in {wait} s", 429)
 
-    def _failed(self, keys: tuple[str, ...], now: float) -> None:
-        """Count a failed login against each of `keys`."""
+    def _failed(self, limits: tuple[tuple[str, int], ...], now: float) -> None:
+        """Count a failed login against each of the keys."""
         with self._lock:
             if len(self._failures) > 100_000:  # a flood of names: start again
                 self._failures.clear()
-            for key in keys:
+            for key, _ in limits:
                 self._failures.setdefault(key, deque()).append(now)
 
 

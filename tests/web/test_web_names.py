@@ -15,6 +15,7 @@ pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
 from ferz.web import people  # noqa: E402
+from ferz.web.store import Store  # noqa: E402
 from tests.web.test_web_people import Person, app_for, friend_game, state  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
@@ -230,6 +231,44 @@ def test_failed_logins_are_throttled(client):
         assert reply.status_code == 401
     reply = thief.post("/api/account/login", {"name": "Ann", "password": "correct horse"})
     assert reply.status_code == 429 and "too many failed logins" in reply.json()["error"]
-    # the account's name is throttled from every browser, not only the guesser's
+    # the name is throttled for every browser from the guesser's address ...
     other = Person(client).post("/api/account/login", {"name": "ann", "password": "x" * 8})
     assert other.status_code == 429
+    # ... but not for Ann, who logs in from her own address
+    elsewhere = TestClient(client.app, client=("203.0.113.7", 50000))
+    ann = Person(elsewhere).post("/api/account/login", {"name": "Ann", "password": "correct horse"})
+    assert ann.status_code == 200 and ann.json()["name"] == "Ann"
+
+
+def test_the_login_throttle_counts_a_name_per_address_and_each_address_wider(tmp_path):
+    store = Store(tmp_path / "people.sqlite3")
+    try:
+        who = people.People(store)
+        for name in ("Ann", "Bob"):
+            who.set_name(name.lower() + "-id", name)
+            who.register(name.lower() + "-id", "correct horse")
+
+        def login(name: str, password: str, address: str, now: float) -> int:
+            try:
+                who.login("browser", name, password, now=now, address=address)
+            except people.PeopleError as refused:
+                return refused.status
+            return 200
+
+        # ten failures on Ann's name from one address stop that address on that name only
+        for _ in range(people.LOGIN_TRIES):
+            assert login("Ann", "guess1234", "10.0.0.1", 0.0) == 401
+        assert login("ann", "correct horse", "10.0.0.1", 1.0) == 429
+        assert login("Bob", "correct horse", "10.0.0.1", 1.0) == 200
+        assert login("Ann", "correct horse", "10.0.0.2", 1.0) == 200
+        # one address trying many names is stopped by the wider limit, on every name
+        for n in range(people.LOGIN_ADDRESS_TRIES):
+            assert login(f"name{n}", "guess1234", "10.0.0.3", 2.0) == 401
+        assert login("Bob", "correct horse", "10.0.0.3", 3.0) == 429
+        assert login("Bob", "correct horse", "10.0.0.4", 3.0) == 200
+        # the window passes: the address may try again
+        later = 2.0 + people.LOGIN_WINDOW_S + 1
+        assert login("Bob", "correct horse", "10.0.0.3", later) == 200
+        assert login("Ann", "correct horse", "10.0.0.1", later) == 200
+    finally:
+        store.close()

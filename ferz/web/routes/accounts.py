@@ -23,6 +23,12 @@ REGISTER = {"password": PASSWORD, "name": Field("str", low=1, high=40)}
 LOGIN = {"name": NAME, "password": PASSWORD}
 
 
+def client_address(request: Request) -> str:
+    """The address the request came from, as the login throttle counts it: the connection's
+    peer (ferz web reads no X-Forwarded-For: a client could write anything there)."""
+    return request.client.host if request.client is not None else ""
+
+
 def me_json(ctx: Context, request: Request) -> dict[str, Any]:
     """The visitor as the page shows them: name, account, whether this browser logged in."""
     player = current(request.scope)
@@ -103,7 +109,13 @@ async def login(request: Request) -> Response:
         raise ClientError("no player: this browser keeps no cookie")
     try:
         async with ctx.hashing:
-            player = await asyncio.to_thread(ctx.people.login, own, data["name"], data["password"])
+            player = await asyncio.to_thread(
+                ctx.people.login,
+                own,
+                data["name"],
+                data["password"],
+                address=client_address(request),
+            )
     except PeopleError as error:
         raise ClientError(str(error), error.status) from None
     request.scope[SCOPE_KEY] = player  # this answer already speaks for the account
