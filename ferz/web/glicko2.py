@@ -1,6 +1,7 @@
 """The Glicko-2 rating system, as Mark Glickman's "Example of the Glicko-2 system" (2022 revision
 of the 2001 paper) describes it, step by step: ratings on the Glicko scale (1500 / RD 350 for a
-newcomer), the volatility found by the Illinois variant of regula falsi (step 5.4).
+newcomer), the volatility found by the Illinois variant of regula falsi (step 5.4), and the
+deviation growing over rating periods without games (`idle`, capped at a newcomer's 350).
 
 With the paper's example (1500 / RD 200 / volatility 0.06 against 1400/30, 1550/100 and 1700/300,
 results 1, 0, 0, tau 0.5), `update` gives 1464.06 / RD 151.52 / volatility 0.05999.
@@ -68,6 +69,17 @@ def update(player: Rating, games: Sequence[tuple[Rating, float]], tau: float = T
     mu = mu + phi * phi * total
     # Step 8: back to the Glicko scale.
     return Rating(SCALE * mu + BASE, SCALE * phi, sigma)
+
+
+def idle(player: Rating, periods: float) -> Rating:
+    """The player's rating after `periods` rating periods without games (a fraction counts
+    as a fraction, as on lichess): the deviation grows as RD' = sqrt(RD^2 + sigma^2 * t) on
+    the Glicko-2 scale (step 6 repeated t times), never beyond a newcomer's NEW_RD."""
+    if periods <= 0:
+        return player
+    phi, sigma = player.rd / SCALE, player.vol
+    rd = SCALE * math.sqrt(phi * phi + sigma * sigma * periods)
+    return Rating(player.rating, min(rd, max(NEW_RD, player.rd)), sigma)
 
 
 def _volatility(delta: float, phi: float, v: float, sigma: float, tau: float) -> float:

@@ -187,8 +187,9 @@ def imported_record(parsed: ParsedGame) -> StoredGame:
     return rec
 
 
-def game_tags(game: LiveGame) -> dict[str, str]:
-    """PGN tags of a stored game (an imported one keeps the tags it came with)."""
+def game_tags(game: LiveGame, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """PGN tags of a stored game (an imported one keeps the tags it came with); `extra`:
+    the players' ratings (WhiteElo, BlackElo, and a rated game's WhiteRatingDiff...)."""
     s = game.settings
     if s.imported:
         return {**game.tags, "Result": game.result or "*"}
@@ -200,6 +201,7 @@ def game_tags(game: LiveGame) -> dict[str, str]:
         "White": game.player_name("white"),
         "Black": game.player_name("black"),
         "Result": game.result or "*",
+        **(extra or {}),
     }
     if game.variant != "chess":
         tags["Variant"] = game.variant
@@ -210,17 +212,18 @@ def game_tags(game: LiveGame) -> dict[str, str]:
     return tags
 
 
-def write_game(game: LiveGame, kept: str | None) -> str:
+def write_game(game: LiveGame, kept: str | None, extra: dict[str, str] | None = None) -> str:
     """A stored game's PGN download: its moves with ferz's evaluations, or the analysis tree
-    `kept` with it (as the store holds it), variations and comments too."""
+    `kept` with it (as the store holds it), variations and comments too; `extra`: more tags
+    (the players' ratings)."""
     evals = [game.evals.get(ply) for ply in range(1, len(game.moves) + 1)]
     if kept:
         held = of_record(game.variant, game.start_fen, list(game.moves), kept)
         # the evaluations belong to the game's moves: only while the tree still starts with them
         same = held.mainline_moves()[: len(evals)] == list(game.moves)
-        return write_tree(game_tags(game), held, evals=evals if same else [])
+        return write_tree(game_tags(game, extra), held, evals=evals if same else [])
     return write(
-        game_tags(game),
+        game_tags(game, extra),
         game.start_fen,
         game.sans,
         default_fen=boards.start_fen(game.variant),

@@ -8,6 +8,7 @@ import json
 import logging
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..engine import level_elo
@@ -28,6 +29,12 @@ BOT_PREFIX = "ferz:"  # a bot's key in the ratings table: ferz:LEVEL
 BOT_RD = 150.0
 PROVISIONAL_RD = 110.0  # a rating with a larger deviation is shown with "?" (as on lichess)
 DECIDED = ("1-0", "0-1", "1/2-1/2")
+# A rating period, as Glicko-2 counts time: one day. Before a game is rated, and whenever a
+# rating is shown, each player's deviation grows by the periods (fractions too) since their
+# last rated game at that variant and speed: RD' = sqrt(RD^2 + sigma^2 * t), at most 350. With
+# the usual volatility 0.06 an RD of 50 takes about three years back to a newcomer's 350 and
+# an RD of 60 becomes 66 after a week away.
+PERIOD_S = 86_400.0
 
 
 def speed_of(initial_ms: int | None, increment_ms: int = 0) -> str | None:
@@ -96,29 +103,46 @@ def shown(rating: glicko2.Rating, games: int = 0) -> dict[str, Any]:
 class Ratings:
     """Ratings over the store, those in use kept in memory."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock  # wall-clock seconds (a test's fake clock)
         self._lock = threading.Lock()
-        self._ratings: dict[tuple[str, str, str], tuple[glicko2.Rating, int]] = {}
+        # (player, variant, speed) -> the rating after its last game, games, when (clock)
+        self._ratings: dict[tuple[str, str, str], tuple[glicko2.Rating, int, float | None]] = {}
         self._changes: dict[str, dict[str, Any] | None] = {}
 
     def get(self, key: str, variant: str, speed: str) -> tuple[glicko2.Rating, int]:
-        """A player's rating in a variant at a speed, and how many rated games made it."""
+        """A player's rating in a variant at a speed now (its deviation grown by the rating
+        periods since their last rated game there), and how many rated games made it."""
         with self._lock:
             found = self._ratings.get((key, variant, speed))
-        if found is not None:
-            return found
-        rows = self.store.query(
-            "SELECT rating, rd, vol, games FROM ratings"
-            " WHERE player = ? AND variant = ? AND speed = ?",
-            (key, variant, speed),
-        )
-        found = (glicko2.Rating(*rows[0][:3]), rows[0][3]) if rows else (seed(key), 0)
-        with self._lock:
-            if len(self._ratings) > 20_000:
-                self._ratings.clear()
-            self._ratings[(key, variant, speed)] = found
-        return found
+        if found is None:
+            rows = self.store.query(
+                "SELECT rating, rd, vol, games, updated FROM ratings"
+                " WHERE player = ? AND variant = ? AND speed = ?",
+                (key, variant, speed),
+            )
+            found = (
+                (glicko2.Rating(*rows[0][:3]), rows[0][3], rows[0][4])
+                if rows
+                else (seed(key), 0, None)
+            )
+            with self._lock:
+                if len(self._ratings) > 20_000:
+                    self._ratings.clear()
+                self._ratings[(key, variant, speed)] = found
+        rating, games, updated = found
+        return self.aged(rating, updated), games
+
+    def aged(
+        self, rating: glicko2.Rating, updated: float | None, now: float | None = None
+    ) -> glicko2.Rating:
+        """A rating last changed at `updated` (None: never: a seed) as it stands `now`: its
+        deviation grown by the rating periods between (glicko2.idle)."""
+        if updated is None:
+            return rating
+        now = self.clock() if now is None else now
+        return glicko2.idle(rating, (now - updated) / PERIOD_S)
 
     def shown(self, key: str | None, variant: str, speed: str | None) -> dict[str, Any] | None:
         """A player's rating as shown beside their name (None: an open seat, untimed)."""
@@ -129,13 +153,14 @@ class Ratings:
     def of(self, key: str) -> list[dict[str, Any]]:
         """Every rating a player has, by variant and speed."""
         rows = self.store.query(
-            "SELECT variant, speed, rating, rd, vol, games FROM ratings WHERE player = ?"
-            " ORDER BY games DESC, variant, speed",
+            "SELECT variant, speed, rating, rd, vol, games, updated FROM ratings"
+            " WHERE player = ? ORDER BY games DESC, variant, speed",
             (key,),
         )
+        now = self.clock()
         return [
-            {"variant": v, "speed": s, **shown(glicko2.Rating(r, rd, vol), n)}
-            for v, s, r, rd, vol, n in rows
+            {"variant": v, "speed": s, **shown(self.aged(glicko2.Rating(r, rd, vol), t, now), n)}
+            for v, s, r, rd, vol, n, t in rows
         ]
 
     def change(self, game_id: str) -> dict[str, Any] | None:
@@ -178,7 +203,7 @@ class Ratings:
         ):
             return None
         score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
-        now = time.time()
+        now = self.clock()
         with self.store.transaction() as db:
             done = db.execute("SELECT changes FROM rated_games WHERE game = ?", (game_id,))
             row = done.fetchone()
@@ -187,12 +212,14 @@ class Ratings:
             before = {}
             for color, key in (("white", white), ("black", black)):
                 stored = db.execute(
-                    "SELECT rating, rd, vol, games FROM ratings"
+                    "SELECT rating, rd, vol, games, updated FROM ratings"
                     " WHERE player = ? AND variant = ? AND speed = ?",
                     (key, variant, speed),
                 ).fetchone()
-                before[color] = (
-                    (glicko2.Rating(*stored[:3]), stored[3]) if stored else (seed(key), 0)
+                before[color] = (  # the deviation grown over the periods without games
+                    (self.aged(glicko2.Rating(*stored[:3]), stored[4], now), stored[3])
+                    if stored
+                    else (seed(key), 0)
                 )
             (w, w_games), (b, b_games) = before["white"], before["black"]
             after = {
@@ -221,9 +248,31 @@ class Ratings:
                 (game_id, json.dumps(changes), now),
             )
         with self._lock:
-            self._ratings[(white, variant, speed)] = (after["white"], w_games + 1)
-            self._ratings[(black, variant, speed)] = (after["black"], b_games + 1)
+            self._ratings[(white, variant, speed)] = (after["white"], w_games + 1, now)
+            self._ratings[(black, variant, speed)] = (after["black"], b_games + 1, now)
         return self._remember_change(game_id, changes)
+
+    def pgn_tags(self, game: Any) -> dict[str, str]:
+        """A game's rating tags, as lichess writes them: WhiteElo and BlackElo (the ratings
+        before a rated game, once it is rated, with WhiteRatingDiff and BlackRatingDiff; the
+        players' ratings now otherwise); none for hot-seat, imported or untimed games."""
+        settings = game.settings
+        speed = settings_speed(settings)
+        if settings.imported or settings.opponent == "hotseat" or speed is None:
+            return {}
+        change = self.change(game.id) if settings.rated and game.result else None
+        tags: dict[str, str] = {}
+        for color, tag in (("white", "White"), ("black", "Black")):
+            if change is not None:
+                tags[f"{tag}Elo"] = str(change[color]["before"])
+                continue
+            key = seat_key(game.seats[color])
+            if key is not None:
+                tags[f"{tag}Elo"] = str(round(self.get(key, game.variant, speed)[0].rating))
+        if change is not None:
+            for color, tag in (("white", "White"), ("black", "Black")):
+                tags[f"{tag}RatingDiff"] = f"{change[color]['diff']:+d}"
+        return tags
 
     def _remember_change(self, game_id: str, changes: dict[str, Any]) -> dict[str, Any]:
         """Keep a game's changes in memory."""

@@ -296,7 +296,96 @@ def test_a_rated_lobby_seek_is_listed_as_rated_and_rates_both(client):
     listed = bob.get("/api/seeks").json()["seeks"]
     assert [(s["rated"], s["rating"]["rating"]) for s in listed] == [(True, 1500)]
     assert bob.post(f"/api/seeks/{seek['id']}/accept").status_code == 200
+    playing = bob.get(f"/api/games/{seek['id']}/pgn").text
+    assert '[WhiteElo "1500"]' in playing and '[BlackElo "1500"]' in playing
+    assert "RatingDiff" not in playing
     with sockets(ann, bob, seek) as (wa, wb):
         play(wa, wb, "e2e4", 0)
         end = resign(wb, wa)
-    assert end["rating_change"]["white"]["diff"] == -end["rating_change"]["black"]["diff"] > 0
+    change = end["rating_change"]
+    assert change["white"]["diff"] == -change["black"]["diff"] > 0
+    # the PGN carries the ratings before the game and both changes, as lichess writes them
+    text = Person(client).get(f"/api/games/{seek['id']}/pgn").text
+    assert '[WhiteElo "1500"]' in text and '[BlackElo "1500"]' in text
+    assert f'[WhiteRatingDiff "+{change["white"]["diff"]}"]' in text
+    assert f'[BlackRatingDiff "-{change["white"]["diff"]}"]' in text
+    # casual and hot-seat games: no rating diff; hot-seat: no ratings at all
+    hot = ann.new_game(opponent="hotseat", clock=BLITZ)
+    assert "Elo" not in ann.get(f"/api/games/{hot['id']}/pgn").text
+
+
+# ---------------------------------------------------------------- rating periods
+
+
+def test_the_deviation_grows_with_the_rating_periods_without_games():
+    sigma = 0.06 * glicko2.SCALE  # the volatility in Glicko points
+    week = glicko2.idle(glicko2.Rating(1700, 60, 0.06), 7)
+    assert week.rating == 1700 and week.vol == 0.06
+    assert week.rd == pytest.approx(math.sqrt(60**2 + sigma**2 * 7))
+    assert glicko2.idle(glicko2.Rating(1700, 60, 0.06), 0).rd == 60
+    assert glicko2.idle(glicko2.Rating(1700, 60, 0.06), 10_000).rd == 350  # at most a newcomer's
+    from50 = glicko2.Rating(1700, 50, 0.06)  # about three years from 50 back to 350
+    assert glicko2.idle(from50, 1100).rd < 349.5 and glicko2.idle(from50, 1105).rd == 350
+
+
+class FakeClock:
+    """Wall-clock seconds that move only when the test says."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_player_away_for_rating_periods_is_rated_with_the_grown_deviation(tmp_path):
+    from ferz.web.game import GameSettings
+    from ferz.web.ratings import PERIOD_S, Ratings
+    from ferz.web.seats import Seat
+
+    store = Store(tmp_path / "games.sqlite3")
+    clock = FakeClock()
+    ratings = Ratings(store, clock=clock)
+    settings = GameSettings(opponent="friend", rated=True, initial_ms=300_000)
+    ann, bob, cid = Seat(player="ann"), Seat(player="bob"), Seat(player="cid")
+    try:
+        # Ann and Bob play each other every day for ten days, winning in turn
+        a = b = (1500.0, 350.0, 0.06)
+        for day in range(10):
+            clock.now += PERIOD_S if day else 0
+            if day:  # a day (one period) since the last game: both deviations grew first
+                a = (a[0], math.sqrt(a[1] ** 2 + (a[2] * glicko2.SCALE) ** 2), a[2])
+                b = (b[0], math.sqrt(b[1] ** 2 + (b[2] * glicko2.SCALE) ** 2), b[2])
+            won = day % 2 == 0
+            result = "1-0" if won else "0-1"
+            ratings.apply(f"g{day}", "chess", settings, {"white": ann, "black": bob}, result)
+            a, b = reference(*a, [(b[0], b[1], won)]), reference(*b, [(a[0], a[1], 1 - won)])
+        rows = dict(
+            (p, (r, rd, v))
+            for p, r, rd, v in store.query("SELECT player, rating, rd, vol FROM ratings")
+        )
+        assert rows["ann"] == pytest.approx(a, abs=1e-4)
+        assert rows["bob"] == pytest.approx(b, abs=1e-4)
+        settled = a[1]
+        assert settled < 160
+
+        # then Ann stays away for 30 days: shown and rated with RD' = sqrt(RD^2 + sigma^2 t)
+        clock.now += 30 * PERIOD_S
+        grown = math.sqrt(a[1] ** 2 + (a[2] * glicko2.SCALE) ** 2 * 30)
+        assert grown > settled + 5
+        now, games = ratings.get("ann", "chess", "blitz")
+        assert games == 10 and now.rating == pytest.approx(a[0]) and now.rd == pytest.approx(grown)
+        assert Ratings(store, clock=clock).of("ann")[0]["rd"] == round(grown)  # from the store too
+        clock.now += PERIOD_S / 2  # half a period more counts as half
+        grown = math.sqrt(a[1] ** 2 + (a[2] * glicko2.SCALE) ** 2 * 30.5)
+        change = ratings.apply("late", "chess", settings, {"white": cid, "black": ann}, "1-0")
+        expected = reference(a[0], grown, a[2], [(1500, 350, 0)])
+        assert change["black"]["after"] == round(expected[0])
+        stored = store.query("SELECT rating, rd, vol FROM ratings WHERE player = 'ann'")[0]
+        assert stored == pytest.approx(expected, abs=1e-4)
+
+        # after years away the deviation is a newcomer's again, never more
+        clock.now += 5 * 365 * PERIOD_S
+        assert ratings.get("ann", "chess", "blitz")[0].rd == 350
+    finally:
+        store.close()

@@ -272,7 +272,8 @@ class GameView {
     this.over.hidden = !g.result;
     if (g.result) this.overText.textContent = `${this.outcomeText()} · ${g.result}`;
     this.over.dataset.outcome = this.outcomeKind();
-    this.rematchBtn.hidden = Boolean(g.imported) || watching;
+    // no rematch after an abort (the server refuses one too)
+    this.rematchBtn.hidden = Boolean(g.imported) || watching || g.termination === 'aborted';
     this.renderNotice();
     this.tick();
   }

@@ -25,7 +25,8 @@ async def game_pgn(request: Request) -> Response:
     room.refresh()  # the players' names for the tags
     game = room.game
     rec = ctx.store.load(game.id)
-    text = pgn.write_game(game, rec.tree if rec is not None else None)
+    elo = ctx.games.ratings.pgn_tags(game)
+    text = pgn.write_game(game, rec.tree if rec is not None else None, elo)
     name = f"ferz-{game.id}.pgn"
     headers = {"content-disposition": f'attachment; filename="{name}"'}
     return PlainTextResponse(text, media_type="application/x-chess-pgn", headers=headers)
