@@ -152,7 +152,7 @@ def format_features(name: str, variants: list[str], options: list[str]) -> list[
         "feature done=0",
         f'feature myname="{name}" ping=1 setboard=1 usermove=1 san=0 time=1 draw=1 '
         "sigint=0 reuse=1 analyze=1 colors=0 name=0 nps=1 memory=1 smp=1 "
-        'exclude=1 pause=0 debug=1 egt="syzygy"',
+        'exclude=1 pause=0 debug=1 egt="syzygy,ferz"',
         f'feature variants="{",".join(variants)}"',
     ]
     return [*lines, *options, "feature done=1"]
@@ -774,12 +774,16 @@ class Xboard(Session):
         self._set_clamped("Hash", parse_number("memory", args))
 
     def cmd_egtpath(self, args: list[str]) -> None:
-        """`egtpath syzygy PATH`: the Syzygy tablebases' folders (other kinds are not read)."""
-        if len(args) < 2 or args[0].lower() != "syzygy":
-            raise ValueError("egtpath: only syzygy tables are read (egtpath syzygy FOLDERS)")
+        """`egtpath syzygy PATH`: the Syzygy tablebases' folders; `egtpath ferz PATH`: ferz's
+        own tables' (FerzTbPath); other kinds are not read."""
+        kinds = {"syzygy": "SyzygyPath", "ferz": "FerzTbPath"}
+        if len(args) < 2 or args[0].lower() not in kinds:
+            raise ValueError(
+                "egtpath: syzygy and ferz tables are read (egtpath syzygy|ferz FOLDERS)"
+            )
         self._quiet()
         try:
-            self.engine.set_option("SyzygyPath", " ".join(args[1:]))
+            self.engine.set_option(kinds[args[0].lower()], " ".join(args[1:]))
         except ValueError as error:  # XBoard sends its default folder whether it exists or not
             self.out.line(f"# no tablebases: {error}")
 

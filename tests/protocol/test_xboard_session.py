@@ -168,3 +168,22 @@ def test_resigns_after_hopeless_scores(gui: Pipe) -> None:
         gui.send(f"usermove {reply}")
     lines = gui.expect("resign")
     assert len(moves(lines)) == 3  # the fourth hopeless search resigns instead of moving
+
+
+def test_egtpath_sets_both_kinds_of_tables(tmp_path) -> None:
+    """`egtpath ferz DIR` sets FerzTbPath, `egtpath syzygy DIR` SyzygyPath (a real engine);
+    another kind is an error line, a missing folder a comment (XBoard sends its default)."""
+    from ferz.engine import Engine
+
+    pipe = Pipe(Xboard, Engine())
+    try:
+        pipe.send("xboard", "protover 2")
+        assert any('egt="syzygy,ferz"' in x for x in pipe.expect("feature done=1"))
+        pipe.send(f"egtpath ferz {tmp_path}", "egtpath gaviota /x", "egtpath ferz /nope")
+        lines = pong(pipe, 1)
+        assert pipe.engine.options.get("FerzTbPath") == str(tmp_path)
+        assert any("syzygy|ferz" in x for x in lines)
+        assert any(x.startswith("# no tablebases") for x in lines)
+    finally:
+        pipe.send("quit")
+        pipe.thread.join(5)
