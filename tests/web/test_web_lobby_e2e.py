@@ -1,5 +1,5 @@
 """Two people meet through the lobby in a real browser (issue #51): Alice creates a rated seek,
-Bob accepts it from his own browser context; no clock runs until both have moved, names and
+Bob accepts it from his own browser context (a 390x844 phone); no clock runs until both have moved, names and
 ratings are on both screens, a spectator's (a third context) and in the PGN tags, and the
 game changes both ratings by the Glicko-2 amounts the test computes with its own
 implementation; a second seek accepted and not played is aborted for want of a first move
@@ -81,6 +81,7 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
     choose_name(alice, server, "Alice")
     choose_name(bob, server, "Bob")
     choose_name(carol, server, "Carol")
+    bob.set_viewport_size({"width": 390, "height": 844})  # Bob plays on a phone
 
     game_id = seek(alice, server)
     assert alice.locator(".player.top .name").inner_text().endswith("waiting for a player…")
@@ -144,6 +145,9 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
         assert f"1500 → {round(black[0])}? (+{won})" in lines[1]
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     carol.screenshot(path=str(ARTIFACTS / "lobby-rated-spectator.png"))
+    assert bob.evaluate("document.documentElement.scrollWidth") <= 390
+    bob.evaluate("window.scrollTo(0, 0)")
+    bob.screenshot(path=str(ARTIFACTS / "game-phone.png"), full_page=True)  # docs/screenshots
     mine, theirs = (
         ratings(alice, server)[("chess", "blitz")],
         ratings(bob, server)[("chess", "blitz")],

@@ -176,7 +176,7 @@ def test_the_review_judges_as_ferz_analyse_and_graphs_every_move(browser, greedy
             )
             assert broken == [], width
             assert page.evaluate("document.documentElement.scrollWidth") <= width
-        page.screenshot(path=str(ARTIFACTS / "review-phone.png"), full_page=True)
+        page.screenshot(path=str(ARTIFACTS / "review-greedy-phone.png"), full_page=True)
     finally:
         context.close()
     assert errors == []
@@ -191,7 +191,8 @@ SHILLING = (
 
 def test_a_review_by_ferz_itself(browser, server):
     """The real engine (300 ms a position): every move graphed, both sides summed up, White's
-    fifth move at least a mistake; the screenshot of docs/screenshots/review.png."""
+    fifth move at least a mistake; the screenshots docs/screenshots/review.png and, on a phone,
+    review-phone.png."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000}, bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
@@ -220,8 +221,18 @@ def test_a_review_by_ferz_itself(browser, server):
         page.fill("textarea", "")  # the pasted PGN, half scrolled, said nothing in the picture
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "review.png"))
+        # the same review on a phone (390x844): board, graph and summary one under another,
+        # nothing wider than the screen
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(800)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        graph = page.locator(".eval-graph svg").bounding_box()
+        assert graph is not None and graph["width"] > 300 and graph["x"] + graph["width"] <= 390
+        assert page.locator(".eval-graph circle[data-ply]").count() == 14
+        page.screenshot(path=str(ARTIFACTS / "review-phone.png"), full_page=True)
         if (ROOT / "docs" / "screenshots").is_dir():
-            shutil.copy(ARTIFACTS / "review.png", ROOT / "docs" / "screenshots" / "review.png")
+            for name in ("review.png", "review-phone.png"):
+                shutil.copy(ARTIFACTS / name, ROOT / "docs" / "screenshots" / name)
     finally:
         context.close()
     assert errors == []
