@@ -1,9 +1,10 @@
 """Two people meet through the lobby in a real browser (issue #51): Alice creates a rated seek,
-Bob accepts it from his own browser context (a 390x844 phone); no clock runs until both have moved, names and
-ratings are on both screens, a spectator's (a third context) and in the PGN tags, and the
-game changes both ratings by the Glicko-2 amounts the test computes with its own
-implementation; a second seek accepted and not played is aborted for want of a first move
-(the server's first-move limit made short for the test) and changes no rating."""
+Bob accepts it from his own browser context (a 390x844 phone); no clock runs until both have
+moved, names and ratings are on both screens, a spectator's (a third context) and in the PGN
+tags, and the game changes both ratings by the Glicko-2 amounts the test computes with its
+own implementation; a second seek accepted and not played is aborted for want of a first
+move (the server's first-move limit made short for the test) and changes no rating. Through
+a friend's link, Black not moving in time aborts the game too."""
 
 from __future__ import annotations
 
@@ -184,3 +185,41 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
     aborted = alice.request.get(f"{server}api/games/{again}").json()
     assert aborted["result"] == "*" and aborted["termination"] == "aborted"
     assert aborted["moves"] == [] and aborted["rating_change"] is None
+
+
+def test_through_a_friend_link_black_not_moving_in_time_aborts(people, server):
+    """The other way to meet (a friend's link) and the other first move: White moves, Black
+    does not, and the game is aborted on both screens with White's move kept."""
+    alice, bob = people(), people()
+    choose_name(alice, server, "Ann")
+    choose_name(bob, server, "Ben")
+    alice.goto(server + "#/new")
+    alice.wait_for_selector("form.new-game")
+    alice.check("input[name=opponent][value=friend]")
+    alice.check("input[name=color][value=white]")
+    alice.fill("input[name=minutes]", "3")
+    alice.fill("input[name=increment]", "2")
+    alice.check("input[name=rated]")
+    alice.click("form.new-game button[type=submit]")
+    alice.wait_for_function("location.hash.startsWith('#/game/')")
+    link = alice.locator(".invite-link").input_value()
+    bob.goto(link)
+    bob.wait_for_selector(".game-view cg-board piece")
+    alice.wait_for_function("!document.querySelector('.invite-link')")
+    assert alice.locator(".player.top .name").inner_text() == "● Ben 1500?"
+    assert bob.locator(".player.top .name").inner_text() == "○ Ann 1500?"
+    move(alice, "e2", "e4", 1)
+    bob.wait_for_selector(".move[data-ply='1']")
+    assert clocks(bob) == ("3:00", "3:00", 0)  # no increment, no clock before both moved
+    started = time.monotonic()
+    for page in (alice, bob):
+        page.locator(".game-over-text").wait_for(
+            state="visible", timeout=(FIRST_MOVE_S + 10) * 1000
+        )
+        assert "aborted" in banner(page)
+        assert page.locator(".game-over [data-action=rematch]").is_hidden()
+    assert time.monotonic() - started > FIRST_MOVE_S - 3
+    game_id = link.split("/")[-1]
+    done = bob.request.get(f"{server}api/games/{game_id}").json()
+    assert done["result"] == "*" and [m["uci"] for m in done["moves"]] == ["e2e4"]
+    assert done["rating_change"] is None and ratings(alice, server) == {}
