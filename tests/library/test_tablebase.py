@@ -4,6 +4,7 @@ plays from them; bad input leaves everything as it was."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -298,3 +299,26 @@ def test_antichess_family_tables(tmp_path: Path) -> None:
             assert tables.probe_wdl(board) == 1
             code, _ = tables.root_moves(board)[0]
             assert board.san(next(m for m in board.legal_moves if m.code == code)) == best
+
+
+def test_the_uncompiled_core_builds_the_same_bytes() -> None:
+    """FERZ_PURE=1 (no C compiler): ferz tb builds xiangqi's KRvK byte for byte as the
+    compiled generator built the bundled file."""
+    from tests.pure_core import run_pure
+
+    script = (
+        "import hashlib, json, sys, tempfile, cython\n"
+        "from pathlib import Path\n"
+        "from ferz.tablebase import build\n"
+        "json.load(sys.stdin)\n"
+        "folder = Path(tempfile.mkdtemp())\n"
+        "build('xiangqi', 'KRvK', folder)\n"
+        "digest = hashlib.sha256((folder / 'KRvK.fzt').read_bytes()).hexdigest()\n"
+        "print(json.dumps({'compiled': cython.compiled, 'results': digest}))\n"
+    )
+    from ferz import data
+
+    bundled = data.tables("xiangqi")
+    assert bundled is not None
+    expected = hashlib.sha256((bundled / "KRvK.fzt").read_bytes()).hexdigest()
+    assert run_pure(script, []) == expected
