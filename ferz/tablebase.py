@@ -161,6 +161,16 @@ def children(rules: Rules, codes: list[int]) -> set[str]:
 # ---------------------------------------------------------------------------- the index
 
 
+def mirror_maps(rules: Rules) -> tuple[list[int], list[int]]:
+    """Per mailbox square, its file and its mirror image (left and right swapped)."""
+    fl = [0] * rules.nsq
+    mir = list(range(rules.nsq))
+    for sq in rules.squares():
+        fl[sq] = rules.file_of(sq)
+        mir[sq] = sq + rules.files - 1 - 2 * fl[sq]
+    return fl, mir
+
+
 def empty_position(rules: Rules) -> Position:
     """A position of the rules with no piece on the board (the builders' workbench)."""
     pos = Position(rules)
@@ -178,19 +188,14 @@ class Spec:
         self.pos = empty_position(rules)
         squares = rules.squares()
         self.nsq = rules.nsq
-        self.fl = [0] * self.nsq
-        self.mir = list(range(self.nsq))
-        for sq in squares:
-            f = rules.file_of(sq)
-            self.fl[sq] = f
-            self.mir[sq] = sq + rules.files - 1 - 2 * f
+        self.fl, self.mir = mirror_maps(rules)
         npc = 2 * (len(rules.pieces) + 1)
-        other = next(t for t, p in enumerate(rules.pieces, 1) if not p.royal)
+        other = next((t for t, p in enumerate(rules.pieces, 1) if not p.royal), 1)
         enemy = [2 * other + 1, 2 * other]  # a piece of the other colour, per colour
-        # moves of every piece code from every square: quiet ones on an empty board, captures
-        # of one enemy piece standing on each square
+        # moves of every piece code from every square (destination, code after the move):
+        # quiet ones on an empty board, and captures of one enemy piece on each square
         self.quiet: dict[int, dict[int, list[tuple[int, int]]]] = {}
-        self.reach: dict[int, dict[int, set[int]]] = {}
+        self.reach: dict[int, dict[int, set[tuple[int, int]]]] = {}
         for code in range(2, npc):
             self.quiet[code] = {}
             self.reach[code] = {}
@@ -203,7 +208,7 @@ class Spec:
                         for to, c in tbgen.moves_from(self.pos, code, sq, target, enemy[code & 1]):
                             if to == target:
                                 into.add((to, c))
-                self.reach[code][sq] = into  # type: ignore[assignment]
+                self.reach[code][sq] = into
         self.mirror = self._mirrored(squares)
         self.allowed = self._allowed(squares, npc)
 
@@ -211,8 +216,8 @@ class Spec:
         """Whether every piece moves the same way on the mirrored board (left and right)."""
         for table in self.reach.values():
             for sq in squares:
-                mine = {(self.mir[to], c) for to, c in table[sq]}  # type: ignore[misc]
-                if mine != set(table[self.mir[sq]]):  # type: ignore[arg-type]
+                mine = {(self.mir[to], c) for to, c in table[sq]}
+                if mine != table[self.mir[sq]]:
                     return False
         return True
 
@@ -228,7 +233,7 @@ class Spec:
             seen[code].add(sq)
         while todo:
             code, sq = todo.pop()
-            for to, c in self.reach[code][sq]:  # type: ignore[misc]
+            for to, c in self.reach[code][sq]:
                 if to not in seen[c]:
                     seen[c].add(to)
                     todo.append((c, to))
@@ -388,11 +393,7 @@ def table_of_header(rules: Rules, head: dict[str, object]) -> tbgen.Table:
         size *= len(slot)
     if size != head.get("positions") or size > MAX_POSITIONS:
         raise TablebaseError(f"a broken header for {name}: {head.get('positions')} positions")
-    fl = [0] * rules.nsq
-    mir = list(range(rules.nsq))
-    for sq in rules.squares():
-        fl[sq] = rules.file_of(sq)
-        mir[sq] = sq + rules.files - 1 - 2 * fl[sq]
+    fl, mir = mirror_maps(rules)
     return tbgen.Table(name, codes, squares, rules.nsq, rules.files, npc, mirror, mir, fl)
 
 
