@@ -8,6 +8,7 @@ a friend's link, Black not moving in time aborts the game too."""
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -71,6 +72,16 @@ def clocks(page) -> tuple[str, str, int]:
     return white, black, page.locator(".clock.running").count()
 
 
+def first_move(page) -> str:
+    """The notice of whose first move is due."""
+    return page.locator(".first-move-text").inner_text()
+
+
+def seconds(page) -> int:
+    """The seconds left for the first move, as the notice counts them."""
+    return int(re.search(r"(\d+) s", first_move(page)).group(1))
+
+
 def ratings(page, server: str) -> dict:
     """This person's ratings by (variant, speed), as /api/me gives them."""
     me = page.request.get(server + "api/me").json()
@@ -92,8 +103,20 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
         "document.querySelector('.player.top .name').textContent === '● Bob 1500?'"
     )
 
+    # each screen says whose first move is due and counts the seconds down
+    assert first_move(alice).startswith("Make your first move: ")
+    assert first_move(bob).startswith("White has ")
+    assert 0 < seconds(alice) <= FIRST_MOVE_S
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    alice.screenshot(path=str(ARTIFACTS / "first-move.png"))
+
     # White's first move: still no clock runs, for either side, on either screen
     move(alice, "f2", "f3", 1)
+    bob.wait_for_function(
+        "(document.querySelector('.first-move-text') || {}).textContent"
+        "?.startsWith('Make your first move')"
+    )
+    assert first_move(alice).startswith("Black has ")
     bob.wait_for_selector(".move[data-ply='1']")
     before = {page: clocks(page) for page in (alice, bob)}
     assert all(c == ("5:00", "5:00", 0) for c in before.values()), before
@@ -110,6 +133,8 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
     move(bob, "e7", "e5", 2)
     alice.wait_for_selector(".move[data-ply='2']")
     alice.wait_for_selector(".clock.running[data-color=white]")
+    for page in (alice, bob):  # no first move due any more
+        page.wait_for_selector(".first-move", state="detached")
     assert alice.locator(".clock.running").count() == 1
     first = alice.locator(".clock[data-color=white]").inner_text()
     time.sleep(1.2)

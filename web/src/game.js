@@ -359,6 +359,16 @@ class GameView {
     } else {
       this.claimAt = null;
     }
+    // a timed game between people: whose first move is due, and the seconds left before the
+    // game is aborted (as lichess shows it)
+    if (g.first_move && !g.result) {
+      this.firstAt = performance.now() + g.first_move.ms;
+      this.firstColor = g.first_move.color;
+      this.firstText = h('span', { class: 'first-move-text' });
+      items.push(h('div', { class: 'offer first-move', 'data-first-move': g.first_move.color }, this.firstText));
+    } else {
+      this.firstAt = null;
+    }
     const open = g.seats && ['white', 'black'].find((c) => g.seats[c].open);
     if (open && me && !g.result) {
       if (g.opponent === 'seek') {
@@ -376,6 +386,7 @@ class GameView {
     this.notice.replaceChildren(...items);
     this.notice.hidden = !items.length;
     this.tickClaim();
+    this.tickFirstMove();
   }
 
   async cancelSeek() {
@@ -430,6 +441,15 @@ class GameView {
   }
 
   /** The countdown until the absent opponent can be claimed against. */
+  tickFirstMove() {
+    if (this.firstAt === null || this.firstAt === undefined || !this.firstText) return;
+    const left = Math.ceil(Math.max(0, this.firstAt - performance.now()) / 1000);
+    const mine = this.mine();
+    this.firstText.textContent = mine.length === 1 && mine[0] === this.firstColor
+      ? `Make your first move: ${left} s left, or the game is aborted.`
+      : `${cap(this.side(this.firstColor))} has ${left} s to make a first move, or the game is aborted.`;
+  }
+
   tickClaim() {
     if (this.claimAt === null || this.claimAt === undefined || !this.claimText) return;
     const left = Math.max(0, this.claimAt - performance.now());
@@ -465,6 +485,7 @@ class GameView {
 
   tick() {
     this.tickClaim();
+    this.tickFirstMove();
     const c = this.game.clock;
     for (const color of ['white', 'black']) {
       const el = this.clocks[color];
