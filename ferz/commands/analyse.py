@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import math
+import os
 import sys
 import threading
 import time
@@ -232,11 +233,42 @@ class _Bar:
         sys.stderr.flush()
 
 
+class _Later:
+    """The output file, created at the first game written: a run that writes no game leaves
+    no file (and an existing one as it was); a folder that cannot take it is refused first."""
+
+    def __init__(self, path: str) -> None:
+        folder = os.path.dirname(os.path.abspath(path))
+        if os.path.isdir(path) or not os.access(folder, os.W_OK):
+            raise ValueError(f"cannot write {path}: not a writable file")
+        self.path = path
+        self.handle: TextIO | None = None
+
+    def write(self, text: str) -> int:
+        """Write, creating the file first if it is not open yet."""
+        if self.handle is None:
+            try:
+                self.handle = open(self.path, "w", encoding="utf-8")  # noqa: SIM115
+            except OSError as error:
+                raise ValueError(f"cannot write {self.path}: {error.strerror}") from None
+        return self.handle.write(text)
+
+    def flush(self) -> None:
+        """Flush what was written (nothing before the first game)."""
+        if self.handle is not None:
+            self.handle.flush()
+
+    def close(self) -> None:
+        """Close the file if it was created."""
+        if self.handle is not None:
+            self.handle.close()
+
+
 class _InOrder:
     """Annotated games written as they finish, in the order of the input (a game that finishes
     early waits for those before it), each flushed: a stopped run keeps what it did."""
 
-    def __init__(self, out: TextIO) -> None:
+    def __init__(self, out: TextIO | _Later) -> None:
         self.out = out
         self.waiting: dict[int, str] = {}
         self.next = 0
@@ -298,10 +330,7 @@ def main(args: argparse.Namespace) -> int:
         raise ValueError(f"{args.games}: no games")
     bar = _Bar(total, args.quiet)
     bad: list[str] = []
-    try:
-        out = open(args.output, "w", encoding="utf-8") if args.output else sys.stdout  # noqa: SIM115
-    except OSError as error:
-        raise ValueError(f"cannot write {args.output}: {error.strerror}") from None
+    out: TextIO | _Later = _Later(args.output) if args.output else sys.stdout
     try:
         writer = _InOrder(out)
         games = _games(args.games, bad)
