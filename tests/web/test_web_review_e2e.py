@@ -6,10 +6,12 @@ The scores must be the same for both (a real engine's depend on its hash table a
 the server runs a stand-in engine whose "search" is one ply of material (the side to move
 takes the most valuable piece it can), and ferz.analyse.annotate gets the same function as
 its analyser, so any difference in the marks or the figures is a difference of judgement.
-Screenshots go to test-artifacts/web; docs/screenshots/review.png is copied from there."""
+Screenshots go to test-artifacts/web; with FERZ_SCREENSHOTS=1 they also replace
+docs/screenshots/review.png and review-phone.png (a plain run leaves the repository as it is)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 
@@ -230,8 +232,8 @@ def test_a_review_by_ferz_itself(browser, server):
         assert graph is not None and graph["width"] > 300 and graph["x"] + graph["width"] <= 390
         assert page.locator(".eval-graph circle[data-ply]").count() == 14
         page.screenshot(path=str(ARTIFACTS / "review-phone.png"), full_page=True)
-        if (ROOT / "docs" / "screenshots").is_dir():
-            for name in ("review.png", "review-phone.png"):
+        if os.environ.get("FERZ_SCREENSHOTS") and (ROOT / "docs" / "screenshots").is_dir():
+            for name in ("review.png", "review-phone.png"):  # FERZ_SCREENSHOTS=1: refresh docs
                 shutil.copy(ARTIFACTS / name, ROOT / "docs" / "screenshots" / name)
     finally:
         context.close()
