@@ -41,8 +41,8 @@ from typing import TextIO
 
 from . import notation
 from .board import Board, IllegalMoveError, Move
-from .core.attacks import in_check
-from .core.defs import CASTLE, EP, MAX_GAME_PLY, PROMO
+from .core import san
+from .core.defs import CASTLE, MAX_GAME_PLY, PROMO
 from .core.rules import Rules
 
 SEVEN_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
@@ -979,9 +979,10 @@ _CASTLES = {"O-O": -1, "0-0": -1, "O-O-O": -2, "0-0-0": -2}
 
 class _FastLine:
     """The moves of a line read straight on the core's position, for variants whose SAN
-    names a piece by one letter (most chess variants): a move token is matched against the
-    pseudo-legal moves to its target square, only those tried for legality, and its SAN made
-    from them; anything else (another spelling, an error) goes to the Board's parser."""
+    names a piece by one letter (most chess variants): a move token is parsed once into
+    ints and matched in compiled code (core/san.py: the pseudo-legal moves to its target
+    square, only those tried for legality), its SAN made from what the match gives back;
+    anything else (another spelling, an error) goes to the Board's parser."""
 
     def __init__(self, board: Board) -> None:
         rules = self.rules = board.rules
@@ -994,22 +995,31 @@ class _FastLine:
         self.files = [""] * size
         self.ranks = [""] * size
         self.file_index = [0] * size
+        file_of, rank_of = [-1] * size, [-1] * size
         self.squares: dict[str, int] = {}
         for sq in rules.squares():
             name = rules.square_name(sq)
             self.names[sq], self.files[sq], self.ranks[sq] = name, name[0], name[1:]
-            self.file_index[sq] = rules.file_of(sq)
+            self.file_index[sq] = file_of[sq] = rules.file_of(sq)
+            rank_of[sq] = rules.rank_of(sq)
             self.squares[name] = sq
         pieces = rules.pieces
         # the SAN letter of a piece code >> 1 ('' for pawns), and of a promotion's type
         self.letters: list[str | None] = [None] + ["" if p.pawn else p.letter for p in pieces]
         self.promo_letters = [""] + [p.letter for p in pieces]
+        self.matcher = san.Matcher(
+            file_of,
+            rank_of,
+            [0] + [0 if p.pawn else ord(p.letter) for p in pieces],
+            [0] + [ord(p.letter) for p in pieces],
+        )
         self.tokens: dict[str, tuple | None] = {}
-        self.uci_texts: dict[int, str] = {}
+        # (UCI, SAN) by the matcher's packed result (the move and its SAN's facts)
+        self.texts: dict[int, tuple[str, str]] = {}
         # the moves read in the openings' positions, by (position key, token): a database's
         # games share their first moves; not where a move's legality depends on the moves
         # before (janggi's bikjang, shatar, perpetual checks and chases)
-        self.known: dict[tuple[int, str], tuple[int, str, str]] = {}
+        self.known: dict[tuple[int, str], tuple[int, tuple[str, str]]] = {}
         self.keyed = not (
             rules.bikjang
             or rules.shatar_mate
@@ -1036,32 +1046,55 @@ class _FastLine:
         self.loaded = fen
 
     def _parse(self, token: str) -> tuple | None:
-        """(target, piece letter, origin file, origin rank, promotion, whether it says it
-        captures) of a move token, with target -1/-2 for castling; None for another
-        spelling."""
+        """The matcher's arguments for a move token (after the position): piece letter's
+        code (0 for a pawn), target (-1, -2: castling king- or queenside), origin file and
+        rank (-1: not given), promotion letter's code (0: none), whether it says it captures;
+        None for another spelling."""
         castle = _CASTLES.get(token.rstrip("+#"))
         if castle is not None:
-            return (castle, "", "", "", None, False)
+            return (0, castle, -1, -1, 0, False)
         match = _FAST_MOVE.match(token)
         if match is None:
             return None
         letter, file, rank, target, promo = match.groups()
         to = self.squares.get(target)
-        if to is None:
+        if to is None or rank[:1] == "0":
             return None
-        return (to, letter, file, rank, promo.upper() if promo else None, "x" in token)
+        return (
+            ord(letter) if letter else 0,
+            to,
+            ord(file) - 97 if file else -1,
+            int(rank) - 1 if rank else -1,
+            ord(promo.upper()) if promo else 0,
+            "x" in token,
+        )
+
+    def _text(self, packed: int) -> tuple[str, str]:
+        """The (UCI, SAN) of a move the matcher played, from its packed result."""
+        move = packed & 0x7FFFFFF
+        fr, to, kind = move & 511, (move >> 9) & 511, (move >> 24) & 7
+        if kind == CASTLE:
+            kingside = self.file_index[to] > self.file_index[fr]
+            text = "O-O" if kingside else "O-O-O"
+        else:
+            letter = self.letters[packed >> 32] or ""
+            capture = "x" if packed >> 29 & 1 else ""
+            if letter:
+                origin = ("", self.files[fr], self.ranks[fr], self.names[fr])[packed >> 27 & 3]
+                text = letter + origin + capture + self.names[to]
+            else:
+                text = (self.files[fr] + capture if capture else "") + self.names[to]
+            if kind == PROMO:
+                text += "=" + self.promo_letters[(move >> 18) & 63]
+        return self._uci(move), text + ("", "+", "#", "")[packed >> 30 & 3]
 
     def _player(self) -> Callable[[str], tuple[str, str]]:
         """play(token): play a move token, give its (UCI, SAN); IllegalMoveError. A closure
         over the tables (the hot path of the reader)."""
-        pos, played, tokens, uci_texts = self.pos, self.played, self.tokens, self.uci_texts
-        board = pos.board  # a view of the position's board (start() makes a new closure)
-        pseudo_moves, make, unmake, check = pos.pseudo_moves, pos.make, pos.unmake, in_check
-        letters, promo_letters = self.letters, self.promo_letters
-        names, files, ranks, file_index = self.names, self.files, self.ranks, self.file_index
-        parse, slow, castle, uci_of = self._parse, self._slow, self._castle, self._uci
-        promo_kind, castle_kind, ep_kind = PROMO, CASTLE, EP
+        pos, played, tokens, texts = self.pos, self.played, self.tokens, self.texts
+        match, parse, slow, text_of = self.matcher.play, self._parse, self._slow, self._text
         known, opening = self.known, OPENING_PLIES if self.keyed else 0
+        make = pos.make
 
         def play(token: str) -> tuple[str, str]:
             key = None
@@ -1070,109 +1103,30 @@ class _FastLine:
                 hit = known.get(key)
                 if hit is not None and make(hit[0]):
                     played.append(hit[0])
-                    return hit[1], hit[2]
+                    return hit[1]
             try:
                 parsed = tokens[token]
             except KeyError:
                 if len(tokens) > 100_000:
                     tokens.clear()
                 parsed = tokens[token] = parse(token)
-            if parsed is None:
+            if parsed is None or len(played) >= MAX_GAME_PLY:
                 return slow(token)
-            to, letter, file, rank, promo, takes = parsed
-            if to < 0:
-                return castle(token, to == -1)
-            target = to << 9
-            # a capture is among the captures (fewer to look at); if not, the slow way finds it
-            same = [m for m in pseudo_moves(takes) if m & 0x3FE00 == target]
-            if len(same) > 1:
-                same = [
-                    m
-                    for m in same
-                    if letters[board[m & 511] >> 1] == letter and m >> 24 & 7 != castle_kind
-                ]
-            if len(same) == 1:
-                move = same[0]
-                fr = move & 511
-                kind = move >> 24 & 7
-                if (
-                    letters[board[fr] >> 1] != letter
-                    or kind == castle_kind
-                    or (file and files[fr] != file)
-                    or (rank and ranks[fr] != rank)
-                    or fr == to
-                    or (kind == promo_kind) != (promo is not None)
-                    or (promo is not None and promo_letters[move >> 18 & 63] != promo)
-                ):
-                    return slow(token)
-                others: list[int] = []
-            else:
-                legal = []
-                for m in same:
-                    if make(m):
-                        unmake()
-                        legal.append(m)
-                chosen = [
-                    m
-                    for m in legal
-                    if not (file and files[m & 511] != file)
-                    and not (rank and ranks[m & 511] != rank)
-                    and (m >> 24 & 7 == promo_kind) == (promo is not None)
-                    and (promo is None or promo_letters[m >> 18 & 63] == promo)
-                ]
-                if len(chosen) != 1 or chosen[0] & 511 == to:
-                    return slow(token)
-                move = chosen[0]
-                fr = move & 511
-                kind = move >> 24 & 7
-                others = [m & 511 for m in legal if m & 511 != fr]
-            capture = board[to] >= 2 or kind == ep_kind
-            if letter:
-                san = letter
-                if others:
-                    if all(file_index[o] != file_index[fr] for o in others):
-                        san += files[fr]
-                    elif all(ranks[o] != ranks[fr] for o in others):
-                        san += ranks[fr]
-                    else:
-                        san += names[fr]
-                san += "x" + names[to] if capture else names[to]
-            else:
-                san = files[fr] + "x" + names[to] if capture else names[to]
-            if kind == promo_kind:
-                san += "=" + promo_letters[move >> 18 & 63]
-            if len(played) >= MAX_GAME_PLY or not make(move):
+            packed = match(pos, *parsed)
+            if packed < 0:  # none, several or too many moves: the slow way says which
                 return slow(token)
+            move = packed & 0x7FFFFFF
             played.append(move)
-            if check(pos):
-                san += "+" if pos.legal_moves() else "#"
-            uci = uci_texts.get(move)
-            if uci is None:
-                uci = uci_texts[move] = uci_of(move)
+            texts_hit = texts.get(packed)
+            if texts_hit is None:
+                if len(texts) > 100_000:
+                    texts.clear()
+                texts_hit = texts[packed] = text_of(packed)
             if key is not None and len(known) < OPENING_MOVES:
-                known[key] = (move, uci, san)
-            return uci, san
+                known[key] = (move, texts_hit)
+            return texts_hit
 
         return play
-
-    def _castle(self, token: str, kingside: bool) -> tuple[str, str]:
-        """Play a castling token."""
-        pos, index = self.pos, self.file_index
-        if len(self.played) >= MAX_GAME_PLY:
-            return self._slow(token)
-        for move in pos.pseudo_moves():
-            if (
-                (move >> 24) & 7 == CASTLE
-                and not (move >> 18) & 63
-                and (index[(move >> 9) & 511] > index[move & 511]) == kingside
-                and pos.make(move)
-            ):
-                self.played.append(move)
-                san = "O-O" if kingside else "O-O-O"
-                if in_check(pos):
-                    san += "+" if pos.legal_moves() else "#"
-                return self._uci(move), san
-        return self._slow(token)
 
     def _uci(self, move: int) -> str:
         """The UCI text of a move (as Board writes it)."""

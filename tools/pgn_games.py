@@ -7,7 +7,10 @@
     python tools/pgn_games.py speed big.pgn [--games 1000] [--repeat 3]
         games a second of python-chess's `chess.pgn.read_game` loop and of ferz.pgn (full
         trees, the main line only, headers only), side by side in one run: `--repeat` rounds,
-        each reader in turn, the best round of each compared
+        each reader in turn, the best round of each compared; `--against DIR` also times
+        ferz.pgn as another checkout has it (DIR on the path, built: `git worktree add DIR
+        REV` then `make build` there) in a worker process, in the same rounds: before and
+        after a change, interleaved
 
 The files are never committed (a few MB for 3 000 games); the seed makes them again.
 Needs python-chess (pip install chess).
@@ -17,7 +20,9 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +30,8 @@ from pathlib import Path
 
 import chess
 import chess.pgn
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 STYLES = ("rich", "clock", "plain")
 ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -144,23 +151,69 @@ def _loop(read_one: Callable[[io.TextIOBase], object]) -> Callable[[io.TextIOBas
     return read
 
 
-def speed(path: str, limit: int, repeat: int) -> None:
+#: the worker that times another checkout's ferz.pgn (speed --against): a line in ("full" or
+#: "mainline"), a line out ("games seconds"); it stays up between rounds, so its caches are as
+#: warm as those of the ferz.pgn imported here
+_WORKER = """
+import sys, time
+from ferz import pgn
+path, limit = sys.argv[1], int(sys.argv[2])
+for line in sys.stdin:
+    only = line.strip() == "mainline"
+    with open(path, encoding="utf-8-sig") as handle:
+        start, games = time.perf_counter(), 0
+        while games < limit and pgn.read_game(handle, mainline_only=only) is not None:
+            games += 1
+        print(games, time.perf_counter() - start, flush=True)
+"""
+
+
+def _worker(against: str, path: str, limit: int) -> subprocess.Popen:
+    """A process timing the ferz.pgn of the checkout at `against`."""
+    env = dict(os.environ, PYTHONPATH=os.path.abspath(against))
+    return subprocess.Popen(
+        [sys.executable, "-c", _WORKER, path, str(limit)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=os.path.abspath(against),
+    )
+
+
+def _worker_timed(worker: subprocess.Popen, what: str) -> tuple[int, float]:
+    """(games, seconds) of one of the worker's rounds."""
+    assert worker.stdin is not None and worker.stdout is not None
+    worker.stdin.write(what + "\n")
+    worker.stdin.flush()
+    games, seconds = worker.stdout.readline().split()
+    return int(games), float(seconds)
+
+
+def speed(path: str, limit: int, repeat: int, against: str | None = None) -> None:
     """python-chess and ferz.pgn on the same file, side by side: each round times every reader
     once, in turn (a shared machine's load falls on all of them); the best round of each
-    reader is compared."""
+    reader is compared. `against`: a checkout whose ferz.pgn is timed too (before/after)."""
     from ferz import pgn
 
-    readers = {
-        "python-chess read_game": _loop(chess.pgn.read_game),
-        "ferz.pgn read_game": _loop(pgn.read_game),
-        "ferz.pgn read_game(mainline_only)": _loop(lambda h: pgn.read_game(h, mainline_only=True)),
-        "python-chess read_headers": _loop(chess.pgn.read_headers),
-        "ferz.pgn read_headers": _loop(pgn.read_headers),
+    readers: dict[str, Callable[[], tuple[int, float]]] = {
+        "python-chess read_game": lambda: _timed(_loop(chess.pgn.read_game), path, limit),
+        "ferz.pgn read_game": lambda: _timed(_loop(pgn.read_game), path, limit),
+        "ferz.pgn read_game(mainline_only)": lambda: _timed(
+            _loop(lambda h: pgn.read_game(h, mainline_only=True)), path, limit
+        ),
+        "python-chess read_headers": lambda: _timed(_loop(chess.pgn.read_headers), path, limit),
+        "ferz.pgn read_headers": lambda: _timed(_loop(pgn.read_headers), path, limit),
     }
+    worker = None
+    if against:
+        worker = _worker(against, path, limit)
+        readers["against: read_game"] = lambda: _worker_timed(worker, "full")
+        readers["against: read_game(mainline_only)"] = lambda: _worker_timed(worker, "mainline")
     best: dict[str, float] = {}
     for round_ in range(1, repeat + 1):
         for label, read in readers.items():
-            games, seconds = _timed(read, path, limit)
+            games, seconds = read()
             best[label] = min(best.get(label, seconds / games), seconds / games)
             print(
                 f"round {round_}: {label:34} {games:7} games {seconds:8.2f} s "
@@ -177,6 +230,18 @@ def speed(path: str, limit: int, repeat: int) -> None:
         f"headers {best['python-chess read_headers'] / best['ferz.pgn read_headers']:.2f}",
         flush=True,
     )
+    if worker is not None:
+        assert worker.stdin is not None
+        worker.stdin.close()
+        worker.wait()
+        other, other_main = best["against: read_game"], best["against: read_game(mainline_only)"]
+        print(
+            f"against (its games/s over python-chess's): full {full / other:.2f}, "
+            f"mainline {full / other_main:.2f}; this checkout over it: "
+            f"full {other / best['ferz.pgn read_game']:.2f}, "
+            f"mainline {other_main / best['ferz.pgn read_game(mainline_only)']:.2f}",
+            flush=True,
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -192,12 +257,15 @@ def main(argv: list[str] | None = None) -> int:
     speed_parser.add_argument("pgn", metavar="GAMES.pgn")
     speed_parser.add_argument("--games", type=int, default=10**9, help="read at most these")
     speed_parser.add_argument("--repeat", type=int, default=3, help="rounds (3)")
+    speed_parser.add_argument(
+        "--against", metavar="DIR", help="also time the ferz.pgn of the checkout at DIR"
+    )
     args = parser.parse_args(argv)
     if args.command == "make":
         make(args.out, args.games, args.seed, args.style)
         print(f"{args.out}: {args.games} games, {Path(args.out).stat().st_size} bytes")
     else:
-        speed(args.pgn, args.games, args.repeat)
+        speed(args.pgn, args.games, args.repeat, args.against)
     return 0
 
 
