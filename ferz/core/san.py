@@ -245,7 +245,9 @@ class Matcher:
         buf: cython.int[::1] = self.buf
         n: cython.int
         i: cython.int
-        if not attacks.in_check(pos):
+        check: cython.bint = attacks.in_check(pos)
+        pos.note_check(check)  # the next move's generation need not look again
+        if not check:
             return 0
         pos.overflow = 0
         n = movegen.gen(pos, buf, 0, False)
