@@ -160,7 +160,7 @@ def entry(name: str) -> dict[str, Any]:
     return {
         **card,
         "title": title_of(name, str(card["description"])),
-        "rules": rules_line(str(card["description"])),
+        "rules": rules_line(str(card["description"])) or "A variant of a variants file.",
         "group": group,
         "sides": list(SIDES.get(str(family), ("white", "black"))),
         "book": has_book(name),
@@ -171,7 +171,13 @@ def entry(name: str) -> dict[str, Any]:
 def _catalogue(names: tuple[str, ...]) -> list[dict[str, Any]]:
     order = {key: i for i, (key, _) in enumerate(GROUPS)}
     known = list(KNOWN)
-    entries = [entry(n) for n in names]
+    entries, seen = [], set()
+    for n in names:  # a user's variant named like an alias (normal) is that variant: once
+        found = entry(n)
+        if found["name"] not in seen:
+            seen.add(found["name"])
+            entries.append(found)
+    names = tuple(e["name"] for e in entries)
     # each family in the order above (the most played first), users' variants after
     rank = {n: known.index(n) if n in KNOWN else len(known) for n in names}
     entries.sort(key=lambda e: (order[e["group"]], rank[e["name"]], e["title"]))
