@@ -50,6 +50,7 @@ WIN, MINWIN, DRAWN, INVALID, NONE = 32000, 2000, 1, -32768, -32767
 TB_FAIL = 99  # the search's "no verdict" (ferz.core.search)
 MAX_PIECES = 5  # the most a table may have (a 6-man table would not fit in memory here)
 MAX_POSITIONS = 1 << 31  # the largest index a table may have (4 GB of values)
+MAX_HEADER = 1 << 20  # the longest header line read (a 5-piece header is about 3 KB)
 #: what a variant may not have for its tables to be exact here (each one, the reason)
 UNSUPPORTED = {
     "drops": "pieces in hand",
@@ -408,28 +409,45 @@ def write(path: Path, rules: Rules, table: tbgen.Table, longest: int) -> None:
     tmp.replace(path)
 
 
-def read_header(path: Path) -> tuple[dict[str, object], bytes]:
-    """A table file's header and compressed values; TablebaseError for anything else."""
+def read_header(path: Path, values: bool = True) -> tuple[dict[str, object], bytes]:
+    """A table file's header and (with `values`) its compressed values, reading no more of
+    the file than that; TablebaseError for anything else."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            magic = handle.read(len(MAGIC))
+            line = handle.readline(MAX_HEADER) if magic == MAGIC else b""
+            body = handle.read() if values and line.endswith(b"\n") else b""
     except OSError as error:
         raise TablebaseError(f"cannot read {path}: {error.strerror}") from None
-    if not data.startswith(MAGIC):
+    if magic != MAGIC:
         raise TablebaseError(f"{path} is not a ferz table (format {MAGIC.strip().decode()})")
-    end = data.find(b"\n", len(MAGIC))
     try:
-        head = json.loads(data[len(MAGIC) : end])
+        head = json.loads(line) if line.endswith(b"\n") else None
     except (ValueError, UnicodeDecodeError):
-        raise TablebaseError(f"{path}: a broken header") from None
-    if end < 0 or not isinstance(head, dict):
+        head = None
+    if not isinstance(head, dict):
         raise TablebaseError(f"{path}: a broken header")
-    return head, data[end + 1 :]
+    return head, body
 
 
 def read_values(path: Path, rules: Rules, table: tbgen.Table) -> int:
     """Fill `table` from its file, checked against the rules and the index; the longest
     mate."""
     head, body = read_header(path)
+    return fill(path, rules, table, head, body)
+
+
+def load(path: Path, rules: Rules) -> tbgen.Table:
+    """The table of a file, its index from the header (the file read once)."""
+    head, body = read_header(path)
+    table = table_of_header(rules, head)
+    fill(path, rules, table, head, body)
+    return table
+
+
+def fill(path: Path, rules: Rules, table: tbgen.Table, head: dict, body: bytes) -> int:
+    """Fill `table` from a file's header and compressed values, checked against the rules
+    and the index; the longest mate."""
     if head.get("variant") != rules.name or head.get("rules") != fingerprint(rules):
         raise TablebaseError(f"{path} was built for other rules ({head.get('variant')})")
     if head != {**header(rules, table, head.get("longest", 0)), "longest": head.get("longest")}:
@@ -471,7 +489,7 @@ class Endgames:
         added = 0
         for path in sorted(folder.glob("*" + SUFFIX)):
             try:
-                head, _ = read_header(path)
+                head, _ = read_header(path, values=False)
             except TablebaseError as error:
                 self.skipped.append(str(error))
                 continue
@@ -496,8 +514,7 @@ class Endgames:
         path = self.paths.get(material)
         if path is not None:
             try:
-                table = table_of_header(self.rules, read_header(path)[0])
-                read_values(path, self.rules, table)
+                table = load(path, self.rules)
             except TablebaseError as error:
                 self.skipped.append(str(error))
                 table = None

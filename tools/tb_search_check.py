@@ -50,7 +50,7 @@ def check_table(
     variant: str, path: Path, tables, spec: Spec, positions: int, depth: int, rng: random.Random
 ) -> tuple[int, int, int]:
     """(positions searched, mates proved, disagreements) of one table."""
-    head, _ = read_header(path)
+    head, _ = read_header(path, values=False)
     material = str(head["material"])
     table = tables._table(material)  # noqa: SLF001 (the loaded table: its indices)
     if table is None:

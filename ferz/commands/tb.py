@@ -151,7 +151,7 @@ def list_tables(folder: Path) -> int:
         raise TablebaseError(f"no such folder: {folder}")
     for path in sorted(folder.glob("*.fzt")):
         try:
-            head, _ = read_header(path)
+            head, _ = read_header(path, values=False)
         except TablebaseError as error:
             print(f"{path.name}: {error}")
             continue
