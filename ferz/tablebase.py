@@ -445,7 +445,7 @@ def load(path: Path, rules: Rules) -> tbgen.Table:
     return table
 
 
-def fill(path: Path, rules: Rules, table: tbgen.Table, head: dict, body: bytes) -> int:
+def fill(path: Path, rules: Rules, table: tbgen.Table, head: dict[str, object], body: bytes) -> int:
     """Fill `table` from a file's header and compressed values, checked against the rules
     and the index; the longest mate."""
     if head.get("variant") != rules.name or head.get("rules") != fingerprint(rules):
