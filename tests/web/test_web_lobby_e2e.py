@@ -14,7 +14,7 @@ import time
 import pytest
 
 from tests.web.conftest import chromium_path
-from tests.web.test_web_names_e2e import choose_name
+from tests.web.test_web_names_e2e import choose_name, open_rated_friend_game
 from tests.web.test_web_people_e2e import ARTIFACTS, banner, move
 from tests.web.test_web_people_e2e import people as people  # noqa: F401 - the fixture
 from tests.web.test_web_ratings import reference
@@ -218,19 +218,7 @@ def test_through_a_friend_link_black_not_moving_in_time_aborts(people, server):
     alice, bob = people(), people()
     choose_name(alice, server, "Ann")
     choose_name(bob, server, "Ben")
-    alice.goto(server + "#/new")
-    alice.wait_for_selector("form.new-game")
-    alice.check("input[name=opponent][value=friend]")
-    alice.check("input[name=color][value=white]")
-    alice.fill("input[name=minutes]", "3")
-    alice.fill("input[name=increment]", "2")
-    alice.check("input[name=rated]")
-    alice.click("form.new-game button[type=submit]")
-    alice.wait_for_function("location.hash.startsWith('#/game/')")
-    link = alice.locator(".invite-link").input_value()
-    bob.goto(link)
-    bob.wait_for_selector(".game-view cg-board piece")
-    alice.wait_for_function("!document.querySelector('.invite-link')")
+    link = open_rated_friend_game(alice, bob, server, "3", "2")
     assert alice.locator(".player.top .name").inner_text() == "● Ben 1500?"
     assert bob.locator(".player.top .name").inner_text() == "○ Ann 1500?"
     move(alice, "e2", "e4", 1)

@@ -27,6 +27,25 @@ def choose_name(page, server: str, name: str) -> None:
     assert page.locator(".name-bar").is_hidden()
 
 
+def open_rated_friend_game(alice, bob, server: str, minutes: str, increment: str) -> str:
+    """Alice opens a rated friend game as White at minutes + increment; Bob joins through
+    the link (returned); both boards are up and the link is gone from Alice's page."""
+    alice.goto(server + "#/new")
+    alice.wait_for_selector("form.new-game")
+    alice.check("input[name=opponent][value=friend]")
+    alice.check("input[name=color][value=white]")
+    alice.fill("input[name=minutes]", minutes)
+    alice.fill("input[name=increment]", increment)
+    alice.check("input[name=rated]")
+    alice.click("form.new-game button[type=submit]")
+    alice.wait_for_function("location.hash.startsWith('#/game/')")
+    link = alice.locator(".invite-link").input_value()
+    bob.goto(link)
+    bob.wait_for_selector(".game-view cg-board piece")
+    alice.wait_for_function("!document.querySelector('.invite-link')")
+    return link
+
+
 def test_names_ratings_and_my_games_in_a_rated_game_between_two_browsers(people, server):
     alice, bob, carol = people(), people(), people()
     choose_name(alice, server, "Alice")
@@ -39,19 +58,7 @@ def test_names_ratings_and_my_games_in_a_rated_game_between_two_browsers(people,
         "document.querySelector('.name-bar .name-error').textContent.includes('taken')"
     )
 
-    alice.goto(server + "#/new")
-    alice.wait_for_selector("form.new-game")
-    alice.check("input[name=opponent][value=friend]")
-    alice.check("input[name=color][value=white]")
-    alice.fill("input[name=minutes]", "5")
-    alice.fill("input[name=increment]", "0")
-    alice.check("input[name=rated]")
-    alice.click("form.new-game button[type=submit]")
-    alice.wait_for_function("location.hash.startsWith('#/game/')")
-    link = alice.locator(".invite-link").input_value()
-    bob.goto(link)
-    bob.wait_for_selector(".game-view cg-board piece")
-    alice.wait_for_function("!document.querySelector('.invite-link')")
+    link = open_rated_friend_game(alice, bob, server, "5", "0")
     assert alice.locator(".player.top .name").inner_text() == "● Bob 1500?"
     assert alice.locator(".player.bottom .name").inner_text() == "○ Alice 1500?"
     assert bob.locator(".player.top .name").inner_text() == "○ Alice 1500?"
