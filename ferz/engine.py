@@ -531,9 +531,9 @@ class Engine:
         if not moves:
             return searchmoves, True
         best = moves[0][1]
-        if best is None or (best == 0 and not own.exact_draws):
+        if best == 0 and not own.exact_draws:
             return searchmoves, True
-        allowed = [code for code, dtm in moves if dtm == best]
+        allowed = [move.code for move, dtm in moves if dtm == best]
         if searchmoves:
             allowed = [code for code in allowed if code in searchmoves] or searchmoves
         self._root_tb = (0 if best == 0 else 2 if best > 0 else -2, abs(best))

@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from pathlib import Path
 
-from .board import Board, rules_for
+from .board import Board, Move, rules_for
 from .core import tbgen
 from .core.evaluate import Evaluator
 from .core.position import Position
@@ -572,27 +572,26 @@ class Endgames:
             return self._expand(board)
         return self.probe_position(pos)
 
-    def root_moves(self, board: Board) -> list[tuple[int, int | None]]:
-        """Every legal move (core code) with its distance to mate from the mover's view
-        (plies: positive won, negative lost, 0 drawn; None if no table holds the result),
-        best first: the fastest wins, then draws, then the longest losses; [] if the
-        position itself is in no table."""
+    def root_moves(self, board: Board) -> list[tuple[Move, int]]:
+        """Every legal move with its distance to mate from the mover's view (plies:
+        positive won, negative lost, 0 drawn), best first: the fastest wins, then draws,
+        then the longest losses; [] if the tables do not hold the position or the result of
+        one of its moves."""
         if self.probe_value(board) is None:
             return []
-        out: list[tuple[int, int | None]] = []
+        out: list[tuple[Move, int]] = []
         for move in board.legal_moves:
             board.push(move)
             try:
                 child = self.probe_value(board)
             finally:
                 board.pop()
-            out.append((move.code, None if child is None else plies(tbgen.flip(child))))
-        known = [entry for entry in out if entry[1] is not None]
-        if len(known) < len(out):
-            return []
+            if child is None:
+                return []
+            out.append((move, plies(tbgen.flip(child))))
 
-        def rank(entry: tuple[int, int | None]) -> tuple[int, int]:
-            d = entry[1] or 0
+        def rank(entry: tuple[Move, int]) -> tuple[int, int]:
+            d = entry[1]
             return (0, d) if d > 0 else (1, 0) if d == 0 else (2, d)
 
         return sorted(out, key=rank)

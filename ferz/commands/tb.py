@@ -115,8 +115,7 @@ def probe(variant: str, fen: str, folder: Path) -> int:
         if value is None:
             raise TablebaseError(f"no table in {folder} holds {board.fen()}")
         print(verdict(board, value))
-        for code, after in tables.root_moves(board):
-            move = next(m for m in board.legal_moves if m.code == code)
+        for move, after in tables.root_moves(board):
             print(f"  {move_text(board, move):8} {verdict_after(after)}")
     return 0
 
@@ -134,10 +133,8 @@ def verdict(board: Board, value: int) -> str:
     return f"{other} wins, mate in {(-dtm) // 2} ({-dtm} plies)"
 
 
-def verdict_after(plies: int | None) -> str:
+def verdict_after(plies: int) -> str:
     """A move's result for the mover."""
-    if plies is None:
-        return "?"
     if plies > 0:
         return f"wins, mate in {(plies + 1) // 2}"
     if plies < 0:

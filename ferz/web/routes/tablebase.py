@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from ...board import Board, InvalidFenError
 from ...syzygy import MissingTableError, Tablebase
-from ...tablebase import MINWIN, Endgames, bundled
+from ...tablebase import MINWIN, Endgames, bundled, plies
 from ..boards import move_text
 from ..schema import FEN, VARIANT, ClientError
 from .common import context, read_query
@@ -57,26 +57,21 @@ def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
     value = tables.probe_value(board)
     if value is None:
         return {"category": "unknown", "dtm": None, "moves": []}
-
-    def category(v: int) -> str:
-        return "win" if v >= MINWIN else "loss" if v <= -MINWIN else "draw"
-
     listed = []
-    for code, plies in tables.root_moves(board):
-        move = next(m for m in board.legal_moves if m.code == code)
-        after = (
-            "unknown" if plies is None else "loss" if plies > 0 else "win" if plies < 0 else "draw"
-        )
+    for move, after in tables.root_moves(board):
+        # the position after the move, for the side then to move: one ply nearer the mate
+        dtm = -(after - (after > 0) + (after < 0))
         listed.append(
             {
                 "uci": board.uci(move),
                 "san": board.san(move),
                 "text": move_text(board, move),  # as the page writes it (WXF for xiangqi)
-                "category": after,
-                "dtm": None if plies is None else -(plies - (plies > 0) + (plies < 0)),
+                "category": "loss" if after > 0 else "win" if after < 0 else "draw",
+                "dtm": dtm,
             }
         )
-    return {"category": category(value), "dtm": tables.get_dtm(board), "moves": listed}
+    category = "win" if value >= MINWIN else "loss" if value <= -MINWIN else "draw"
+    return {"category": category, "dtm": plies(value), "moves": listed}
 
 
 async def tablebase(request: Request) -> Response:
