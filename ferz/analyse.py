@@ -23,7 +23,7 @@ the first move.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
 from . import pgn
@@ -39,6 +39,9 @@ THRESHOLDS = ((0.3, pgn.NAG_BLUNDER), (0.2, pgn.NAG_MISTAKE), (0.1, pgn.NAG_DUBI
 #: drops searched again by the verifying search: a first judgement of ?!, ?, or ?? by less
 #: than 0.05, where a longer search most often changes the mark
 VERIFY = (0.1, 0.35)
+#: how much longer the verifying search of a doubtful move is, by default (time, nodes; depth
+#: + log2): `ferz analyse --verify`, and the web app's review
+VERIFY_FACTOR = 3
 NAG_WORDS = {
     pgn.NAG_DUBIOUS: "inaccuracies",
     pgn.NAG_MISTAKE: "mistakes",
@@ -130,20 +133,87 @@ class SideSummary:
         """Mean move accuracy."""
         return sum(self.accuracies) / len(self.accuracies) if self.accuracies else 100.0
 
+    def add(self, judged: Judgement) -> None:
+        """Count one more move of this side."""
+        self.losses.append(judged.loss)
+        self.accuracies.append(judged.accuracy)
+        if judged.nag is not None:
+            self.nags[judged.nag] = self.nags.get(judged.nag, 0) + 1
+
     def text(self) -> str:
         """`ACPL 34, accuracy 85.2 %, 2 inaccuracies, 1 mistakes, 0 blunders`."""
         counts = ", ".join(f"{self.nags.get(nag, 0)} {word}" for nag, word in NAG_WORDS.items())
         return f"ACPL {self.acpl():.0f}, accuracy {self.accuracy():.1f} %, {counts}"
 
 
-def _terminal(board: Board) -> Line | None:
-    """The score of a finished game's last position (mated: -MATE_CP; a draw: 0)."""
+def terminal(board: Board) -> Line | None:
+    """The score of a finished game's last position (mated: -MATE_CP; a draw: 0), None for a
+    position to search."""
     outcome = board.outcome(claim_draw=True)
     if outcome is None:
         return None
     if outcome.winner is None:
         return Line(0, 0, ())
     return Line(MATE_CP if outcome.winner == board.turn else -MATE_CP, 0, ())
+
+
+#: a search a review asks for: the ply of the position, and whether by the longer search
+Request = tuple[int, bool]
+
+
+def searches(
+    ends: list[Line | None], verify: bool
+) -> Generator[Request, list[Line], list[list[Line]]]:
+    """The searches of a review, in their order: the review of positions 0..len(ends)-1 (the
+    finished ones' lines given in `ends`) yields (ply, longer) for each search it needs, is
+    sent that position's lines (best first), and returns every position's lines. `ferz
+    analyse` and the web app's review both run it, so that they search alike.
+
+    Backward: the last position first, so that what the search learned about later positions
+    (kept in its hash table) is known when it searches the earlier ones: the reply that
+    punishes a blunder has been searched when the blunder's position is. With `verify`, a
+    doubtful move (its drop in the VERIFY band) is searched again at once by the longer search,
+    after and before it, while the hash table holds both positions; a verified search replaces
+    the first one, so that each position has one score and both moves next to it are judged
+    from that."""
+
+    def search(ply: int, longer: bool) -> Generator[Request, list[Line], list[Line]]:
+        """The lines of position `ply` (a finished game's by the rules)."""
+        end = ends[ply]
+        if end is not None:
+            return [end]
+        lines = yield ply, longer
+        return lines or [Line(0, 0, ())]
+
+    lines: list[list[Line]] = [[] for _ in ends]
+    verified = [False] * len(ends)
+    for ply in reversed(range(len(ends))):
+        lines[ply] = yield from search(ply, False)
+        if verify and ply + 1 < len(ends) and _doubtful(lines[ply], lines[ply + 1]):
+            if not verified[ply + 1]:
+                lines[ply + 1], verified[ply + 1] = (yield from search(ply + 1, True)), True
+            lines[ply], verified[ply] = (yield from search(ply, True)), True
+    return lines
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A move judged: its centipawn loss, its accuracy and its NAG (?!, ?, ?? or None)."""
+
+    loss: int
+    accuracy: float
+    nag: int | None
+
+
+def judge_move(best: Line, after: Line, move: str) -> Judgement:
+    """A move judged from its position's best line and the best line of the position after it
+    (both scores clamped to +-1000 cp, in the mover's view): no NAG where it was the engine's
+    own choice."""
+    before_cp, after_cp = clamp(best.score), clamp(-after.score)
+    nag = judge(before_cp, after_cp)
+    if not (best.pv and best.pv[0] != move):
+        nag = None
+    return Judgement(max(0, before_cp - after_cp), move_accuracy(before_cp, after_cp), nag)
 
 
 def annotate(
@@ -156,58 +226,41 @@ def annotate(
 ) -> dict[str, SideSummary]:
     """Annotate the main line of `game` in place; returns the summaries of White and Black.
     With Syzygy `tables` (or ferz's own tables bundled for the variant), each position that
-    they cover gets their verdict (tablebase_note).
+    they cover gets their verdict (tablebase_note). `on_move` hears each position searched.
 
     With `verify` (a longer search), a move whose drop lies in the VERIFY band has the positions
     after and before it searched again by it, and is judged (as is the move before it) from
-    those scores."""
+    those scores (`searches`)."""
     board = game.board()
     fen = board.fen()
     nodes = list(game.mainline())
     moves = [node.move or "" for node in nodes]
     ends: list[Line | None] = []
     for ply in range(len(nodes) + 1):
-        ends.append(_terminal(board))
+        ends.append(terminal(board))
         if ply < len(nodes):
             board.push_uci(moves[ply])
 
-    def search(ply: int, analyser: Analyser) -> list[Line]:
-        """The lines of the position before `ply` (a finished game's by the rules)."""
-        end = ends[ply]
-        return [end] if end is not None else analyser(fen, moves[:ply]) or [Line(0, 0, ())]
-
-    # Backward: the last position first, so that what the search learned about later positions
-    # (kept in its hash table) is known when it searches the earlier ones: the reply that
-    # punishes a blunder has been searched when the blunder's position is. A doubtful move is
-    # verified at once, while the hash table holds both of its positions; a verified search
-    # replaces the first one, so that each position has one score, the one its [%eval] shows,
-    # and both moves next to it are judged from that.
-    lines: list[list[Line]] = [[] for _ in ends]
-    verified = [False] * len(ends)
-    for ply in reversed(range(len(ends))):
-        lines[ply] = search(ply, analyse)
-        if on_move is not None:
+    def answer(ply: int, longer: bool) -> list[Line]:
+        """A search the review asks for."""
+        lines = (verify if longer and verify else analyse)(fen, moves[:ply])
+        if on_move is not None and not longer:
             on_move()
-        if verify is not None and ply < len(nodes) and _doubtful(lines[ply], lines[ply + 1]):
-            if not verified[ply + 1]:
-                lines[ply + 1], verified[ply + 1] = search(ply + 1, verify), True
-            lines[ply], verified[ply] = search(ply, verify), True
+        return lines
+
+    lines = run(searches(ends, verify is not None), answer)
     summaries = {"White": SideSummary(), "Black": SideSummary()}
     board = game.board()
     parent = game.root
     for ply, node in enumerate(nodes):
         white = board.turn
         side = summaries["White" if white else "Black"]
-        best = lines[ply][0]
         after = lines[ply + 1][0]
-        before_cp, after_cp = clamp(best.score), clamp(-after.score)  # both in the mover's view
-        side.losses.append(max(0, before_cp - after_cp))
-        side.accuracies.append(move_accuracy(before_cp, after_cp))
+        judged = judge_move(lines[ply][0], after, node.move or "")
+        side.add(judged)
         node.comment = _with_eval(node.comment, eval_text(after.score, not white, after.depth))
-        nag = judge(before_cp, after_cp)
-        if nag is not None and best.pv and best.pv[0] != node.move:
-            node.nags = [n for n in node.nags if n not in NAG_WORDS] + [nag]
-            side.nags[nag] = side.nags.get(nag, 0) + 1
+        if judged.nag is not None:
+            node.nags = [n for n in node.nags if n not in NAG_WORDS] + [judged.nag]
             for alternative in lines[ply]:
                 if alternative.pv and alternative.pv[0] != node.move:
                     _add_line(parent, board, alternative, white)
@@ -220,6 +273,19 @@ def annotate(
     note = f"{label}: White {summaries['White'].text()}; Black {summaries['Black'].text()}"
     game.root.comment = _join(note, game.root.comment)
     return summaries
+
+
+def run(
+    review: Generator[Request, list[Line], list[list[Line]]],
+    answer: Callable[[int, bool], list[Line]],
+) -> list[list[Line]]:
+    """A review (`searches`) run to its end with `answer(ply, longer)` as the engine."""
+    try:
+        request = next(review)
+        while True:
+            request = review.send(answer(*request))
+    except StopIteration as stop:
+        return stop.value
 
 
 def _doubtful(before: list[Line], after: list[Line]) -> bool:

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
+from ..analyse import VERIFY_FACTOR
+
 if TYPE_CHECKING:
     from ..match.engines import MoveLimits
 
-#: how much longer the verifying search of a doubtful move is (time, nodes; depth + log2)
-VERIFY_FACTOR = 3
 
 EXAMPLES = """\
 examples:

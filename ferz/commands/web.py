@@ -39,6 +39,17 @@ def port(text: str) -> int:
     return value
 
 
+def positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (and at most a billion)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= 10**9:
+        raise argparse.ArgumentTypeError(f"expected 1 to 1000000000, got {value}")
+    return value
+
+
 def seconds(text: str) -> float:
     """An argparse type: a finite, non-negative number of seconds."""
     try:
@@ -86,6 +97,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--db", metavar="PATH", help="SQLite file for games (default: user data dir)"
+    )
+    review = parser.add_mutually_exclusive_group()
+    review.add_argument(
+        "--review-ms",
+        metavar="MS",
+        type=positive,
+        default=300,
+        help="a review searches each position this long, doubtful moves 3 times longer, "
+        "as `ferz analyse --movetime MS` does (default 300)",
+    )
+    review.add_argument(
+        "--review-nodes",
+        metavar="N",
+        type=positive,
+        help="a review searches each position N nodes instead: the marks of "
+        "`ferz analyse --nodes N`, the same on every run",
     )
     parser.add_argument(
         "--abandon-after",

@@ -9,8 +9,16 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketState
 
-from ..analyse import NAG_WORDS, SideSummary, clamp, judge, move_accuracy
-from ..score import MATE_CP, Score
+from ..analyse import (
+    NAG_WORDS,
+    VERIFY_FACTOR,
+    Line,
+    SideSummary,
+    judge_move,
+    searches,
+    terminal,
+)
+from ..score import Score
 from . import boards, pgn
 from .messages import error_message, info_json
 from .schema import ANALYSIS_MESSAGES, ClientError, check_message
@@ -72,9 +80,11 @@ class Analysis:
     analysis, which resumes on the shown position when the review ends.
     """
 
-    def __init__(self, pool: SearchPool, review_ms: int, ws: WebSocket) -> None:
+    def __init__(self, pool: SearchPool, review: dict[str, int], ws: WebSocket) -> None:
+        """`review`: the limits of a review's search of one position ({"movetime": ms} or
+        {"nodes": n})."""
         self.pool = pool
-        self.review_ms = review_ms
+        self.review_limits = review
         self.ws = ws
         self.owner = f"analysis-{id(self)}"
         self.task: asyncio.Task[None] | None = None
@@ -223,64 +233,30 @@ class Analysis:
         )
 
     async def _review(self, variant: str, fen: str | None, moves: list[str]) -> None:
-        """The review loop (each position waits its turn in the pool like any search)."""
+        """The review: `ferz analyse`'s searches in its order (ferz.analyse.searches: backward,
+        doubtful moves searched again three times longer), each position's score sent as it
+        comes (a verified one again), then every move judged as `ferz analyse` judges it."""
         board = boards.new_board(fen, variant)
         start = board.fen()
-        # the previous position's score (White's view), best move and side to move: each move
-        # is judged as `ferz analyse` judges it (ferz.analyse.judge, lichess's thresholds)
-        prev_cp: int | None = None
-        prev_best: str | None = None
-        prev_white = boards.turn(board) == "white"
-        sides = {"white": SideSummary(), "black": SideSummary()}
+        ends: list[Line | None] = []
+        outcomes: list[str | None] = []  # a finished position's result
+        white: list[bool] = []  # White (sente, red) to move
+        for ply in range(len(moves) + 1):
+            if ply:
+                board.push(board.parse_uci(moves[ply - 1]))
+            done = boards.outcome(board)
+            outcomes.append(None if done is None else done.result)
+            ends.append(terminal(board))
+            white.append(boards.turn(board) == "white")
         try:
-            for ply in range(len(moves) + 1):
-                if ply:
-                    board.push(board.parse_uci(moves[ply - 1]))
-                white = boards.turn(board) == "white"
-                done = boards.outcome(board)
-                score_cp: int | None
-                score_mate: int | None = None
-                best = None
-                outcome = None
-                if done is not None:
-                    # The game is over here: no score to show or export, the result says it
-                    # (a checkmate written as +1000.00 read as a score).
-                    score_cp, outcome = None, done.result
-                else:
-                    result = await self.pool.search(
-                        owner=self.owner,
-                        variant=variant,
-                        fen=start,
-                        moves=moves[:ply],
-                        limits={"movetime": self.review_ms},
-                        options={"MultiPV": 1, "UCI_LimitStrength": False, "OwnBook": False},
-                        priority=ANALYSIS,
-                    )
-                    info = result.infos.get(1)
-                    sign = 1 if white else -1
-                    score_cp = None
-                    if info is not None and info.score_cp is not None:
-                        score_cp = sign * info.score_cp
-                    if info is not None and info.score_mate is not None:
-                        score_mate = sign * info.score_mate
-                    best = result.best
-                white_cp = _white_cp(score_cp, score_mate, outcome)
-                judged = None
-                if ply and None not in (prev_cp, white_cp):
-                    side = sides["white" if prev_white else "black"]
-                    judged = _judge(side, prev_cp, white_cp, prev_white, prev_best, moves[ply - 1])  # type: ignore[arg-type]
-                prev_cp, prev_best, prev_white = white_cp, best, white
-                await self.send(
-                    {
-                        "type": "review",
-                        "ply": ply,
-                        "score_cp": score_cp,
-                        "score_mate": score_mate,
-                        "best": best,
-                        "outcome": outcome,
-                        **(judged or {"nag": None}),
-                    }
-                )
+            found = await self._searches(variant, start, moves, ends, white, outcomes)
+            sides = {"white": SideSummary(), "black": SideSummary()}
+            await self.send(_entry(0, found[0][0], white[0], outcomes[0]))
+            for ply in range(1, len(ends)):
+                judged = judge_move(found[ply - 1][0], found[ply][0], moves[ply - 1])
+                sides["white" if white[ply - 1] else "black"].add(judged)
+                entry = _entry(ply, found[ply][0], white[ply], outcomes[ply])
+                await self.send({**entry, "nag": judged.nag, "loss": judged.loss})
         except asyncio.CancelledError:
             raise
         except Exception as error:  # noqa: BLE001 - report engine failures, keep serving
@@ -293,6 +269,42 @@ class Analysis:
             {"type": "review_done", "summary": {k: _summary(v) for k, v in sides.items()}}
         )
 
+    async def _searches(
+        self,
+        variant: str,
+        start: str,
+        moves: list[str],
+        ends: list[Line | None],
+        white: list[bool],
+        outcomes: list[str | None],
+    ) -> list[list[Line]]:
+        """Every position's lines, searched as ferz.analyse.searches asks (each waits its
+        turn in the pool like any search), each score sent as it comes."""
+        for ply, end in enumerate(ends):
+            if end is not None:
+                await self.send(_entry(ply, end, white[ply], outcomes[ply]))
+        review = searches(ends, True)
+        try:
+            request = next(review)
+            while True:
+                ply, longer = request
+                factor = VERIFY_FACTOR if longer else 1
+                result = await self.pool.search(
+                    owner=self.owner,
+                    variant=variant,
+                    fen=start,
+                    moves=moves[:ply],
+                    limits={key: value * factor for key, value in self.review_limits.items()},
+                    options={"MultiPV": 1, "UCI_LimitStrength": False, "OwnBook": False},
+                    priority=ANALYSIS,
+                )
+                lines = _lines(result)
+                if lines:
+                    await self.send(_entry(ply, lines[0], white[ply], None))
+                request = review.send(lines)
+        except StopIteration as stop:
+            return stop.value
+
     def _resume_deferred(self) -> None:
         """After a review: think about the shown position again, if it was put off."""
         job, self.deferred = self.deferred, None
@@ -300,25 +312,35 @@ class Analysis:
             self.task = asyncio.get_running_loop().create_task(self._think(*job))
 
 
-def _judge(
-    side: SideSummary, before: int, after: int, white: bool, best: str | None, move: str
-) -> dict[str, Any]:
-    """A move judged as `ferz analyse` judges it (ferz.analyse.annotate): from the mover's
-    scores before and after it (clamped to +-1000 cp), its centipawn loss and its NAG (?!, ?,
-    ??; none where it was the engine's best move), added with its accuracy to its side's
-    summary."""
-    sign = 1 if white else -1
-    before_cp, after_cp = clamp(sign * before), clamp(sign * after)
-    loss = max(0, before_cp - after_cp)
-    accuracy = move_accuracy(before_cp, after_cp)
-    side.losses.append(loss)
-    side.accuracies.append(accuracy)
-    nag = judge(before_cp, after_cp)
-    if nag is not None and not (best and best != move):
-        nag = None
-    if nag is not None:
-        side.nags[nag] = side.nags.get(nag, 0) + 1
-    return {"nag": nag, "loss": loss}
+def _lines(result: Any) -> list[Line]:
+    """A pool search's result as ferz.analyse's lines (the side to move's view), [] without a
+    score."""
+    info = result.infos.get(1)
+    score = None if info is None else Score.of(info.score_cp, info.score_mate)
+    if score is None:
+        return []
+    pv = tuple(info.pv) or ((result.best,) if result.best else ())
+    return [Line(score.to_cp(), info.depth or 0, pv)]
+
+
+def _entry(ply: int, line: Line, white: bool, outcome: str | None) -> dict[str, Any]:
+    """A review message for one position: its score in White's view (none for a finished
+    position: the result says it, a checkmate written as +1000.00 would read as a score), the
+    engine's best move."""
+    message: dict[str, Any] = {
+        "type": "review",
+        "ply": ply,
+        "score_cp": None,
+        "score_mate": None,
+        "best": line.pv[0] if line.pv else None,
+        "outcome": outcome,
+        "nag": None,
+    }
+    if outcome is None:
+        score = Score.from_cp(line.score if white else -line.score)
+        message["score_cp"] = None if score.mate is not None else score.cp
+        message["score_mate"] = score.mate
+    return message
 
 
 def _summary(side: SideSummary) -> dict[str, Any]:
@@ -330,11 +352,3 @@ def _summary(side: SideSummary) -> dict[str, Any]:
         "accuracy": round(side.accuracy(), 1),
         **counts,
     }
-
-
-def _white_cp(cp: int | None, mate: int | None, outcome: str | None) -> int | None:
-    """A review score as White's centipawns (mates and won results as +-MATE_CP), or None."""
-    if outcome is not None:
-        return {"1-0": MATE_CP, "0-1": -MATE_CP}.get(outcome, 0)
-    score = Score.of(cp, mate)
-    return None if score is None else score.to_cp()

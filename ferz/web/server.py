@@ -68,6 +68,7 @@ def create_app(
     slots: int = DEFAULT_SLOTS,
     max_think_ms: int = DEFAULT_MAX_THINK_MS,
     review_ms: int = DEFAULT_REVIEW_MS,
+    review_nodes: int | None = None,
     engine_factory: Callable[[str], Any] | None = None,
     limits_type: Callable[..., Any] | None = None,
     policy: SecurityPolicy | None = None,
@@ -85,8 +86,9 @@ def create_app(
     `policy`, by default loopback only without a token; `abandon_s`: how long a player may
     be away from a game against a person before it can be claimed; `first_move_s`: how long
     each side of a timed game between people has for its first move before the game is
-    aborted; `tables`: Syzygy tables
-    for /api/tablebase, closed with the app)."""
+    aborted; `tables`: Syzygy tables for /api/tablebase, closed with the app; a review
+    searches each position `review_ms` milliseconds, or `review_nodes` nodes, the settings
+    of `ferz analyse --movetime`/`--nodes` whose marks it gives)."""
     pool = SearchPool(
         slots,
         max_think_ms,
@@ -107,7 +109,7 @@ def create_app(
         lobby=Lobby(live),
         slots=slots,
         max_think_ms=max_think_ms,
-        review_ms=review_ms,
+        review={"nodes": review_nodes} if review_nodes else {"movetime": review_ms},
         analysis_sockets=analysis_sockets,
         people=people,
         tables=tables,
@@ -214,7 +216,13 @@ def main(args: argparse.Namespace) -> int:
             return 2
     workers = WorkerSpec(variants_file=getattr(args, "variants", None), syzygy=syzygy)
     app = create_app(
-        path, policy=policy, abandon_s=args.abandon_after, workers=workers, tables=tables
+        path,
+        policy=policy,
+        abandon_s=args.abandon_after,
+        workers=workers,
+        tables=tables,
+        review_ms=getattr(args, "review_ms", DEFAULT_REVIEW_MS),
+        review_nodes=getattr(args, "review_nodes", None),
     )
     # Engine searches run in worker processes; threads left here (PGN reading, tree JSON)
     # would hold the GIL for up to the default 5 ms switch interval each time the event loop

@@ -184,7 +184,11 @@ def test_review_scores_every_position(tmp_path):
                 break
             if message["type"] == "review":
                 reviews.append(message)
-        assert [r["ply"] for r in reviews] == list(range(8))
+        # searched from the last position to the first, then every position again with
+        # its mark: the last message of each ply is its final entry
+        assert sorted({r["ply"] for r in reviews}) == list(range(8))
+        assert reviews[0]["ply"] == 7 and reviews[1]["ply"] == 6
+        reviews = sorted({r["ply"]: r for r in reviews}.values(), key=lambda r: r["ply"])
         assert reviews[0]["score_cp"] == 10 and reviews[1]["score_cp"] == -10
         # Checkmate: decided without a search, and no score (the result says it).
         assert reviews[7]["score_cp"] is None and reviews[7]["outcome"] == "1-0"
@@ -213,6 +217,45 @@ def test_review_marks_moves_as_ferz_analyse_does(tmp_path):
         text = client.post("/api/export", json=body).json()["pgn"]
         marked = [ply for ply in (1, 2) if reviews[ply]["nag"] == 4]
         assert text.count("$4") == len(marked) and marked
+
+
+BLUNDERS = """[Event "Casual"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1
+"""
+
+
+def test_review_equals_ferz_analyse_with_a_live_engine(tmp_path):
+    """The web review of a game by ferz itself at a fixed node budget gives every move the
+    mark `ferz analyse --nodes N` gives, and each side the same summary (the same searches in
+    the same order on one engine: ferz.analyse.searches, doubtful moves verified)."""
+    from ferz import pgn as library
+    from ferz.analyse import NAG_WORDS
+    from ferz.commands.analyse import Settings, annotate_text
+
+    nodes = 3000
+    settings = Settings((), (), None, None, nodes, 1, f"ferz {nodes} nodes")
+    annotated = next(iter(library.read_games(annotate_text(settings, BLUNDERS))))
+    expected = [
+        next((nag for nag in node.nags if nag in NAG_WORDS), None) for node in annotated.mainline()
+    ]
+    line = pgn.read(BLUNDERS).uci
+    app = create_app(tmp_path / "games.sqlite3", slots=1, review_nodes=nodes, policy=TEST_POLICY)
+    with TestClient(app) as client, client.websocket_connect("/ws/analysis") as ws:
+        ws.send_json({"type": "review", "moves": line})
+        reviews: dict[int, dict[str, Any]] = {}
+        while (message := ws.receive_json())["type"] != "review_done":
+            if message["type"] == "review":
+                reviews[message["ply"]] = message
+    summary = message["summary"]
+    marks = [reviews[ply]["nag"] for ply in range(1, len(line) + 1)]
+    assert marks == expected and any(marks)  # the game has blunders to find
+    for colour in ("White", "Black"):
+        side = summary[colour.lower()]
+        assert str(side["acpl"]) == annotated.headers[f"{colour}ACPL"]
+        assert f"{side['accuracy']:.1f}" == annotated.headers[f"{colour}Accuracy"]
+        own = marks[0::2] if colour == "White" else marks[1::2]
+        assert [side[word] for word in NAG_WORDS.values()] == [own.count(n) for n in NAG_WORDS]
 
 
 def test_judge_thresholds() -> None:

@@ -411,7 +411,8 @@ class AnalysisView {
       this.status.textContent = 'paused (think-time ceiling)';
     } else if (msg.type === 'review') {
       this.reviews.set(msg.ply, msg);
-      this.status.textContent = `review ${msg.ply}/${this.reviewed.split(' ').filter(Boolean).length}`;
+      // the positions come last first, a verified one again: count the positions scored
+      this.status.textContent = `review ${this.reviews.size}/${this.reviewed.split(' ').filter(Boolean).length + 1}`;
       this.renderMoves();
     } else if (msg.type === 'review_done') {
       this.summary = msg.summary || null;

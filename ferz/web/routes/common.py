@@ -34,7 +34,7 @@ class Context:
     lobby: Lobby
     slots: int
     max_think_ms: int
-    review_ms: int
+    review: dict[str, int]  # the limits of a review's search of one position
     analysis_sockets: int  # analysis boards open at once at most
     people: People  # names and accounts
     boards_open: set[Analysis] = dataclasses.field(default_factory=set)

@@ -75,7 +75,7 @@ async def analysis_socket(ws: WebSocket) -> None:
         await ws.send_json(error_message("too many analysis boards open; try again later"))
         await ws.close(code=1013)
         return
-    board = Analysis(ctx.pool, ctx.review_ms, ws)
+    board = Analysis(ctx.pool, ctx.review, ws)
     ctx.boards_open.add(board)
     try:
         await serve_messages(ws, board.send, board.handle)
