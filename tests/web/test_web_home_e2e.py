@@ -107,6 +107,32 @@ def test_a_new_visitor_plays_ferz_in_one_click_at_a_level_not_full_strength(visi
     assert v.page.locator(".game-over").is_hidden()
 
 
+def test_the_grid_pairs_with_ferz_at_its_clock_when_asked(visitors, server):
+    """The grid's switch makes its tiles start a game against ferz at that clock (the level
+    and side of the panel beside): two clicks from `/`, one once the choice is kept."""
+    v = visitors()
+    home(v, server)
+    assert v.page.locator("[data-against=person]").get_attribute("aria-checked") == "true"
+    v.click("[data-against=ferz]")
+    assert v.page.locator(".quick-head h1").inner_text() == "Play ferz at a clock"
+    v.click("[data-action=quick][data-clock='3+2']")
+    v.page.wait_for_function("location.hash.startsWith('#/game/')")
+    v.page.wait_for_selector(".game-view cg-board piece")
+    game = v.game(server)
+    first = v.page.evaluate("location.hash")
+    assert v.clicks == 2 and game["result"] is None and len(game["you"]) == 1
+    ferz = game["seats"]["black" if game["you"] == ["white"] else "white"]
+    assert ferz["kind"] == "engine" and ferz["elo"] == 1514
+    assert game["settings"]["initial_ms"] == 180_000 and game["clock"]["increment_ms"] == 2000
+    home(v, server)  # the choice is kept: the next game is one click
+    assert v.page.locator("[data-against=ferz]").get_attribute("aria-checked") == "true"
+    v.click("[data-action=quick][data-clock='1+0']")
+    v.page.wait_for_function(
+        "(first) => /^#[/]game[/]/.test(location.hash) && location.hash !== first", arg=first
+    )
+    assert v.game(server)["settings"]["initial_ms"] == 60_000 and v.clicks == 3
+
+
 def test_two_people_meet_through_the_grid_with_one_click_each(visitors, server):
     alice, bob = visitors(), visitors()
     home(alice, server)

@@ -68,21 +68,41 @@ export async function showHome(root, query = {}) {
       error.textContent = err.message;
     }
   };
+  // The grid pairs with a person (their seek, or one of mine in the lobby) or with ferz at the
+  // level chosen in the panel beside it: a choice kept in the browser.
+  let against = localStorage.getItem('ferz-grid') === 'ferz' ? 'ferz' : 'person';
+  const quickTitle = h('h1', {});
+  const quickNote = h('p', { class: 'muted' });
+  const againstButtons = ['person', 'ferz'].map((who) => h('button', { type: 'button', role: 'radio', 'data-against': who,
+    onclick: () => { against = who; localStorage.setItem('ferz-grid', who); showAgainst(); } }, who === 'person' ? 'a person' : 'ferz'));
   const tiles = TIME_CONTROLS.map(([m, s]) => {
     const clock = clockOf(`${m}+${s}`);
     return h('button', { type: 'button', class: 'tile', 'data-action': 'quick', 'data-clock': `${m}+${s}`,
-      title: `Play a person at ${m}+${s}: join someone's game or wait in the lobby for someone to join yours`,
-      onclick: () => start('/api/seeks/quick', { variant, clock, ...(rated.checked ? { rated: true } : {}) }) },
+      onclick: () => (against === 'ferz' ? playFerz(clock)
+        : start('/api/seeks/quick', { variant, clock, ...(rated.checked ? { rated: true } : {}) })) },
     h('strong', {}, `${m}+${s}`), h('span', {}, cap(speedOf(clock))));
   });
+  const showAgainst = () => {
+    for (const b of againstButtons) b.setAttribute('aria-checked', String(b.dataset.against === against));
+    quickTitle.textContent = against === 'ferz' ? 'Play ferz at a clock' : 'Play a person';
+    for (const t of tiles) {
+      t.title = against === 'ferz'
+        ? `Play ferz at ${t.dataset.clock} (the level and side chosen beside)`
+        : `Play a person at ${t.dataset.clock}: join someone's game or wait in the lobby for someone to join yours`;
+    }
+    quickNote.replaceChildren(...(against === 'ferz'
+      ? ['One click: a game against ferz at the level chosen beside, with that clock.']
+      : ['One click: you join the first game waiting with that clock, or open one in the ',
+        h('a', { href: '#/lobby' }, 'lobby'), ' and play whoever joins it (colours drawn then).']));
+  };
   const people = (opponent) => {
     const clock = clockOf(clocks.value);
     const body = { opponent, variant, color: opponent === 'hotseat' ? 'white' : colors.value, clock };
     if (opponent !== 'hotseat' && rated.checked) body.rated = true;
     start('/api/games', body);
   };
-  const playFerz = () => {
-    const clock = clockOf(clocks.value);
+  const playFerz = (chosen) => {
+    const clock = chosen || clockOf(clocks.value);
     const elo = levels.value === 'full' ? null : Number(levels.value);
     const body = { opponent: 'engine', variant, color: colors.value, elo, book: !bookLabel.hidden && book.checked, ...(clock ? { clock } : { movetime_ms: 1000 }) };
     if (clock && rated.checked) body.rated = true;
@@ -93,14 +113,14 @@ export async function showHome(root, query = {}) {
       h('label', { class: 'rated-option', title: 'the result changes the ratings (games with a clock, not hot-seat)' }, rated, ' rated')),
     h('div', { class: 'home-grid' },
       h('div', { class: 'quick' },
-        h('h1', {}, 'Play a person'),
+        h('div', { class: 'quick-head' }, quickTitle,
+          h('div', { class: 'grid-against', role: 'radiogroup', 'aria-label': 'the grid pairs you with' }, ...againstButtons)),
         h('div', { class: 'tiles' }, ...tiles),
-        h('p', { class: 'muted' }, 'One click: you join the first game waiting with that clock, or open one in the ',
-          h('a', { href: '#/lobby' }, 'lobby'), ' and play whoever joins it (colours drawn then).')),
+        quickNote),
       h('div', { class: 'play-panel' },
         h('h2', {}, 'Play ferz'),
         h('div', { class: 'play-options' }, levels, clocks, colors, bookLabel),
-        h('button', { type: 'button', class: 'primary big', 'data-action': 'play-ferz', onclick: playFerz }, 'Play ferz'),
+        h('button', { type: 'button', class: 'primary big', 'data-action': 'play-ferz', onclick: () => playFerz() }, 'Play ferz'),
         h('div', { class: 'actions' },
           h('button', { type: 'button', 'data-action': 'play-friend', title: 'A game with a link to send a friend (the clock and side above)', onclick: () => people('friend') }, 'Play a friend'),
           h('button', { type: 'button', 'data-action': 'hot-seat', title: 'Two people on this screen', onclick: () => people('hotseat') }, 'Hot-seat'),
@@ -124,6 +144,7 @@ export async function showHome(root, query = {}) {
   const list = h('section', { class: 'home-games' });
   root.replaceChildren(panel, list);
   showChoice();
+  showAgainst();
   catalogue().then((c) => { cat = c; showChoice(); showSeeks(lastSeeks); }).catch(() => {});
   api('/api/seeks').then((lobby) => {
     const keep = levels.value;
