@@ -273,7 +273,47 @@ def build_lines(
     moves legal ones, as core codes or UCI texts (what a PGN reader gives: `ferz book build`
     reads games so, without a Board for each). Each game is played on one core position per
     start, its moves unmade after it."""
-    if max_ply < 1 or min_games < 1:
+    if min_games < 1:
+        raise ValueError("max_ply and min_games must be at least 1")
+    rows = []
+    for h, moves_of in _count(lines, max_ply).items():
+        for raw, stat in moves_of.items():
+            if stat.games >= min_games and stat.score > 0:
+                rows.append((h, raw, 1 if uniform else stat.score, 0))
+    return rows
+
+
+def count_lines(
+    lines: Iterable[tuple[str, Rules, bool, list[int] | list[str], str]],
+    max_ply: int = 1024,
+) -> dict[int, dict[int, tuple[int, int]]]:
+    """The raw counts build_lines weighs, before it leaves any move out: Polyglot key ->
+    Polyglot move -> (games through the move, their score for the mover: 2 a win, 1 a draw or
+    an unknown result), over each game's first `max_ply` plies (halved past HALVE_AT)."""
+    return {
+        h: {raw: (stat.games, stat.score) for raw, stat in moves_of.items()}
+        for h, moves_of in _count(lines, max_ply).items()
+    }
+
+
+def polyglot_key(pos: object, rules: Rules) -> int:
+    """The Polyglot hash of a core position of standard chess (or Chess960) played with
+    `rules`, as the book keys it."""
+    return _key(pos, _tables(rules))
+
+
+def move_code(board: Board, text: str, cache: dict) -> int:
+    """The core code of a legal move given in UCI as the board writes it, in the position of
+    `board.position` (which may have been played on past the board's own moves); `cache`, one
+    per Board, keeps the texts of codes met (see _code). ValueError for an illegal move."""
+    return _code(board, text, cache)
+
+
+def _count(
+    lines: Iterable[tuple[str, Rules, bool, list[int] | list[str], str]], max_ply: int
+) -> dict[int, dict[int, _Stat]]:
+    """Games and score of every (key, move) of the lines' first `max_ply` plies."""
+    if max_ply < 1:
         raise ValueError("max_ply and min_games must be at least 1")
     stats: dict[int, dict[int, _Stat]] = {}
     starts: dict[tuple[str, int, bool], tuple[Board, _Tables, dict]] = {}
@@ -311,12 +351,7 @@ def build_lines(
         finally:
             for _ in range(played):
                 pos.unmake()
-    rows = []
-    for h, moves_of in stats.items():
-        for raw, stat in moves_of.items():
-            if stat.games >= min_games and stat.score > 0:
-                rows.append((h, raw, 1 if uniform else stat.score, 0))
-    return rows
+    return stats
 
 
 def _code(board: Board, text: str, texts: dict) -> int:

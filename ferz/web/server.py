@@ -25,6 +25,8 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from ..syzygy import SyzygyUnavailable, Tablebase, open_tablebase, parse_path
+from .explorer import Explorer
+from .game import LiveGame
 from .lobby import Lobby
 from .people import People
 from .players import Players
@@ -33,6 +35,7 @@ from .rooms.presence import ABANDON_S
 from .rooms.registry import Games
 from .rooms.timer import FIRST_MOVE_S
 from .routes import accounts, games, seeks, site, sockets, tablebase, transfer, trees
+from .routes import explorer as explorer_routes
 from .routes.common import Context
 from .schema import ClientError
 from .searches import ANALYSIS_SLICE_S, IDLE_RELEASE_S, SearchPool
@@ -102,6 +105,7 @@ def create_app(
     people = People(store)
     ratings = Ratings(store)
     live = Games(store, pool, abandon_s, first_move_s, people, ratings)
+    explorer = live.explorer = Explorer(store)
     ctx = Context(
         pool=pool,
         store=store,
@@ -112,8 +116,16 @@ def create_app(
         review={"nodes": review_nodes} if review_nodes else {"movetime": review_ms},
         analysis_sockets=analysis_sockets,
         people=people,
+        explorer=explorer,
         tables=tables,
     )
+
+    def load_game(game_id: str) -> LiveGame:
+        """A stored game as a LiveGame (ValueError if there is none)."""
+        rec = store.load(game_id)
+        if rec is None:
+            raise ValueError(f"no game {game_id}")
+        return LiveGame(rec)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -125,6 +137,9 @@ def create_app(
         rated = ratings.catch_up()  # games that ended as the server stopped, before rating
         if rated:
             log.info("rated %d games that ended before the server stopped", rated)
+        counted = explorer.catch_up(load_game, ratings.pgn_tags)  # and older ones, once
+        if counted:
+            log.info("the opening explorer counted %d finished games", counted)
         try:
             yield
         finally:
@@ -142,6 +157,7 @@ def create_app(
         *trees.ROUTES,
         *transfer.ROUTES,
         *tablebase.ROUTES,
+        *explorer_routes.ROUTES,
         *sockets.ROUTES,
         Mount("/static", StaticFiles(directory=site.STATIC), name="static"),
     ]

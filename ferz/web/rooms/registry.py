@@ -12,6 +12,7 @@ import time
 from collections import OrderedDict
 from typing import Any
 
+from ..explorer import Explorer
 from ..game import LiveGame, other, seat_names
 from ..messages import error_message
 from ..people import People
@@ -50,6 +51,7 @@ class Games:
         self.first_move_s = first_move_s  # time for each side's first move between people
         self.rooms: OrderedDict[str, Room] = OrderedDict()
         self.on_lobby: Any = None  # called when the lobby's seeks may have changed
+        self.explorer: Explorer | None = None  # the opening explorer counts finished games
 
     def names(self, game: LiveGame) -> dict[str, str | None]:
         """The names of the people on a game's seats (colour -> name)."""

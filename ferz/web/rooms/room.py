@@ -125,6 +125,8 @@ class Room:
         self.games.store.save(game.record())
         if game.result and game.settings.rated:
             self.games.ratings.apply(game.id, game.variant, game.settings, game.seats, game.result)
+        if game.result and self.games.explorer is not None:  # counted once (explorer.py)
+            self.games.explorer.add_played(game, self.games.ratings.pgn_tags)
 
     async def changed(self) -> None:
         """After any change: save, tell every client, start the engine or the flag timer."""

@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse, Response
 
 from ...syzygy import Tablebase
 from ..analysis import Analysis
+from ..explorer import Explorer
 from ..lobby import Lobby
 from ..people import People
 from ..rooms.registry import Games
@@ -37,6 +38,7 @@ class Context:
     review: dict[str, int]  # the limits of a review's search of one position
     analysis_sockets: int  # analysis boards open at once at most
     people: People  # names and accounts
+    explorer: Explorer  # the opening explorer's index
     boards_open: set[Analysis] = dataclasses.field(default_factory=set)
     tables: Tablebase | None = None  # Syzygy tables (ferz web --syzygy), for /api/tablebase
     # Reading, checking and writing a big tree takes a while (about 1 ms a move in shogi,
