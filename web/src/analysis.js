@@ -9,6 +9,7 @@ import { h, formatScore, barShare, splitUci, copyText } from './util.js';
 // The engine lines' arrows, the best line's the most visible and the others fainter by rank
 // (brushes of board.js).
 const BRUSHES = ['pv1', 'pv2', 'pv3', 'pv4', 'pv5'];
+const MAX_IMPORT_MB = 32; // the largest database the server takes (ferz/web/explorer.py)
 
 /** An SVG element (h() makes HTML ones). */
 function svgEl(tag, attrs = {}, ...children) {
@@ -167,6 +168,10 @@ class AnalysisView {
     this.tbBox = h('div', { class: 'tablebase', 'aria-label': 'Tablebase', hidden: true });
     this.tbCache = new Map(); // variant + FEN -> the answer (null: not covered)
     this.noTables = new Set(); // variants the server has no tables for (404)
+    // The opening explorer: the moves played from the shown position in the games the server
+    // knows (its finished games and the databases imported here), hidden where there are none.
+    this.exBox = h('div', { class: 'explorer', 'aria-label': 'Opening explorer', hidden: true });
+    this.exCache = new Map(); // variant + FEN -> the answer
     this.moveList = h('div', { class: 'moves tree', 'aria-label': 'Moves' });
     this.error = h('div', { class: 'error', role: 'alert' });
     this.status = h('div', { class: 'status' });
@@ -206,10 +211,16 @@ class AnalysisView {
       h('div', { class: 'actions' },
         btn('Save comment', 'Comment save', () => this.edit({ op: 'comment', path: this.path, comment: this.commentText.value })),
         btn('Remove comment', 'Uncomment this move', () => this.edit({ op: 'comment', path: this.path, comment: '' }))));
+    // A PGN database for the explorer: sent as it is, its games counted by the server, which
+    // tells how far it is as it goes (lines of JSON).
+    this.dbFile = h('input', { type: 'file', name: 'database', accept: '.pgn,application/x-chess-pgn,text/plain', hidden: true,
+      'aria-label': 'PGN database', onchange: () => this.importDatabase() });
+    this.importStatus = h('div', { class: 'import-status', role: 'status' });
     const side = h('div', { class: 'side-col' },
       h('div', { class: 'engine-row' }, h('label', {}, this.engineOn, ' engine'), ' ', this.multipv, ' ', this.variantSelect, this.status),
       this.pvBox,
       this.tbBox,
+      this.exBox,
       this.moveList,
       h('div', { class: 'nav' },
         btn('«', 'First move', () => this.goto([])),
@@ -223,7 +234,10 @@ class AnalysisView {
         btn('FEN', 'FEN copy', (ev) => this.copyFen(ev.currentTarget)),
         btn('PGN', 'PGN export', () => this.exportPgn())),
       this.pgnText,
-      h('div', { class: 'actions' }, btn('Load', 'Load PGN or FEN', () => this.load())),
+      h('div', { class: 'actions' }, btn('Load', 'Load PGN or FEN', () => this.load()),
+        btn('Import a database', 'Database import: every game of a PGN file into the opening explorer', () => this.dbFile.click())),
+      this.dbFile,
+      this.importStatus,
       this.error);
     this.bar = bar;
     this.boardBox = boardBox;
@@ -324,6 +338,106 @@ class AnalysisView {
           onclick: () => this.playLine([m.uci]) },
         h('span', { class: 'tb-san' }, m.text || m.san), ' ', h('span', { class: 'tb-what' }, tbText(mine, m.dtm, m.dtz, 1)));
       })));
+  }
+
+  /** Ask the explorer which moves were played from the shown position, and show them. */
+  async explore(p) {
+    const variant = this.variant;
+    const key = `${variant} ${p.fen}`;
+    this.exKey = key;
+    if (!this.exCache.has(key)) {
+      let answer = null;
+      try {
+        const res = await fetch(`/api/explorer?fen=${encodeURIComponent(p.fen)}&variant=${encodeURIComponent(variant)}`);
+        if (res.ok) answer = await res.json();
+      } catch {
+        return; // offline: asked again at the next position
+      }
+      this.exCache.set(key, answer);
+      if (this.exCache.size > 500) this.exCache.delete(this.exCache.keys().next().value);
+    }
+    if (this.exKey === key) this.showExplorer(this.exCache.get(key));
+  }
+
+  /**
+   * The explorer's moves as lichess shows them: the move, its games, a bar of White's wins,
+   * draws and Black's wins, the games' average rating; a click plays the move.
+   */
+  showExplorer(answer) {
+    const moves = answer ? answer.moves || [] : [];
+    if (!moves.length) {
+      this.exBox.hidden = true;
+      this.exBox.replaceChildren();
+      return;
+    }
+    const pct = (n, of) => (of ? (100 * n) / of : 0);
+    const bar = (m) => {
+      const decided = m.white + m.draws + m.black;
+      const part = (cls, n) => {
+        const share = pct(n, decided);
+        return h('span', { class: cls, style: `width:${share.toFixed(1)}%`, title: `${share.toFixed(0)}%` }, share >= 12 ? `${share.toFixed(0)}%` : '');
+      };
+      return h('div', { class: 'ex-bar' }, part('ex-white', m.white), part('ex-draws', m.draws), part('ex-black', m.black));
+    };
+    const row = (m, total) => h('tr', { class: 'ex-move', 'data-uci': m.uci, title: 'Play this move', onclick: () => this.playLine([m.uci]) },
+      h('td', { class: 'ex-san' }, m.text || m.san),
+      h('td', { class: 'ex-share' }, `${pct(m.games, total).toFixed(0)}%`),
+      h('td', { class: 'ex-games' }, h('span', { class: 'ex-count' }, String(m.games))),
+      h('td', { class: 'ex-rating' }, m.averageRating ? String(m.averageRating) : ''),
+      h('td', { class: 'ex-score' }, bar(m)));
+    this.exBox.hidden = false;
+    this.exBox.replaceChildren(
+      h('div', { class: 'ex-title' }, 'Opening explorer ', h('span', { class: 'ex-total' }, `${answer.games} game${answer.games === 1 ? '' : 's'}`)),
+      h('table', {}, h('tbody', {}, ...moves.slice(0, 12).map((m) => row(m, answer.games)),
+        h('tr', { class: 'ex-sum' }, h('td', {}, 'Σ'), h('td', {}), h('td', {}, String(answer.games)), h('td', {}), h('td', {}, bar(answer))))));
+  }
+
+  /** Send the chosen PGN file to the explorer, showing how many games are counted so far. */
+  async importDatabase() {
+    const file = this.dbFile.files && this.dbFile.files[0];
+    this.dbFile.value = '';
+    if (!file) return;
+    this.error.textContent = '';
+    if (file.size > MAX_IMPORT_MB * 1024 * 1024) { // the server refuses it too (413): not sent
+      this.error.textContent = `the PGN is over ${MAX_IMPORT_MB} MB, the most ferz web imports at once: split it, or build a book from it with \`ferz book build\`, which reads a file of any size`;
+      return;
+    }
+    this.importStatus.textContent = `importing ${file.name}…`;
+    let report = null;
+    try {
+      const res = await fetch(`/api/explorer/import?variant=${encodeURIComponent(this.variant)}`,
+        { method: 'POST', body: file, headers: { 'content-type': 'application/x-chess-pgn' } });
+      if (!res.ok) {
+        let message = `${res.status} ${res.statusText}`;
+        try { message = (await res.json()).error || message; } catch { /* not JSON */ }
+        throw new Error(message);
+      }
+      const reader = res.body.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+        const lines = text.split('\n');
+        text = lines.pop();
+        for (const line of lines.filter((l) => l.trim())) {
+          const msg = JSON.parse(line);
+          if (msg.done) report = msg;
+          else this.importStatus.textContent = `importing… ${msg.games} games${msg.bad ? ` (${msg.bad} bad)` : ''}`;
+        }
+      }
+      if (text.trim()) report = JSON.parse(text);
+      if (!report || report.error) throw new Error(report ? report.error : 'the import was cut off');
+    } catch (err) {
+      this.importStatus.textContent = '';
+      this.error.textContent = err.message;
+      return;
+    }
+    const bad = report.bad ? `; ${report.bad} bad game${report.bad === 1 ? '' : 's'} left out${report.errors.length ? ` (${report.errors[0].error}${report.bad > 1 ? ', …' : ''})` : ''}` : '';
+    this.importStatus.textContent = `Imported ${report.indexed} game${report.indexed === 1 ? '' : 's'} into the explorer${bad}.`;
+    this.exCache.clear();
+    if (this.position) this.explore(this.position);
   }
 
   /** The address names the stored game the board edits (a reload comes back to it). */
@@ -494,6 +608,7 @@ class AnalysisView {
     this.board.arrows([]);
     this.sizeBar();
     this.tablebase(p);
+    this.explore(p);
     this.status.textContent = p.outcome ? p.outcome : (this.engineOn.checked ? 'thinking…' : '');
     this.renderLines();
     this.renderMoves();
