@@ -24,7 +24,9 @@ from typing import IO, Any
 from .. import book, pgn
 from ..board import Board, IllegalMoveError
 from .boards import known_variant, move_text, new_board
-from .store import Store
+from .game import GameSettings
+from .seats import legacy_seats, load_seats
+from .store import Store, StoredGame
 
 MAX_PLY = 30  # plies of each game indexed
 # The largest PGN a browser may upload: a month of a club's games, 30 000 lichess games with
@@ -175,6 +177,17 @@ class Progress:
         }
 
 
+class Finished:
+    """What add_played and the rating tags read of a stored finished game, without replaying
+    it as a LiveGame (the SAN and positions of every move: slow for many games)."""
+
+    def __init__(self, rec: StoredGame) -> None:
+        self.id, self.variant, self.start_fen = rec.id, rec.variant, rec.start_fen
+        self.moves, self.result, self.termination = rec.moves, rec.result, rec.termination
+        self.settings = GameSettings.load(rec.settings)
+        self.seats = load_seats(rec.seats or legacy_seats(rec.settings))
+
+
 class Explorer:
     """The index over the store: counts games in, answers a position's moves."""
 
@@ -186,6 +199,7 @@ class Explorer:
         self._done: set[str] = set()  # games of this server known to be counted
         self._lock = threading.Lock()  # one import at a time
         self.importing = False  # an import runs (the route refuses a second one)
+        self._stopping = threading.Event()
 
     def write(self, counts: Tally) -> None:
         """Add counts to the index in one transaction."""
@@ -239,17 +253,28 @@ class Explorer:
         )
         return [row[0] for row in rows]
 
-    def catch_up(self, load: Callable[[str], Any], tags_of: Callable[[Any], dict[str, str]]) -> int:
-        """Count the finished games not yet counted (`load`: a game by its id, as a LiveGame);
-        how many were counted. A game that cannot be loaded is left for the next start."""
+    def catch_up(self, tags_of: Callable[[Any], dict[str, str]]) -> int:
+        """Count the finished games not yet counted (from before the explorer, or finished as
+        the server stopped), read from their rows without replaying them as live games; how
+        many were counted. Runs in a thread at the server's start; `stop()` ends it early
+        (the rest is counted at the next start)."""
         counted = 0
         for game_id in self.uncounted():
-            try:
-                game = load(game_id)
-            except (ValueError, TypeError):
+            if self._stopping.is_set():
+                break
+            rec = self.store.load(game_id)
+            if rec is None:
                 continue
+            try:
+                game = Finished(rec)
+            except (ValueError, TypeError, KeyError):
+                continue  # a row this version cannot read: not counted
             counted += self.add_played(game, tags_of)
         return counted
+
+    def stop(self) -> None:
+        """Ask a running catch_up to stop (the server is stopping)."""
+        self._stopping.set()
 
     def import_pgn(
         self, handle: IO[str], variant: str = "chess", progress: Progress | None = None

@@ -26,7 +26,6 @@ from starlette.staticfiles import StaticFiles
 
 from ..syzygy import SyzygyUnavailable, Tablebase, open_tablebase, parse_path
 from .explorer import Explorer
-from .game import LiveGame
 from .lobby import Lobby
 from .people import People
 from .players import Players
@@ -63,6 +62,16 @@ async def http_error(request: Request, exc: Exception) -> Response:
     """Starlette's own errors (404, 405) as JSON too."""
     assert isinstance(exc, HTTPException)
     return JSONResponse({"error": exc.detail}, status_code=exc.status_code)
+
+
+def _counted(task: asyncio.Future[int]) -> None:
+    """Log what the explorer's catch-up counted, or why it failed."""
+    if task.cancelled():
+        return
+    if task.exception() is not None:
+        log.error("the opening explorer's catch-up failed: %s", task.exception())
+    elif task.result():
+        log.info("the opening explorer counted %d older finished games", task.result())
 
 
 def create_app(
@@ -120,13 +129,6 @@ def create_app(
         tables=tables,
     )
 
-    def load_game(game_id: str) -> LiveGame:
-        """A stored game as a LiveGame (ValueError if there is none)."""
-        rec = store.load(game_id)
-        if rec is None:
-            raise ValueError(f"no game {game_id}")
-        return LiveGame(rec)
-
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         """Warm the engines and resume unfinished games; stop every search at the end."""
@@ -137,12 +139,16 @@ def create_app(
         rated = ratings.catch_up()  # games that ended as the server stopped, before rating
         if rated:
             log.info("rated %d games that ended before the server stopped", rated)
-        counted = explorer.catch_up(load_game, ratings.pgn_tags)  # and older ones, once
-        if counted:
-            log.info("the opening explorer counted %d finished games", counted)
+        # finished games not yet in the opening explorer (an older database): counted in a
+        # thread while the server serves
+        catching = asyncio.ensure_future(asyncio.to_thread(explorer.catch_up, ratings.pgn_tags))
+        catching.add_done_callback(_counted)
         try:
             yield
         finally:
+            explorer.stop()  # before the store closes
+            with contextlib.suppress(Exception):
+                await catching
             await live.close()
             await pool.close()  # the worker processes quit
             store.close()

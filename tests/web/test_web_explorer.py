@@ -10,6 +10,7 @@ import io
 import json
 import random
 import sqlite3
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -276,4 +277,23 @@ def test_a_finished_game_is_counted_once(tmp_path):
         db.execute("DELETE FROM explorer_games")
     db.close()
     with TestClient(app_for(tmp_path)) as client:
-        assert explore(client)["games"] == 1  # caught up at the start
+        for _ in range(100):  # caught up in a thread at the start
+            if explore(client)["games"]:
+                break
+            time.sleep(0.05)
+        assert explore(client)["games"] == 1
+
+
+def test_a_long_import_tells_how_far_it_is(tmp_path, monkeypatch):
+    """Lines of progress while the games are counted, then the report."""
+    from ferz.web.routes import explorer as routes
+
+    monkeypatch.setattr(routes, "PROGRESS_S", 0.001)
+    text = random_games(60, seed=3)
+    with TestClient(app_for(tmp_path)) as client:
+        response = client.post("/api/explorer/import", content=text.encode())
+        lines = [json.loads(line) for line in response.text.splitlines() if line.strip()]
+        assert response.headers["content-type"].startswith("application/x-ndjson")
+        assert lines[-1]["done"] and lines[-1]["indexed"] == 60
+        counts = [line["games"] for line in lines[:-1]]
+        assert counts and counts == sorted(counts) and counts[-1] <= 60
