@@ -93,6 +93,7 @@ class _Walker:
 
     def __init__(self) -> None:
         self.boards: dict[tuple[str, str | None], tuple[Board, dict]] = {}
+        self.polyglot: dict[int, int] = {}  # core key -> Polyglot key, of chess positions met
 
     def pairs(self, variant: str, fen: str | None, moves: list[str]) -> list[tuple[int, str]]:
         """(key, move) of the first MAX_PLY moves of a legal line from `fen` (None: the
@@ -106,11 +107,18 @@ class _Walker:
         moves = moves[:MAX_PLY]
         out = []
         if board.rules.name in POLYGLOT:  # the book's own walk: the same keys, the same moves
-            pos, played = board.position, 0
+            pos, played, keys = board.position, 0, self.polyglot
+            if len(keys) > 500_000:
+                keys.clear()
             try:
                 for text in moves:
                     code = book.move_code(board, text, cache)
-                    key = _signed(book.polyglot_key(pos, board.rules))
+                    # the Polyglot key is summed over the pieces; the core's own key is kept
+                    # up to date as moves are made: positions met before (a database's
+                    # openings) are looked up by it
+                    key = keys.get(pos.key)
+                    if key is None:
+                        key = keys[pos.key] = _signed(book.polyglot_key(pos, board.rules))
                     if not pos.make(code):
                         raise ValueError(f"illegal move {text!r} in {pos.fen()}")
                     played += 1
