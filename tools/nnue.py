@@ -66,6 +66,108 @@ def data_files(paths: list[Path]) -> list[Path]:
     return [file for path in paths for file in dataset(path)]
 
 
+# ------------------------------------------------------------------------------ the ledger
+
+LEDGER = ROOT / "ferz" / "nets" / "ledger.json"  # what each network was trained on
+# the recipe settings that decide a datagen run's games (filters only choose among positions:
+# two runs that differ in them share their games, so their data overlap)
+GAME_KEYS = (
+    "engine", "variant", "nodes", "seed", "random_moves", "chunk_games", "driver", "openings",
+    "book_share", "book_plies", "start_plies",
+)  # fmt: skip
+
+
+def slices(files: list[Path]) -> list[dict]:
+    """What the data files are, for the ledger: for each `ferz datagen` directory, its recipe
+    (GAME_KEYS, the engine by its UCI name) and each run of consecutive chunks read (`chunks`
+    and `games` as [first, stop) ranges, `positions`); any other file by name and SHA-256."""
+    import hashlib
+    import json
+
+    out: list[dict] = []
+    for file in files:
+        folder = file.parent
+        try:
+            made = json.loads((folder / "recipe.json").read_text())
+            listed = json.loads((folder / "manifest.json").read_text())["chunks"]
+        except (OSError, ValueError, KeyError, TypeError):
+            digest = hashlib.sha256(file.read_bytes()).hexdigest()
+            out.append({"file": file.name, "sha256": digest})
+            continue
+        entry = next((c for c in listed if c.get("file") == file.name), None)
+        if entry is None:  # (a chunk the manifest does not list: unfinished)
+            digest = hashlib.sha256(file.read_bytes()).hexdigest()
+            out.append({"file": file.name, "sha256": digest})
+            continue
+        settings = made.get("recipe", {})
+        recipe = {k: settings[k] for k in GAME_KEYS if k in settings}
+        recipe["engine"] = made.get("engine", {}).get("id") or settings.get("engine", "")
+        chunk = listed.index(entry)
+        games = [entry["first_game"], entry["first_game"] + entry["games"]]
+        last = out[-1] if out else {}
+        if last.get("recipe") == recipe and last["chunks"][1] == chunk:
+            last["chunks"][1] = chunk + 1
+            last["games"][1] = games[1]
+            last["positions"] += entry.get("positions", 0)
+        else:
+            out.append(
+                {
+                    "recipe": recipe,
+                    "chunks": [chunk, chunk + 1],
+                    "games": games,
+                    "positions": entry.get("positions", 0),
+                }
+            )
+    return out
+
+
+def load_ledger(path: Path) -> dict:
+    """The ledger (ferz/nets/ledger.json); ValueError saying what is wrong with a bad one."""
+    import json
+
+    try:
+        ledger = json.loads(path.read_text())
+    except ValueError as error:
+        raise ValueError(f"{path}: not a ledger ({error})") from None
+    if not isinstance(ledger, dict) or not isinstance(ledger.get("networks"), list):
+        raise ValueError(f"{path}: not a ledger (no list of networks)")
+    return ledger
+
+
+def seen(ledger: dict, sha256: str, name: str) -> tuple[dict | None, list[dict]]:
+    """A network's ledger entry (found by the SHA-256 of its file, else by its name) and the
+    data slices it has seen: its own and those of every network it went on from."""
+    by_hash = {e.get("sha256"): e for e in ledger["networks"]}
+    by_name = {e.get("name"): e for e in ledger["networks"]}
+    entry = by_hash.get(sha256) or by_name.get(name)
+    found, out, at, hops = entry, [], entry, 0
+    while at is not None and hops < len(ledger["networks"]):
+        out += at.get("data", [])
+        parent = at.get("init") or {}
+        at = by_hash.get(parent.get("sha256")) or by_name.get(parent.get("network"))
+        hops += 1
+    return found, out
+
+
+def same_games(a: dict, b: dict) -> bool:
+    """Whether two data slices hold games in common: recipes alike in the settings both
+    record (an engine named by a prefix of the other's name; a recipe without a driver is
+    `ferz datagen`'s first, "match") and game ranges that overlap."""
+    ra, rb = a.get("recipe"), b.get("recipe")
+    if ra is None or rb is None:
+        return bool(a.get("sha256")) and a.get("sha256") == b.get("sha256")
+    for key in set(ra) & set(rb) - {"engine", "driver"}:
+        if ra[key] != rb[key]:
+            return False
+    if ra.get("driver", "match") != rb.get("driver", "match"):
+        return False
+    x, y = str(ra.get("engine", "")).lower(), str(rb.get("engine", "")).lower()
+    if x and y and not (x.startswith(y) or y.startswith(x)):
+        return False
+    (a0, a1), (b0, b1) = a.get("games", [0, 0]), b.get("games", [0, 0])
+    return a0 < b1 and b0 < a1
+
+
 # ------------------------------------------------------------------------------ training
 
 MAX_PIECES = 32  # inputs kept per view and position in chess (more: the position is skipped)
@@ -376,7 +478,7 @@ class Layout:
     def __init__(
         self, rules, kings: list[int] | None, mirror: bool = True, hands: list[int] | None = None
     ) -> None:
-        import torch
+        import numpy as np
 
         from ferz.core.nnue import mirrored
 
@@ -391,8 +493,8 @@ class Layout:
         self.nkings = max(kings) + 1 if kings else 1
         self.ninputs = self.nkings * self.nfeat + self.nhand
         flip = [mirrored(f, self.files) for f in range(self.nfeat)]
-        self.flip = torch.tensor(flip + list(range(self.nfeat, self.nbase + 1)))
-        self.kmap = torch.tensor(kings or [0])
+        self.flip = np.array(flip + list(range(self.nfeat, self.nbase + 1)), dtype=np.int32)
+        self.kmap = np.array(kings or [0], dtype=np.int32)
         # the factoriser's group of each base input: the (own or enemy) piece type of a board
         # input, the (own or enemy) hand and type of a hand input; the padding its own
         group = [f // self.area for f in range(self.nfeat)]
@@ -400,7 +502,9 @@ class Layout:
             for t, cap in enumerate(self.hands):
                 group += [self.types + own * len(self.hands) + t] * cap
         self.ngroups = self.types + (self.types if self.hands else 0)
-        self.group = torch.tensor(group + [self.ngroups])
+        self.group = np.array(group + [self.ngroups], dtype=np.int64)
+        # network inputs as int16 where they fit: numpy sorts those by radix (FeatureSum's plan)
+        self.dtype = np.int16 if self.ninputs < 2**15 else np.int32
         self.rules, self._base = rules, None
 
     def of(self, pos) -> tuple[list[int], list[int]]:
@@ -420,30 +524,90 @@ class Layout:
             out["hands"] = self.hands
         return out
 
+    def rows(self, views, kings):
+        """The network inputs (numpy, `dtype`) of views given as base inputs (n x width) and
+        their own king squares (n): the king's bucket block, the view mirrored when the king
+        stands on the right half; hand inputs after every block, the padding at `ninputs`."""
+        import numpy as np
+
+        views = np.asarray(views, dtype=np.int32)
+        kings = np.asarray(kings, dtype=np.int32)
+        if not self.kings:
+            return views.astype(self.dtype)
+        if self.mirror:
+            flip = (2 * (kings % self.files) >= self.files)[:, None]
+            views = np.where(flip, self.flip[views], views)
+        bucket = self.kmap[np.maximum(kings, 0)][:, None]
+        hand = views + (self.nkings - 1) * self.nfeat  # (the padding lands on ninputs)
+        return np.where(views >= self.nfeat, hand, bucket * self.nfeat + views).astype(self.dtype)
+
     def inputs(self, views, kings):
-        """The inputs of a batch of views (base inputs, king squares), and their base inputs
-        after mirroring (for the shared weights); hand inputs and padding stay as they are."""
+        """The network inputs of a batch of views as a torch tensor (rows)."""
         import torch
 
-        if not self.kings:
-            return views, views
-        if self.mirror:
-            flip = (2 * (kings % self.files) >= self.files).unsqueeze(1)
-            views = torch.where(flip, self.flip[views], views)
-        bucket = self.kmap[kings.clamp(min=0)].unsqueeze(1)
-        hand = views + (self.nkings - 1) * self.nfeat  # (the padding lands on ninputs)
-        out = torch.where(views >= self.nfeat, hand, bucket * self.nfeat + views)
-        return out, views
+        return torch.from_numpy(self.rows(views, kings).astype("int64"))
 
     def base(self, inputs):
-        """The base input of each network input (0..ninputs-1): the inverse of `inputs` up to
+        """The base input of each network input (0..ninputs-1): the inverse of `rows` up to
         the king bucket and the mirroring."""
-        import torch
+        import numpy as np
 
+        inputs = np.asarray(inputs)
         board = inputs % self.nfeat
-        return torch.where(
+        return np.where(
             inputs >= self.nkings * self.nfeat, inputs - (self.nkings - 1) * self.nfeat, board
         )
+
+
+def feature_sum():
+    """The autograd function FeatureSum (built on first use: PyTorch is imported lazily): each
+    view's hidden sums, the rows that its inputs name of the merged table (an input's own
+    weights plus its factorisers', Model.merged), as EmbeddingBag's sum. Its backward is
+    another bag sum, over the batch's gradients grouped by input (the `plan`, which leaves the
+    padding's row empty), then sums over axes for the factorisers. PyTorch's dense backward
+    of EmbeddingBag took most of a step's time (docs/measurements/training.md)."""
+    global _FEATURE_SUM
+    if _FEATURE_SUM is not None:
+        return _FEATURE_SUM
+    import torch
+    import torch.nn.functional as F
+
+    class FeatureSum(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, model, ft, psq, fac, rows, bags, starts):
+            ctx.model = model
+            ctx.save_for_backward(bags, starts)
+            with torch.no_grad():
+                return F.embedding_bag(rows, model.table().detach(), mode="sum")
+
+        @staticmethod
+        def backward(ctx, grad):
+            bags, starts = ctx.saved_tensors
+            # each table row's gradient: the sum of the gradients of the bags that hold it
+            rows = F.embedding_bag(bags, grad.contiguous(), starts, mode="sum")
+            return (None, rows, *ctx.model.shared_grads(rows), None, None, None)
+
+    _FEATURE_SUM = FeatureSum
+    return FeatureSum
+
+
+_FEATURE_SUM = None
+
+
+def plan(rows, nrows: int) -> tuple:
+    """What FeatureSum's backward needs for an index matrix (numpy, n x width): for each table row
+    in turn, the bags (matrix rows) that name it (`bags`), and where each table row's run
+    starts (`starts`); a stable argsort, a radix sort for int16 indices."""
+    import numpy as np
+    import torch
+
+    flat = rows.reshape(-1)
+    order = np.argsort(flat, kind="stable")
+    counts = np.bincount(flat, minlength=nrows)
+    starts = np.zeros(nrows, dtype=np.int64)
+    np.cumsum(counts[:-1], out=starts[1:])
+    # the padding (the last row, sorted last) is left out: its gradient is never used
+    return torch.from_numpy(order[: starts[-1]] // rows.shape[1]), torch.from_numpy(starts)
 
 
 def build_model(layout: Layout, hidden: int, buckets: int):
@@ -454,13 +618,17 @@ def build_model(layout: Layout, hidden: int, buckets: int):
     on that square in any king bucket (with king buckets), and those of its piece type (own
     or enemy, any square). The shared parts learn from every position with that piece, so a
     bucket or a square seen rarely starts from what the others learnt; they are added into
-    each input's weights when the network is written (merged)."""
+    each input's weights when the network is written (merged). A step sums them into one
+    table first (`table`: a few MB) and sums that table's rows per view (FeatureSum), which
+    costs a third of summing the three parts' rows per view."""
     import torch
+    import torch.nn.functional as F
     from torch import nn
 
     nin, nbase, groups = layout.ninputs, layout.nbase, layout.ngroups
     bucketed = layout.nkings > 1 or bool(layout.kings)
-    group = layout.group
+    nk, types, area, nfeat = layout.nkings, layout.types, layout.area, layout.nfeat
+    hand_group = torch.from_numpy(layout.group[nfeat:nbase])
 
     class Model(nn.Module):
         def __init__(self) -> None:
@@ -485,21 +653,49 @@ def build_model(layout: Layout, hidden: int, buckets: int):
                 self.fac.weight[groups].zero_()
                 self.ft_b.fill_(0.1)
 
-        def hidden(self, inputs, base):
-            h = self.ft(inputs) + self.fac(group[base])
-            return h if self.psq is None else h + self.psq(base)
-
-        def forward(self, us, us_base, them, them_base, bucket):
-            a = self.hidden(us, us_base) + self.ft_b
-            b = self.hidden(them, them_base) + self.ft_b
-            x = torch.cat([a, b], dim=1).clamp(0.0, 1.0)
-            return self.out(x).gather(1, bucket.unsqueeze(1)).squeeze(1)
-
         def merged(self):
             """Each input's weights with its shared parts added: what the network file holds."""
-            base = layout.base(torch.arange(nin))
-            w = self.ft.weight[:nin] + self.fac.weight[group[base]]
-            return w if self.psq is None else w + self.psq.weight[base]
+            # board rows by broadcasting (king bucket, piece type, square)
+            board = self.ft.weight[: nk * nfeat].view(nk, types, area, hidden)
+            board = board + self.fac.weight[:types].view(1, types, 1, hidden)
+            if self.psq is not None:
+                board = board + self.psq.weight[:nfeat].view(1, types, area, hidden)
+            hand = self.ft.weight[nk * nfeat : nin] + self.fac.weight.index_select(0, hand_group)
+            if self.psq is not None:
+                hand = hand + self.psq.weight[nfeat:nbase]
+            return torch.cat([board.reshape(nk * nfeat, hidden), hand])
+
+        def table(self):
+            """The merged weights and a zero row for the padding index (nin)."""
+            return torch.cat([self.merged(), self.ft.weight.new_zeros(1, hidden)])
+
+        def shared_grads(self, rows):
+            """The gradients of the shared parts (psq, fac; None without psq) from those of
+            the merged table's rows (its padding row zero): sums over the king buckets, then
+            over the squares."""
+            board = rows[: nk * nfeat].view(nk, nfeat, hidden).sum(0)
+            hand = rows[nk * nfeat : nin]
+            psq = None
+            if self.psq is not None:
+                psq = torch.cat([board, hand, rows.new_zeros(1, hidden)])
+            fac = rows.new_zeros(groups + 1, hidden)
+            fac[:types] = board.view(types, area, hidden).sum(1)
+            fac.index_add_(0, hand_group, hand)
+            return psq, fac
+
+        def forward(self, rows, bucket, plans=None):
+            """The score (output units) of positions given as the network inputs of both
+            views (2n x width: the sides to move's, then the others') and their output
+            buckets; with `plans` (plan of `rows`), the fast backward (FeatureSum)."""
+            if plans is None:
+                h = F.embedding_bag(rows, self.table(), mode="sum")
+            else:
+                ft, psq, fac = self.ft.weight, self.psq, self.fac.weight
+                psq = psq.weight if psq is not None else None
+                h = feature_sum().apply(self, ft, psq, fac, rows, *plans)
+            n = len(bucket)
+            x = F.hardtanh(torch.cat([h[:n], h[n:]], dim=1) + self.ft_b.repeat(2), 0.0, 1.0)
+            return self.out(x).gather(1, bucket.unsqueeze(1)).squeeze(1)
 
         def clip(self) -> None:
             """Keep weights inside what int16 holds after quantisation."""
@@ -584,31 +780,40 @@ class Stream:
         return {k: v[perm] for k, v in data.items()}
 
 
-def batch_tensors(data: dict, layout: Layout, result_weight: float, bucket_div: int, buckets: int):
-    """Model inputs and targets of a batch (arrays of positions): the side to move's view
-    first, the output bucket, and (1 - w) * sigmoid(score / 400) + w * result, side to move's."""
+def prepare(data: dict, layout: Layout, result_weight: float, bucket_div: int, buckets: int):
+    """A group's positions (arrays) as what a step reads, numpy arrays sliced into batches
+    without a loop per position: the side to move's network inputs (`us`) and the other
+    side's (`them`), the output bucket, and the target (1 - w) * sigmoid(score / 400)
+    + w * result, side to move's."""
+    import numpy as np
+
+    side = np.asarray(data["side"]).astype(np.int64)
+    rows = np.arange(len(side))
+    views, kings = np.asarray(data["views"]), np.asarray(data["kings"])
+    us = layout.rows(views[rows, side], kings[rows, side])
+    them = layout.rows(views[rows, 1 - side], kings[rows, 1 - side])
+    bucket = np.clip((np.asarray(data["count"]).astype(np.int64) - 2) // bucket_div, 0, buckets - 1)
+    sign = 1.0 - 2.0 * side.astype(np.float32)  # White's view -> side to move's
+    cp = np.asarray(data["score"], dtype=np.float32) * sign
+    res = np.asarray(data["result"], dtype=np.float32)
+    res = np.where(side == 0, res, 1.0 - res)
+    target = (1 - result_weight) / (1.0 + np.exp(-cp / 400.0)) + result_weight * res
+    return {"us": us, "them": them, "bucket": bucket, "target": target.astype(np.float32)}
+
+
+def batch_tensors(prepared: dict, flip=None, half=None) -> tuple:
+    """A prepared batch as tensors: ((both views' inputs, the sides to move's first; output
+    buckets), targets, the same inputs as numpy for `plan`); with `flip` (a mirror table) and
+    `half` (a mask of positions), those positions' inputs mirrored."""
     import numpy as np
     import torch
 
-    side = data["side"].astype(np.int64)
-    rows = np.arange(len(side))
-    views = data["views"]
-    us_v = torch.from_numpy(views[rows, side].astype(np.int64))
-    them_v = torch.from_numpy(views[rows, 1 - side].astype(np.int64))
-    kings = data["kings"]
-    us_k = torch.from_numpy(kings[rows, side].astype(np.int64))
-    them_k = torch.from_numpy(kings[rows, 1 - side].astype(np.int64))
-    us, us_base = layout.inputs(us_v, us_k)
-    them, them_base = layout.inputs(them_v, them_k)
-    bucket = torch.from_numpy((data["count"].astype(np.int64) - 2) // bucket_div)
-    bucket = bucket.clamp(0, buckets - 1)
-    stm = torch.from_numpy(side)
-    sign = 1.0 - 2.0 * stm.float()  # White's view -> side to move's
-    cp = torch.from_numpy(np.asarray(data["score"], dtype=np.float32)) * sign
-    res = torch.from_numpy(np.asarray(data["result"], dtype=np.float32))
-    res = torch.where(stm == 0, res, 1.0 - res)
-    target = (1 - result_weight) * torch.sigmoid(cp / 400.0) + result_weight * res
-    return (us, us_base, them, them_base, bucket), target
+    rows = np.concatenate([prepared["us"], prepared["them"]])
+    if flip is not None and half is not None:
+        mask = np.concatenate([half, half])[:, None]
+        rows = np.where(mask, flip[rows], rows).astype(rows.dtype)
+    inputs = (torch.from_numpy(rows.astype(np.int64)), torch.from_numpy(prepared["bucket"]))
+    return inputs, torch.from_numpy(prepared["target"]), rows
 
 
 def cache_root() -> Path:
@@ -639,13 +844,19 @@ def train(
     cache: bool = True,
     max_steps: int = 0,
     hand_cap: int = HAND_CAP,
+    write_passes: bool = False,
+    init: Path | None = None,
+    ledger: Path | None = None,
+    allow_seen: bool = False,
+    command: list[str] | None = None,
 ) -> dict:
-    """Fit a network to the files' scores (and results) and write it after every pass; returns
-    its statistics. With `checkpoints` (a directory), the run keeps its state there every
-    `save_every` steps and at the end of each pass, and a run with the same settings continues
-    from it (the same result as a run that was not stopped). `max_steps` (0: no limit) stops
-    this run after that many steps, its state kept, as an interruption would. In a drop game
-    the network has hand inputs (format 3), each piece type's capped at `hand_cap`."""
+    """Fit a network to the files' scores (and results) and write it at the end (after every
+    pass too with `write_passes`); returns its statistics. With `checkpoints` (a directory),
+    the run keeps its state there every `save_every` steps and at the end of each pass, and a
+    run with the same settings continues from it (the same result as a run that was not
+    stopped). `max_steps` (0: no limit) stops this run after that many steps, its state kept,
+    as an interruption would. In a drop game the network has hand inputs (format 3), each
+    piece type's capped at `hand_cap`."""
     import hashlib
     import json
 
@@ -659,6 +870,7 @@ def train(
     caps = hand_caps(rules, hand_cap)
     layout = Layout(rules, king_map(kings, rules.files, rules.ranks, rules), hands=caps)
     files = data_files(paths)
+    read = slices(files)
     stream = Stream(encode_files(files, variant, cache, jobs, hand_cap), group)
     n = stream.total
     settings = {
@@ -681,8 +893,21 @@ def train(
         settings["hands"] = caps
     torch.manual_seed(seed)
     model = build_model(layout, hidden, buckets)
+    start = ""
+    if init is not None:  # (a network to go on from: its weights, its name in the header)
+        net = nnue.read(init)
+        why = init_refusal(net, layout, hidden, buckets, bucket_div, scale)
+        if why:
+            raise ValueError(f"--init {init}: {why}")
+        beyond = initialise(model, layout, net)
+        digest = hashlib.sha256(Path(init).read_bytes()).hexdigest()
+        settings["init"] = {"network": net.header.get("name", ""), "sha256": digest}
+        start = f", from {net.header.get('name', init.stem)}"
+        print(f"starting from {net.name} ({init}; {beyond} weights beyond the clip)")
+        if ledger is not None:
+            check_unseen(load_ledger(ledger), ledger, settings["init"], read, allow_seen)
     mirror = mirror_table(layout)
-    optimiser = torch.optim.Adam(model.parameters(), lr=lr)
+    optimiser = adam(model, lr)
     per_epoch = sum((g + batch - 1) // batch for g in group_sizes(stream, seed, 0))
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(
         optimiser, max(1, epochs * per_epoch), eta_min=lr / 50
@@ -722,16 +947,14 @@ def train(
         torch.save(state, temp)
         temp.replace(state_file)
 
-    def loss_of(inputs, target, flip: bool = False) -> torch.Tensor:
-        us, us_base, them, them_base, bucket = inputs
-        if flip and not layout.kings and mirror is not None:  # mirror a random half
-            half = (torch.rand(len(bucket), generator=flips) < 0.5).unsqueeze(1)
-            us = us_base = torch.where(half, mirror[us], us)
-            them = them_base = torch.where(half, mirror[them], them)
-        pred = model(us, us_base, them, them_base, bucket) * scale / 400.0
+    def loss_of(inputs, target, plans=None) -> torch.Tensor:
+        pred = model(*inputs, plans) * scale / 400.0
         return ((torch.sigmoid(pred) - target) ** 2).mean()
 
-    held = batch_tensors(stream.gather(stream.held), layout, result_weight, bucket_div, buckets)
+    def prepared(data: dict) -> dict:
+        return prepare(data, layout, result_weight, bucket_div, buckets)
+
+    held = prepared(stream.gather(stream.held))
     header = {
         "name": out.stem,
         "hidden": hidden,
@@ -747,22 +970,37 @@ def train(
         "trained": "",
         **layout.header(),
     }
+
+    def trained(passes: int) -> dict:
+        header["trained"] = (
+            f"{n} positions, {passes} epochs, result weight {result_weight}, seed {seed},"
+            f" kings {kings}{start}"
+        )
+        return header
+
     started = time.time()
     held_loss = float("nan")
     ran = 0
+    augment = mirror is not None and not layout.kings  # (king buckets mirror by themselves)
     for epoch in range(start_epoch, epochs):
         model.train()
         rng = np.random.default_rng([seed, epoch])  # the pass's order, the same on a rerun
         total, seen, step = 0.0, 0, 0
-        for data in stream.groups(rng):
-            for i in range(0, len(data["side"]), batch):
+        clock = time.time()
+        for group_data in stream.groups(rng):
+            data = prepared(group_data)
+            for i in range(0, len(data["target"]), batch):
                 step += 1
                 if epoch == start_epoch and step <= start_step:
                     continue  # done before the run was stopped
                 part = {k: v[i : i + batch] for k, v in data.items()}
-                inputs, target = batch_tensors(part, layout, result_weight, bucket_div, buckets)
-                optimiser.zero_grad()
-                loss = loss_of(inputs, target, flip=True)
+                half = None
+                if augment:  # mirror a random half
+                    half = (torch.rand(len(part["target"]), generator=flips) < 0.5).numpy()
+                inputs, target, rows = batch_tensors(part, mirror, half)
+                plans = plan(rows, layout.ninputs + 1)
+                optimiser.zero_grad(set_to_none=True)
+                loss = loss_of(inputs, target, plans)
                 loss.backward()
                 optimiser.step()
                 sched.step()
@@ -775,22 +1013,35 @@ def train(
                 if ran == max_steps:
                     print(f"stopped after {ran} steps (pass {epoch + 1}, step {step})")
                     return {"positions": n, "held_out": held_loss, "model": model, "stopped": True}
-        with torch.no_grad():
-            held_loss = loss_of(*held).item()
+        held_loss = held_out_loss(model, held, scale)
+        spent = time.time() - clock
         print(
             f"epoch {epoch + 1}/{epochs}: train {total / max(1, seen):.6f} held-out"
-            f" {held_loss:.6f} ({time.time() - started:.0f} s)",
+            f" {held_loss:.6f} ({time.time() - started:.0f} s, {seen / max(spent, 1e-9):.0f}"
+            " positions/s)",
             flush=True,
         )
         save(epoch + 1, 0)
-        # written after every pass, so that a stopped run keeps what it has learnt
-        header["trained"] = (
-            f"{n} positions, {epoch + 1} epochs, result weight {result_weight}, seed {seed},"
-            f" kings {kings}"
-        )
-        write_model(model, header, out)
-    if not out.exists():  # (a finished run continued: write what it learnt)
-        write_model(model, header, out)
+        if write_passes or epoch + 1 == epochs:  # (a stopped run keeps its checkpoint)
+            write_model(model, trained(epoch + 1), out)
+    if not out.exists():  # (a finished run continued, or no pass: write what it holds)
+        write_model(model, trained(max(start_epoch, epochs)), out)
+    if state_file is not None:  # the training record: the ledger entry of the network
+        record = {
+            "name": out.stem,
+            "sha256": hashlib.sha256(out.read_bytes()).hexdigest(),
+            "variant": variant,
+            "init": settings.get("init"),
+            "data": read,
+            "training": " ".join(command) if command else "",
+            "positions": n,
+            "passes": epochs,
+            "held_out": round(held_loss, 6) if held_loss == held_loss else None,
+            "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        }
+        text = json.dumps(record, indent=1) + "\n"
+        (state_file.parent / "training.json").write_text(text)
+        print(f"training record (its ledger entry): {state_file.parent / 'training.json'}")
     return {
         "positions": n,
         "held_out": held_loss,
@@ -798,6 +1049,120 @@ def train(
         "layout": layout,
         "stopped": False,
     }
+
+
+def check_unseen(ledger: dict, where: Path, init: dict, read: list[dict], allow: bool) -> None:
+    """Refuse (ValueError) to train a network on data the ledger says it, or a network it
+    went on from, was trained on already; with `allow`, say so loudly and go on."""
+    entry, before = seen(ledger, init["sha256"], init["network"])
+    if entry is None:
+        print(f"note: {init['network']} is not in {where}: what it has seen is not known")
+        return
+    twice = [
+        s | {"games": [max(s["games"][0], b["games"][0]), min(s["games"][1], b["games"][1])]}
+        if "games" in s and "games" in b
+        else s
+        for s in read
+        for b in before
+        if same_games(s, b)
+    ]
+    if not twice:
+        return
+    what = "; ".join(describe(s) for s in twice)
+    message = f"{entry.get('name')} was trained on these data already ({where}): {what}"
+    if not allow:
+        raise ValueError(f"{message} (--allow-seen trains on them again)")
+    print(f"WARNING: {message}; trained on them again (--allow-seen)", file=sys.stderr)
+
+
+def describe(data: dict) -> str:
+    """A data slice in a few words."""
+    recipe = data.get("recipe")
+    if recipe is None:
+        return f"{data.get('file')} (sha256 {str(data.get('sha256'))[:12]})"
+    games = data.get("games", [0, 0])
+    return (
+        f"{recipe.get('engine')} {recipe.get('variant')} {recipe.get('nodes')} nodes seed"
+        f" {recipe.get('seed')}, games {games[0]}-{games[1] - 1}"
+    )
+
+
+def init_refusal(net, layout: Layout, hidden: int, buckets: int, bucket_div: int, scale: int):
+    """Why a network cannot start this run's model ("" when it can): its variant, its shape
+    (units, output buckets, king buckets and mirroring, hand inputs) and its scale must be the
+    run's, named by the options that would give them."""
+    kings = "king buckets" if net.kings else "no king buckets (--kings none)"
+    refusal = net.refusal(layout.rules)
+    checks = [
+        (refusal, f"it does not fit {layout.rules.name}: {refusal}"),
+        (net.hidden != hidden, f"{net.hidden} hidden units, not --hidden {hidden}"),
+        (net.buckets != buckets, f"{net.buckets} output buckets, not --buckets {buckets}"),
+        (net.bucket_div != bucket_div, f"--bucket-div {net.bucket_div}, not {bucket_div}"),
+        (net.scale != scale, f"--scale {net.scale}, not {scale}"),
+        (
+            list(net.kings or []) != list(layout.kings or []) or net.mirror != layout.mirror,
+            f"{kings}{' mirrored' if net.mirror else ''}, not this run's --kings",
+        ),
+        (list(net.hands) != layout.hands, f"hand caps {net.hands}, not {layout.hands}"),
+    ]
+    return next((why for bad, why in checks if bad), "")
+
+
+def initialise(model, layout: Layout, net) -> int:
+    """Set the model's weights to a network's, dequantized (the same scores but for float
+    rounding): each input's weights split into its shared parts (the mean over the king
+    buckets, then over the squares, inside their clip) and its own remainder. Returns how many
+    own weights lie beyond their clip (model.clip cuts them at the first step)."""
+    import numpy as np
+    import torch
+
+    h, nk, nfeat, types = net.hidden, layout.nkings, layout.nfeat, layout.types
+    w = torch.from_numpy(np.asarray(net.ft_w, dtype=np.float32).reshape(-1, h) / QA)
+    with torch.no_grad():
+        for param in model.parameters():
+            param.zero_()
+        board = w[: nk * nfeat].view(nk, types, layout.area, h)
+        fac = board.mean(dim=(0, 2)).clamp(-FACTOR_CLIP, FACTOR_CLIP)
+        board = board - fac.view(1, types, 1, h)
+        model.fac.weight[:types] = fac
+        if model.psq is not None:
+            psq = board.mean(dim=0).clamp(-FACTOR_CLIP, FACTOR_CLIP)
+            board = board - psq.unsqueeze(0)
+            model.psq.weight[:nfeat] = psq.reshape(nfeat, h)
+        model.ft.weight[: nk * nfeat] = board.reshape(nk * nfeat, h)
+        model.ft.weight[nk * nfeat : layout.ninputs] = w[nk * nfeat :]
+        model.ft_b[:] = torch.tensor(list(net.ft_b), dtype=torch.float32) / QA
+        out_w = torch.tensor(list(net.out_w), dtype=torch.float32).view(net.buckets, 2 * h)
+        model.out.weight[:] = out_w / net.qb
+        model.out.bias[:] = torch.tensor(list(net.out_b), dtype=torch.float32) / (QA * net.qb)
+        own = WEIGHT_CLIP - FACTOR_CLIP * (1 if model.psq is None else 2)
+        return int((model.ft.weight.abs() > own).sum())
+
+
+def adam(model, lr: float):
+    """Adam over the model's parameters, PyTorch's fused CPU kernel where it has one (a
+    seventh of the time of its loop over tensors for 1.8 M weights)."""
+    import torch
+
+    try:
+        return torch.optim.Adam(model.parameters(), lr=lr, fused=True)
+    except (RuntimeError, TypeError):  # (an older PyTorch without the fused CPU kernel)
+        return torch.optim.Adam(model.parameters(), lr=lr)
+
+
+def held_out_loss(model, held: dict, scale: int, size: int = 16384) -> float:
+    """The mean squared error of the model on prepared positions, a batch at a time."""
+    import torch
+
+    n = len(held["target"])
+    total = 0.0
+    with torch.no_grad():
+        for i in range(0, n, size):
+            part = {k: v[i : i + size] for k, v in held.items()}
+            inputs, target, _ = batch_tensors(part)
+            pred = model(*inputs) * scale / 400.0
+            total += float(((torch.sigmoid(pred) - target) ** 2).sum())
+    return total / max(1, n)
 
 
 def group_sizes(stream: Stream, seed: int, epoch: int) -> list[int]:
@@ -820,19 +1185,34 @@ def group_sizes(stream: Stream, seed: int, epoch: int) -> list[int]:
 
 def float_score(model, layout: Layout, pos, bucket_div: int, scale: int = 400) -> float:
     """The float model's score of a position (side to move's centipawns), for checks."""
+    return float_scores(model, layout, [sides(layout, pos)], bucket_div, scale)[0]
+
+
+def sides(layout: Layout, pos) -> tuple:
+    """What a score needs of a position: the side to move's base inputs and king square, the
+    other side's, and the number of pieces on the board."""
+    views, kings = layout.of(pos), king_squares(pos)
+    us, them = pos.side, 1 - pos.side
+    return views[us], kings[us], views[them], kings[them], pos.pcount[0] + pos.pcount[1]
+
+
+def float_scores(model, layout: Layout, items: list, bucket_div: int, scale: int = 400) -> list:
+    """The float model's scores of positions given by `sides`, in one batch."""
+    import numpy as np
     import torch
 
-    views = layout.of(pos)
-    kings = king_squares(pos)
+    width = max(max(len(i[0]), len(i[2])) for i in items)
+
+    def padded(views: list) -> list:
+        return views + [layout.nbase] * (width - len(views))
+
+    us = layout.inputs(np.array([padded(i[0]) for i in items]), [i[1] for i in items])
+    them = layout.inputs(np.array([padded(i[2]) for i in items]), [i[3] for i in items])
     buckets = model.out.weight.shape[0]
-    bucket = min(buckets - 1, max(0, (pos.pcount[0] + pos.pcount[1] - 2) // bucket_div))
-    us, us_base = layout.inputs(torch.tensor([views[pos.side]]), torch.tensor([kings[pos.side]]))
-    them, them_base = layout.inputs(
-        torch.tensor([views[1 - pos.side]]), torch.tensor([kings[1 - pos.side]])
-    )
+    bucket = torch.tensor([min(buckets - 1, max(0, (i[4] - 2) // bucket_div)) for i in items])
     with torch.no_grad():
-        out = model(us, us_base, them, them_base, torch.tensor([bucket]))
-    return float(out[0]) * scale
+        out = model(torch.cat([us, them]), bucket)
+    return [float(v) * scale for v in out]
 
 
 def write_model(model, header: dict, out: Path) -> None:
@@ -859,27 +1239,36 @@ def tolerance(score: float) -> float:
     return 15 + abs(score) / 20
 
 
-def integer_score(net, layout: Layout, pos) -> int:
+def integer_score(net, layout: Layout, pos, arrays: tuple | None = None) -> int:
     """The network file's score of a position computed here from its arrays (numpy, from
     scratch, the inputs by the trainer's layout): what the engine's incremental accumulators
-    and king-bucket cache must give exactly."""
+    and king-bucket cache must give exactly. `arrays`: integer_arrays(net), to convert the
+    network's weights once for many positions."""
     import numpy as np
-    import torch
 
     h = net.hidden
-    w = np.asarray(net.ft_w, dtype=np.int64).reshape(-1, h)
+    w, ft_b, all_out_w = arrays or integer_arrays(net)
     views = layout.of(pos)
     kings = king_squares(pos)
     acc = []
     for v in (pos.side, 1 - pos.side):
-        rows, _ = layout.inputs(torch.tensor([views[v]]), torch.tensor([kings[v]]))
-        acc.append(np.asarray(net.ft_b, dtype=np.int64) + w[rows[0].numpy()].sum(axis=0))
+        rows = layout.rows(np.array([views[v]]), [kings[v]])[0]
+        acc.append(ft_b + w[rows.astype(np.int64)].sum(axis=0))
     units = np.clip(np.concatenate(acc), 0, QA)
     b = min(net.buckets - 1, max(0, (pos.pcount[0] + pos.pcount[1] - 2) // net.bucket_div))
-    out_w = np.asarray(net.out_w, dtype=np.int64)[b * 2 * h : (b + 1) * 2 * h]
+    out_w = all_out_w[b * 2 * h : (b + 1) * 2 * h]
     total = (int(units @ out_w) + int(net.out_b[b])) * net.scale
     q = QA * net.qb
     return total // q if total >= 0 else -((-total) // q)
+
+
+def integer_arrays(net) -> tuple:
+    """A network's hidden weights (rows of `hidden`), hidden biases and output weights as
+    int64 numpy arrays."""
+    import numpy as np
+
+    w = np.asarray(net.ft_w, dtype=np.int64).reshape(-1, net.hidden)
+    return w, np.asarray(net.ft_b, dtype=np.int64), np.asarray(net.out_w, dtype=np.int64)
 
 
 def agree(net_path: Path, model, layout: Layout, data: list[Path], limit: int, variant: str):
@@ -895,7 +1284,8 @@ def agree(net_path: Path, model, layout: Layout, data: list[Path], limit: int, v
     net = nnue.read(net_path)
     ev = Evaluator(rules, net=net)
     pos = factory.position(rules, None, ev)
-    diffs, exact, beyond = [], 0, 0
+    arrays = integer_arrays(net)
+    got, items, exact = [], [], 0
     every = (sample for file in data_files(data) for sample in samples(file))
     for sample in every:
         if sample is None:
@@ -906,13 +1296,14 @@ def agree(net_path: Path, model, layout: Layout, data: list[Path], limit: int, v
             continue
         if pos.pcount[0] < 2 or pos.pcount[1] < 2:
             continue
-        got = ev.eval(pos)
-        want = float_score(model, layout, pos, net.bucket_div, net.scale)
-        exact += got == integer_score(net, layout, pos)
-        beyond += abs(got - want) > tolerance(want)
-        diffs.append(abs(got - want))
-        if len(diffs) >= limit:
+        got.append(ev.eval(pos))
+        items.append(sides(layout, pos))
+        exact += got[-1] == integer_score(net, layout, pos, arrays)
+        if len(got) >= limit:
             break
+    want = float_scores(model, layout, items, net.bucket_div, net.scale) if items else []
+    diffs = [abs(g - w) for g, w in zip(got, want, strict=True)]
+    beyond = sum(abs(g - w) > tolerance(w) for g, w in zip(got, want, strict=True))
     n = len(diffs)
     worst, mean = max(diffs, default=0.0), sum(diffs) / max(1, n)
     print(
@@ -1057,6 +1448,29 @@ def run(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--agree", type=int, default=2000, help="positions of the final check")
     p.add_argument(
+        "--init",
+        type=Path,
+        help="start from this network's weights (e.g. ferz/nets/chess.nnue with --kings none);"
+        " its shape must be the run's",
+    )
+    p.add_argument(
+        "--ledger",
+        type=Path,
+        default=LEDGER,
+        help="what each network was trained on: --init refuses data its network has seen"
+        " (default %(default)s)",
+    )
+    p.add_argument(
+        "--allow-seen",
+        action="store_true",
+        help="train on data the ledger says the --init network has seen (a warning)",
+    )
+    p.add_argument(
+        "--write-passes",
+        action="store_true",
+        help="write the network after every pass, not only at the end",
+    )
+    p.add_argument(
         "--hand-cap",
         type=int,
         default=HAND_CAP,
@@ -1105,7 +1519,8 @@ def run(argv: list[str] | None = None) -> int:
             args.data, args.out, args.variant, args.hidden, args.buckets, args.bucket_div,
             args.epochs, args.batch, args.lr, args.result_weight, args.scale, args.seed,
             args.jobs, args.kings, args.group, args.checkpoints, args.save_every, True,
-            args.max_steps, args.hand_cap,
+            args.max_steps, args.hand_cap, args.write_passes, args.init, args.ledger,
+            args.allow_seen, ["tools/nnue.py", *(sys.argv[1:] if argv is None else argv)],
         )  # fmt: skip
         if args.agree and not stats["stopped"]:
             result = agree(

@@ -306,3 +306,129 @@ def test_networks_without_king_buckets_have_the_finer_output_scale(tmp_path):
     need_module("numpy")
     net = trained(tmp_path, "xiangqi", "none")
     assert net.qb == 256 and not net.kings and net.fits(get("xiangqi"))
+
+
+@pytest.mark.parametrize(
+    ("variant", "kings"), [("chess", "k8"), ("chess", "none"), ("crazyhouse", "k8")]
+)
+def test_the_fast_backward_gives_autograds_gradients(variant, kings):
+    """A step's gradients through FeatureSum (the rows' gradients as bag sums by input, then
+    summed over king buckets and squares for the factorisers) equal autograd's through
+    EmbeddingBag on the merged table, for every parameter."""
+    torch = need_module("torch")
+    np = need_module("numpy")
+    rules = get(variant)
+    layout = tool.Layout(rules, tool.king_map(kings, 8, 8), hands=tool.hand_caps(rules))
+    torch.manual_seed(1)
+    model = tool.build_model(layout, 16, 2)
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, layout.ninputs + 1, (60, 12)).astype(layout.dtype)
+    bucket = torch.from_numpy(rng.integers(0, 2, 30))
+    target = torch.rand(30)
+    grads = []
+    for fast in (False, True):
+        model.zero_grad(set_to_none=True)
+        plans = tool.plan(rows, layout.ninputs + 1) if fast else None
+        out = model(torch.from_numpy(rows.astype(np.int64)), bucket, plans)
+        ((torch.sigmoid(out) - target) ** 2).mean().backward()
+        grads.append({k: p.grad.clone() for k, p in model.named_parameters()})
+    for name, grad in grads[0].items():
+        assert torch.allclose(grad, grads[1][name], rtol=1e-5, atol=1e-8), name
+
+
+def test_training_goes_on_from_a_shipped_network(tmp_path):
+    """--init starts from a network's weights: written after no step, chess-2 scores every
+    position as the shipped file does (its output weights now at the finer scale); a network
+    of another shape is refused with the option that differs."""
+    need_module("torch")
+    need_module("numpy")
+    shipped = ROOT / "ferz" / "nets" / "chess.nnue"
+    rng = random.Random(4)
+    fens = [list(random_game(rng, rng.randint(4, 60)))[-1].fen() for _ in range(30)]
+    data = tmp_path / "data.txt"
+    data.write_text("".join(f"{fen};0.5;0\n" for fen in fens))
+    out = tmp_path / "again.nnue"
+    settings = dict(variant="chess", hidden=256, buckets=8, bucket_div=4, batch=64, lr=0.01)
+    settings |= dict(result_weight=0.1, scale=400, seed=1, cache=False)
+    tool.train([data], out, epochs=0, kings="none", init=shipped, **settings)
+    again, original = nnue.read(out), nnue.read(shipped)
+    assert again.qb == 256 and "from chess-2" in again.header["trained"]
+    rules = get("chess")
+    new, old = Evaluator(rules, net=again), Evaluator(rules, net=original)
+    a, b = factory.position(rules, None, new), factory.position(rules, None, old)
+    for fen in fens:
+        a.set_fen(fen)
+        b.set_fen(fen)
+        assert new.eval(a) == old.eval(b), fen
+    with pytest.raises(ValueError, match="no king buckets"):
+        tool.train([data], out, epochs=0, kings="k8", init=shipped, **settings)
+    with pytest.raises(ValueError, match="not --hidden 128"):
+        tool.train(
+            [data], out, epochs=0, kings="none", init=shipped, **(settings | {"hidden": 128})
+        )
+
+
+def datagen_folder(folder: Path, games: int, seed: int) -> Path:
+    """A `ferz datagen` directory of random games (random_chunks) with its manifest and a
+    recipe of that seed."""
+    import json
+
+    folder.mkdir()
+    chunks = random_chunks(folder, games, seed)
+    listed = [
+        {"file": path.name, "first_game": 10 * i, "games": 10, "positions": 1}
+        for i, path in enumerate(chunks)
+    ]
+    (folder / "manifest.json").write_text(json.dumps({"chunks": listed, "format": 1}))
+    recipe = {"engine": "/usr/games/test", "variant": "chess", "nodes": 400, "seed": seed}
+    made = {"recipe": recipe | {"chunk_games": 10}, "engine": {"id": "Test 15"}}
+    (folder / "recipe.json").write_text(json.dumps(made))
+    return folder
+
+
+@pytest.mark.slow
+def test_the_ledger_refuses_data_an_init_network_has_seen(tmp_path):
+    """train writes what it read (recipe, chunk and game ranges) into its training record, the
+    network's ledger entry; with that entry in the ledger, going on from the network with any
+    of those games is refused (a warning with allow_seen), with other games or another seed it
+    is not."""
+    import json
+
+    need_module("torch")
+    need_module("numpy")
+    first = datagen_folder(tmp_path / "s1", 30, 1)
+    other = datagen_folder(tmp_path / "s2", 10, 2)
+    chunks = sorted(first.glob("chunk-*.fzd"))
+    settings = dict(variant="chess", hidden=8, buckets=2, bucket_div=16, batch=256, lr=0.01)
+    settings |= dict(result_weight=0.1, scale=400, seed=1, kings="none", epochs=1)
+    net = tmp_path / "first.nnue"
+    tool.train(chunks[:2], net, checkpoints=tmp_path / "ck", command=["train"], **settings)
+    (record,) = (tmp_path / "ck").glob("first-*/training.json")
+    entry = json.loads(record.read_text())
+    (read,) = entry["data"]
+    assert read["chunks"] == [0, 2] and read["games"] == [0, 20]
+    assert read["recipe"] == {
+        "engine": "Test 15", "variant": "chess", "nodes": 400, "seed": 1, "chunk_games": 10,
+    }  # fmt: skip
+    ledger = tmp_path / "ledger.json"
+    ledger.write_text(json.dumps({"networks": [entry]}))
+    go_on = dict(init=net, ledger=ledger, **settings)
+    with pytest.raises(ValueError, match="games 10-19"):
+        tool.train(chunks[1:], tmp_path / "again.nnue", **go_on)
+    tool.train(chunks[1:], tmp_path / "again.nnue", allow_seen=True, **go_on)
+    tool.train(chunks[2:], tmp_path / "later.nnue", **go_on)
+    tool.train([other], tmp_path / "other.nnue", **go_on)
+
+
+def test_the_ledger_names_every_shipped_network():
+    """ferz/nets/ledger.json has an entry for each network file in ferz/nets, by its SHA-256,
+    with the data it was trained on."""
+    import hashlib
+    import json
+
+    ledger = json.loads((ROOT / "ferz" / "nets" / "ledger.json").read_text())
+    entries = {entry["file"]: entry for entry in ledger["networks"]}
+    for path in sorted((ROOT / "ferz" / "nets").glob("*.nnue")):
+        entry = entries[f"ferz/nets/{path.name}"]
+        assert entry["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest(), path.name
+        assert entry["data"] and entry["training"], path.name
