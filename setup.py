@@ -16,7 +16,8 @@ from setuptools.command.build_ext import build_ext
 
 # Every module of ferz/core/ is compiled to C, except the package file and the pure-Python helpers.
 PYTHON_ONLY = {
-    "__init__.py", "rules.py", "defs.py", "fen.py", "tables.py", "factory.py", "evaltables.py"
+    "__init__.py", "rules.py", "defs.py", "fen.py", "tables.py", "factory.py", "evaltables.py",
+    "chase.py",
 }  # fmt: skip
 DIRECTIVES = {
     "language_level": 3,

@@ -778,7 +778,7 @@ class Board:
 
         The cycle is replayed from the start to find each move's chased pieces; a chased
         piece is followed back through the moves its side made in between."""
-        from .variants.chase import Chases, board_map, persistent
+        from .core.chase import Chases, persistent
 
         chases = Chases(self.rules)
         pos = Position(self.rules)
@@ -786,10 +786,9 @@ class Board:
         low = max(first, 1)
         chased: list[set[int]] = []
         for index, move in enumerate(self.move_stack, start=1):
-            before = board_map(pos) if index >= low else None
             pos.make(move.code)
-            if before is not None:
-                chased.append(chases.chased(before, board_map(pos), move.code))
+            if index >= low:
+                chased.append(chases.chased(pos, move.code))
         moves = [move.code for move in self.move_stack[low - 1 : now]]
         sides = persistent(chased, moves)
         return {self._side_at(now - offset) ^ 1 for offset in sides}

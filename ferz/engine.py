@@ -22,6 +22,7 @@ from . import data, timeman, variants
 from .board import Board, Move, rules_for
 from .book import Book, bundled_book
 from .core import factory, nnue
+from .core.chase import Chases, cycle_value
 from .core.defs import MAX_GAME_PLY
 from .core.evaluate import Evaluator
 from .core.position import Position
@@ -42,7 +43,6 @@ from .syzygy import (
     square_map,
 )
 from .tablebase import Endgames, TablebaseError
-from .variants.chase import Chases, cycle_value
 
 HASH_MAX_MB = 4096
 THREADS_MAX = 64

@@ -11,6 +11,8 @@ from cython.cimports.ferz.core.defs import (
     DROP,
     EMPTY,
     EP,
+    F_CAPT,
+    F_LEG,
     LINE_REACH,
     LINE_SPAN,
     MAXP,
@@ -139,6 +141,25 @@ def parry_squares(pos: Position) -> cython.bint:
 def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.bint) -> cython.int:
     """attacker() through the attack probes (any piece the rules allow): walks them
     outwards from sq, so pieces lifted off the board by SEE reveal those behind them."""
+    return probe(pos, sq, by, least, False, -1)
+
+
+@cython.cfunc
+@cython.inline
+@cython.exceptval(check=False)
+@cython.nogil
+def probe(
+    pos: Position,
+    sq: cython.int,
+    by: cython.int,
+    least: cython.bint,
+    anywhere: cython.bint,
+    only: cython.int,
+) -> cython.int:
+    """probe_attacker's walk; with `anywhere` a piece also attacks squares its kind may not
+    stand on and from ranks it may not step sideways from (a river or palace ignored, as the
+    chasing rule's pins and discoveries count them), with `only` >= 0 only the piece on that
+    square counts (the one question of reaches())."""
     i: cython.int
     v: cython.int
     t: cython.int
@@ -194,9 +215,11 @@ def probe_attacker(pos: Position, sq: cython.int, by: cython.int, least: cython.
             mask = pos.pr_near[i] if k == 1 else pos.pr_far[i]
             if not mask & (one << (q >> 1)):
                 continue
-        if not pos.region[q * pos.nsq + sq]:
+        if only >= 0 and t != only:
             continue
-        if pos.pr_minr[i] != 0 and not stands(pos, t, by, pos.pr_minr[i]):
+        if not pos.region[q * pos.nsq + sq] and not anywhere:
+            continue
+        if pos.pr_minr[i] != 0 and not anywhere and not stands(pos, t, by, pos.pr_minr[i]):
             continue
         if not least:
             return t
@@ -469,8 +492,9 @@ def gives_check(pos: Position, m: cython.int) -> cython.bint:
     return result
 
 
-def attackers(pos: Position, sq: cython.int, by: cython.int) -> list:
-    """Squares of every piece of colour `by` that attacks sq (for Board.attackers; not hot).
+def attackers(pos: Position, sq: cython.int, by: cython.int, anywhere: cython.bint = False) -> list:
+    """Squares of every piece of colour `by` that attacks sq (for Board.attackers and the
+    chasing rule; not hot); `anywhere` as probe() takes it.
 
     Each attacker found by the probes is recoloured for the next probe, so that it still
     blocks (or screens, for hoppers) but no longer counts; the board is restored before
@@ -478,7 +502,7 @@ def attackers(pos: Position, sq: cython.int, by: cython.int) -> list:
     found: list = []
     s: cython.int
     while True:
-        s = probe_attacker(pos, sq, by, 0)
+        s = probe(pos, sq, by, False, anywhere, -1)
         if s < 0:
             break
         found.append(s)
@@ -486,3 +510,54 @@ def attackers(pos: Position, sq: cython.int, by: cython.int) -> list:
     for s in found:
         pos.board[s] ^= 1
     return found
+
+
+def reaches(pos: Position, fr: cython.int, sq: cython.int, anywhere: cython.bint = False) -> bool:
+    """Whether the piece on fr attacks square sq (whatever stands there); `anywhere` as
+    probe() takes it (for the chasing rule; not hot)."""
+    p: cython.int = pos.board[fr]
+    if p <= WALL:
+        return False
+    return probe(pos, sq, p & 1, False, anywhere, fr) >= 0
+
+
+def targets(
+    pos: Position, fr: cython.int, color: cython.int, anywhere: cython.bint = False
+) -> list:
+    """Squares of colour `color`'s pieces (either colour's: a defender's own pieces too) that
+    the piece on fr attacks; pieces lifted off the board (EMPTY, still listed) are none
+    (for the chasing rule; not hot)."""
+    p: cython.int = pos.board[fr]
+    i: cython.int
+    s: cython.int
+    q: cython.int
+    found: list = []
+    if p <= WALL:
+        return found
+    for i in range(pos.pcount[color]):
+        s = pos.plist[color * MAXP + i]
+        q = pos.board[s]
+        if q > WALL and (q & 1) == color and probe(pos, s, p & 1, False, anywhere, fr) >= 0:
+            found.append(s)
+    return found
+
+
+def blocked_leg(pos: Position, fr: cython.int, sq: cython.int) -> cython.int:
+    """The square whose piece alone keeps the lame leaper on fr from capturing on sq (a
+    xiangqi horse's leg, an elephant's eye), else -1 (for the chasing rule's pins; not hot)."""
+    p: cython.int = pos.board[fr]
+    a: cython.int
+    leg: cython.int
+    leg2: cython.int
+    if p <= WALL:
+        return -1
+    for a in range(pos.a_start[p], pos.a_end[p]):
+        if (pos.a_flags[a] & (F_LEG | F_CAPT)) != F_LEG | F_CAPT or fr + pos.a_vec[a] != sq:
+            continue
+        leg = fr + pos.a_leg[a]
+        leg2 = fr + pos.a_leg2[a]
+        if pos.board[leg] > WALL and (leg2 == leg or pos.board[leg2] == EMPTY):
+            return leg
+        if pos.board[leg2] > WALL and pos.board[leg] == EMPTY:
+            return leg2
+    return -1

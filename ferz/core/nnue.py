@@ -84,6 +84,7 @@ _UNSIGNED = {
     "drop_mate_letter",
     "counting_letters",
     "cambodian_letters",
+    "chase_letters",
 }
 
 # Rules fields added after networks were shipped: they enter the digest only when set (not at

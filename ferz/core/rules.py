@@ -165,6 +165,9 @@ class Rules:
     drop_mate_letter: str = ""  # shogiPawnDropMateIllegal: may not mate by a drop (shogiPawn)
     counting_letters: tuple[str, str, str] = ("", "", "")  # countingRule: rook, khon, knight
     cambodian_letters: tuple[str, str] = ("", "")  # cambodianMoves: the leaping met, the rook
+    # chasingRule: the letters of the pieces of the kinds the rule names (core.chase.ROLES: rook,
+    # horse, cannon, elephant, fers, king, soldier), "" for a kind the variant lacks
+    chase_letters: tuple[str, ...] = ("",) * 7
     # --- gating and two-board games (vargate)
     # seirawanGating (with gating): a piece in hand may enter on the square a piece leaves on
     # its first move from a gate (the castling rank's files in the castling field, `KQBCDFG`;

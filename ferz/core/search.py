@@ -216,7 +216,7 @@ class Search:
 
     def set_chase_judge(self, judge) -> None:
         """Judge repetitions in the tree by the chasing rule: judge(position) gives +1, 0 or -1
-        for the side to move (ferz.variants.chase.cycle_value); None: repetitions are draws."""
+        for the side to move (ferz.core.chase.cycle_value); None: repetitions are draws."""
         self.chase_judge = judge
         self.chasing = 0 if judge is None else 1
 
@@ -420,7 +420,7 @@ class Search:
 
     def chase_value(self) -> cython.int:
         """The chasing rule at a repetition: +1 or -1 for the side to move when one side alone
-        chased through the cycle, else 0. The judge is Python (run with the GIL, 0.6 ms); its
+        chased through the cycle, else 0. The judge is Python (run with the GIL, 0.3 ms); its
         verdicts are cached by the keys of the cycle's positions, which fix its moves."""
         first: cython.int = self.pos.last_repetition()
         j: cython.int

@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 
 from ferz.core import fen as fenmod
+from ferz.core.chase import ROLES as CHASE_ROLES
 from ferz.core.defs import MAXMOVES, MAXP
 from ferz.core.position import Position
 from ferz.core.rules import MAX_FILES, MAX_RANKS, MAX_TYPES, Atom, PieceType, Rules
@@ -975,6 +976,8 @@ def _endings(c: _Context) -> dict:
         "n_fold_value_absolute": r.boolean("nFoldValueAbsolute", False),
         "perpetual_check_illegal": r.boolean("perpetualCheckIllegal", False),
         "chasing_rule": (r.raw("chasingRule") or "none") == "axf",
+        # the chasing rule's kinds by their pieces' names, as FSF writes the rule for its types
+        "chase_letters": tuple(c.by_type.get(role, "") for role in CHASE_ROLES),
     }
 
 

@@ -14,7 +14,7 @@ import pytest
 from ferz import variants
 from ferz.board import Board
 from ferz.core import endrules
-from ferz.variants.chase import Chases, board_map, cycle_value
+from ferz.core.chase import Chases, cycle_value
 from ferz.variants.ini import DefinitionError
 from tests.variants.oracle import pyffish
 
@@ -141,9 +141,8 @@ def _random_position(rng: random.Random) -> Board:
 
 
 def _chased_after(board: Board, chases: Chases, move: str) -> set[int]:
-    before = board_map(board.position)
     played = board.push_uci(move)
-    return chases.chased(before, board_map(board.position), played.code)
+    return chases.chased(board.position, played.code)
 
 
 def _cycles(board: Board, chases: Chases, rng: random.Random, cap: int) -> list[list[str]]:
