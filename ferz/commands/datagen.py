@@ -8,13 +8,23 @@ import sys
 from pathlib import Path
 
 from ..datagen.fileformat import FormatError, read_chunk
-from ..datagen.generate import LOCK, MANIFEST, RECIPE, Recipe, cache_dir, dataset, generate
+from ..datagen.generate import (
+    DRIVERS,
+    LOCK,
+    MANIFEST,
+    RECIPE,
+    Recipe,
+    cache_dir,
+    dataset,
+    generate,
+)
 from ..files import release
 from ..match.runner import default_concurrency
 
 EXAMPLES = """\
 examples:
   ferz datagen --engine stockfish --games 2000 --nodes 400 --seed 1 --concurrency 2
+  ferz datagen --engine stockfish --games 2000 --nodes 400 --driver selfplay
   ferz datagen --engine ferz --games 200 --nodes 2000 --random-moves 0.03
   ferz datagen --engine fairy-stockfish --variant xiangqi --games 500 --nodes 1000
   ferz datagen --games 100000 --nodes 400 --ray auto        # a Ray cluster, one task a game
@@ -23,7 +33,8 @@ examples:
 Running the same command again continues an interrupted run (nothing lost, nothing twice)
 or, with a larger --games, extends the data; the same command on another machine writes the
 same bytes (fixed nodes, one thread per engine). The data go to
-$XDG_CACHE_HOME/ferz/datagen/NAME (default NAME: ENGINE-VARIANT-NODESn-sSEED) with
+$XDG_CACHE_HOME/ferz/datagen/NAME (default NAME: ENGINE-VARIANT-NODESn-sSEED, with
+-selfplay after it for --driver selfplay) with
 recipe.json (command, settings, engine and ferz versions) and manifest.json (chunks done).
 Train on them with: python3 tools/nnue.py train DIR --out net.nnue (docs/engine.md)."""
 
@@ -146,6 +157,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=default.max_moves,
         help="adjudicate a draw at this many moves (default 200)",
     )
+    add(
+        "--driver",
+        choices=DRIVERS,
+        default=default.driver,
+        help="match: ferz match's runner and referee, two engine processes per game; "
+        "selfplay: a chunk's games interleaved on one long-lived engine a lane, several times "
+        "the positions per CPU second, other games for the same seed (default match)",
+    )
     add("--hash", type=int, default=default.hash_mb, help="engine hash MB (default 16)")
     add(
         "--chunk-games",
@@ -183,7 +202,7 @@ def recipe_of(args: argparse.Namespace) -> Recipe:
         keep_checks=args.keep_checks, keep_tactical=args.keep_tactical,
         keep_tails=args.keep_tails, resign_score=args.resign_score,
         resign_moves=args.resign_moves, max_moves=args.max_moves, hash_mb=args.hash,
-        chunk_games=args.chunk_games,
+        chunk_games=args.chunk_games, driver=args.driver,
     )  # fmt: skip
 
 

@@ -245,31 +245,51 @@ def _castling_letter(board: dict[int, int], square: int) -> str:
 # ------------------------------------------------------------------------------ chunks
 
 
-def encode_record(record: TrainingRecord, encoding: int) -> bytes:
-    """A record's bytes in an encoding."""
+def encode_position(fen: str, encoding: int) -> bytes:
+    """A position's bytes in an encoding (a record's first part)."""
     if encoding == PACKED:
-        position = pack_chess(record.fen)
-    else:
-        text = record.fen.encode("ascii")
-        if len(text) > 255:
-            raise FormatError(f"FEN longer than 255 bytes: {record.fen!r}")
-        position = bytes([len(text)]) + text
+        return pack_chess(fen)
+    text = fen.encode("ascii")
+    if len(text) > 255:
+        raise FormatError(f"FEN longer than 255 bytes: {fen!r}")
+    return bytes([len(text)]) + text
+
+
+def encode_record(record: TrainingRecord, encoding: int, position: bytes = b"") -> bytes:
+    """A record's bytes in an encoding (`position`: its position's bytes, if known)."""
+    position = position or encode_position(record.fen, encoding)
     score = max(-32767, min(32767, record.score))
     return position + _LABEL.pack(score, record.result, record.flags, record.ply, record.game, 0)
 
 
-def chunk_bytes(records: list[TrainingRecord], variant: str, header: dict) -> bytes:
-    """A whole chunk file's bytes: the records of one variant and a JSON header."""
+def chunk_bytes(
+    records: list[TrainingRecord],
+    variant: str,
+    header: dict,
+    positions: list[bytes] | None = None,
+) -> bytes:
+    """A whole chunk file's bytes: the records of one variant and a JSON header
+    (`positions`: the records' positions already encoded, if the writer has them)."""
     encoding = encoding_of(variant)
-    body = b"".join(encode_record(record, encoding) for record in records)
+    known = positions if positions is not None else [b""] * len(records)
+    body = b"".join(
+        encode_record(record, encoding, position)
+        for record, position in zip(records, known, strict=True)
+    )
     meta = json.dumps({"variant": variant, **header}, sort_keys=True).encode()
     head = _HEAD.pack(MAGIC, VERSION, encoding, 0, len(records), zlib.crc32(body), len(meta))
     return head + meta + body
 
 
-def write_chunk(path: Path, records: list[TrainingRecord], variant: str, header: dict) -> None:
+def write_chunk(
+    path: Path,
+    records: list[TrainingRecord],
+    variant: str,
+    header: dict,
+    positions: list[bytes] | None = None,
+) -> None:
     """Write a chunk file atomically (a temporary file renamed: a chunk is whole or absent)."""
-    write_atomically(path, chunk_bytes(records, variant, header))
+    write_atomically(path, chunk_bytes(records, variant, header, positions))
 
 
 def read_header(data: bytes, name: str = "chunk") -> tuple[dict, int, int, int]:

@@ -19,7 +19,6 @@ import dataclasses
 import hashlib
 import json
 import random
-import re
 import shutil
 import sys
 import time
@@ -48,19 +47,23 @@ from .fileformat import (
     FLAG_PROMOTION,
     FLAG_RANDOM,
     FLAG_TAIL,
+    PACKED,
     SUFFIX,
     FormatError,
     TrainingRecord,
-    canonical,
+    encode_position,
+    encoding_of,
     position_key,
     read_chunk,
+    unpack_chess,
     write_chunk,
 )
+from .filters import keep, promotes
 
 MANIFEST = "manifest.json"
 LOCK = "datagen"  # the run writing the directory holds DIR/datagen.lock (ferz.files.claim)
 RECIPE = "recipe.json"
-_MOVE = re.compile(r"^[a-p]\d{1,2}[a-p]\d{1,2}")
+DRIVERS = ("match", "selfplay")
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class Recipe:
     max_moves: int = 200  # adjudicated a draw at this many moves
     hash_mb: int = 16
     chunk_games: int = 50
+    # "match": ferz match's runner and referee; "selfplay": a chunk's games interleaved on one
+    # long-lived engine (selfplay.py), other games than the match driver's for the same seed
+    driver: str = "match"
 
     def check(self) -> None:
         """ValueError naming the first setting that makes no sense."""
@@ -106,6 +112,13 @@ class Recipe:
             raise ValueError("--score-cap must be between 1 and 32000 (scores are stored as int16)")
         if self.chunk_games < 1 or self.hash_mb < 1:
             raise ValueError("--chunk-games and --hash must be at least 1")
+        if self.driver not in DRIVERS:
+            raise ValueError(f"--driver must be one of {', '.join(DRIVERS)}, not {self.driver!r}")
+        if self.driver == "selfplay" and self.engine == "ferz":
+            raise ValueError(
+                "--driver selfplay plays a UCI program (stockfish, fairy-stockfish); "
+                "ferz's own search plays with --driver match"
+            )
         Adjudication(self.resign_score, self.resign_moves, max_moves=self.max_moves).check()
 
     def as_dict(self) -> dict:
@@ -117,7 +130,8 @@ class Recipe:
     def default_name(self) -> str:
         """A name for the output directory: engine, variant, nodes and seed."""
         engine = "ferz" if self.engine == "ferz" else Path(self.engine).name
-        return f"{engine}-{self.variant}-{self.nodes}n-s{self.seed}"
+        driver = "" if self.driver == "match" else f"-{self.driver}"
+        return f"{engine}-{self.variant}-{self.nodes}n-s{self.seed}{driver}"
 
 
 @dataclass
@@ -218,8 +232,7 @@ def positions(record: GameRecord, recipe: Recipe, game: int) -> Iterator[Trainin
         best = board.parse_uci(ply.best or ply.uci)
         flags = FLAG_CHECK if board.is_check() else 0
         flags |= FLAG_CAPTURE if board.is_capture(best) else 0
-        stem = _MOVE.match(best.uci())
-        flags |= FLAG_PROMOTION if stem and stem.group(0) != best.uci() else 0
+        flags |= FLAG_PROMOTION if promotes(best.uci()) else 0
         flags |= FLAG_GIVES_CHECK if board.gives_check(best) else 0
         flags |= FLAG_RANDOM if ply.best else 0
         flags |= FLAG_ADJUDICATED if adjudicated else 0
@@ -228,16 +241,6 @@ def positions(record: GameRecord, recipe: Recipe, game: int) -> Iterator[Trainin
             result = white if board.turn else -white
             yield TrainingRecord(board.fen(), ply.score, result, first + index, game, flags)
         board.push_uci(ply.uci)
-
-
-def keep(flags: int, recipe: Recipe) -> bool:
-    """Whether a position with these flags passes the recipe's filters."""
-    if flags & FLAG_CHECK and not recipe.keep_checks:
-        return False
-    tactical = FLAG_CAPTURE | FLAG_PROMOTION | FLAG_GIVES_CHECK
-    if flags & tactical and not recipe.keep_tactical:
-        return False
-    return not (flags & FLAG_TAIL and not recipe.keep_tails)
 
 
 # ------------------------------------------------------------------------------ the run
@@ -323,10 +326,12 @@ def prepare(out: Path, recipe: Recipe, command: list[str]) -> tuple[dict, dict]:
             stored = json.loads(recipe_path.read_text())
         except (OSError, ValueError) as error:
             raise ValueError(f"{out} holds a damaged manifest or recipe: {error}") from None
+        # a setting the recipe file lacks (written before the setting existed) had its default
+        old = {**Recipe().as_dict(), **stored["recipe"]}
         differ = [
             key
-            for key in sorted(set(stored["recipe"]) | set(recipe.as_dict()))
-            if stored["recipe"].get(key) != recipe.as_dict().get(key)
+            for key in sorted(set(old) | set(recipe.as_dict()))
+            if old.get(key) != recipe.as_dict().get(key)
         ]
         if differ:
             raise ValueError(
@@ -393,6 +398,8 @@ def generate(
     recipe.check()
     if games < 1:
         raise ValueError("--games must be at least 1")
+    if ray and recipe.driver != "match":
+        raise ValueError("--ray plays with --driver match only")
     fens = book(recipe)
     stored, manifest = prepare(out, recipe, command or sys.argv)
     seen: set[int] = set()
@@ -405,6 +412,10 @@ def generate(
     if done:
         report(f"datagen: {done} chunks already in {out}, continuing")
     started = time.monotonic()
+    if recipe.driver == "selfplay":
+        _run_selfplay(recipe, fens, spec, range(done, chunks), out, manifest, seen, progress,
+                      concurrency, started, report)  # fmt: skip
+        return progress
     try:
         _run(recipe, fens, spec, range(done, chunks), out, manifest, seen, progress,
              concurrency, ray, started, report)  # fmt: skip
@@ -452,39 +463,110 @@ def _run(
                 seed=chunk_seed(recipe, chunk),
             )
             records = play_games(config, concurrency, ray)
-            kept = []
             # game order, whatever order the runner finished them in
-            for index in sorted(records):
-                for record in positions(records[index], recipe, first + index):
-                    key = position_key(canonical(record.fen, recipe.variant))
-                    if key in seen:
-                        progress.duplicates += 1
-                        continue
-                    seen.add(key)
-                    kept.append(record)
-            name = chunk_name(chunk)
-            header = {"chunk": chunk, "first_game": first, "games": recipe.chunk_games}
-            entry = {
-                "file": name,
-                "first_game": first,
-                "games": len(records),
-                "positions": len(kept),
-            }
-            # a Ctrl-C between the chunk and its manifest entry would throw the chunk's games
-            # away (a chunk the manifest does not list is played again)
-            with held_interrupts():
-                write_chunk(out / name, kept, recipe.variant, header)
-                manifest["chunks"].append(entry)
-                _write_json(out / MANIFEST, manifest)
-            progress.chunks += 1
-            progress.games += len(records)
-            progress.positions += len(kept)
-            progress.seconds = time.monotonic() - started
-            rate = progress.positions / max(progress.seconds, 1e-9)
-            report(
-                f"chunk {chunk + 1}/{chunks}: {len(records)} games, {len(kept)} positions "
-                f"({progress.duplicates} duplicates dropped so far), {rate:.0f} positions/s"
+            games = [list(positions(records[i], recipe, first + i)) for i in sorted(records)]
+            _keep_chunk(
+                recipe, chunk, chunks, games, out, manifest, seen, progress, started, report
             )
+
+
+def _keep_chunk(
+    recipe: Recipe,
+    chunk: int,
+    chunks: int,
+    games: list[list[TrainingRecord]],
+    out: Path,
+    manifest: dict,
+    seen: set[int],
+    progress: Progress,
+    started: float,
+    report: Callable[[str], None],
+) -> None:
+    """Write a played chunk (each game's positions, in game order) without the positions
+    already kept, record it in the manifest and report the progress."""
+    first = chunk * recipe.chunk_games
+    kept, packed = [], []
+    encoding = encoding_of(recipe.variant)
+    for game in games:
+        for record in game:
+            # each position encoded once: its key is that of the FEN read back (canonical)
+            position = encode_position(record.fen, encoding)
+            fen = unpack_chess(position) if encoding == PACKED else record.fen
+            key = position_key(fen)
+            if key in seen:
+                progress.duplicates += 1
+                continue
+            seen.add(key)
+            kept.append(record)
+            packed.append(position)
+    name = chunk_name(chunk)
+    header = {"chunk": chunk, "first_game": first, "games": recipe.chunk_games}
+    entry = {"file": name, "first_game": first, "games": len(games), "positions": len(kept)}
+    # a Ctrl-C between the chunk and its manifest entry would throw the chunk's games away
+    # (a chunk the manifest does not list is played again)
+    with held_interrupts():
+        write_chunk(out / name, kept, recipe.variant, header, packed)
+        manifest["chunks"].append(entry)
+        _write_json(out / MANIFEST, manifest)
+    progress.chunks += 1
+    progress.games += len(games)
+    progress.positions += len(kept)
+    progress.seconds = time.monotonic() - started
+    rate = progress.positions / max(progress.seconds, 1e-9)
+    report(
+        f"chunk {chunk + 1}/{chunks}: {len(games)} games, "
+        f"{len(kept)} positions ({progress.duplicates} duplicates dropped so far), "
+        f"{rate:.0f} positions/s"
+    )
+
+
+def _run_selfplay(
+    recipe: Recipe,
+    fens: list[str],
+    spec: EngineSpec,
+    todo: range,
+    out: Path,
+    manifest: dict,
+    seen: set[int],
+    progress: Progress,
+    concurrency: int,
+    started: float,
+    report: Callable[[str], None],
+) -> None:
+    """Play and write the chunks `todo` with the selfplay driver: `concurrency` lanes, each
+    one long-lived engine playing whole chunks; ValueError if an engine fails."""
+    from .selfplay import UciProcess, play_chunk, play_chunks
+
+    options = {"Hash": str(recipe.hash_mb), "Threads": "1"}
+
+    def play(engine: UciProcess, chunk: int) -> list[list[TrainingRecord]]:
+        """One chunk's games, each game's kept positions."""
+        first = chunk * recipe.chunk_games
+        openings = [opening(recipe, fens, first + i) for i in range(recipe.chunk_games)]
+        return play_chunk(engine, recipe, openings, first)
+
+    def done(chunk: int, games: object) -> None:
+        """Write a finished chunk."""
+        _keep_chunk(
+            recipe,
+            chunk,
+            todo.stop,
+            games,
+            out,
+            manifest,
+            seen,
+            progress,
+            started,
+            report,  # type: ignore[arg-type]
+        )
+
+    play_chunks(
+        lambda: UciProcess(spec.command, options, recipe.variant),
+        list(todo),
+        play,
+        min(concurrency, len(todo)),
+        done,
+    )
 
 
 def dataset(path: Path) -> list[Path]:

@@ -64,7 +64,12 @@ def main() -> int:
             time.sleep(DELAY)
             move = choose(board)
             print(f"info depth 1 score cp {material(board)} nodes 1 pv {move}")
-            print(f"bestmove {move}", flush=True)
+            # the reply it expects, as Stockfish names it (the selfplay driver plays it
+            # unsearched where the position would be dropped anyway)
+            board.push_uci(move)
+            reply = "" if board.is_game_over() else f" ponder {choose(board)}"
+            board.pop()
+            print(f"bestmove {move}{reply}", flush=True)
         elif words[0] == "quit":
             break
     return 0
