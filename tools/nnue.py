@@ -35,6 +35,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+# PyTorch's threads wait for each other by spinning: on a machine shared with other work (the
+# 2-core machines ferz is trained on) a thread whose partner is not running burns its time
+# slice, and a king-bucket step ran 4 times slower (docs/measurements/training.md); waiting
+# asleep costs little when the machine is idle. Set before PyTorch is imported; a value given
+# in the environment wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 # ------------------------------------------------------------------------------ positions
@@ -982,11 +988,13 @@ def train(
     held_loss = float("nan")
     ran = 0
     augment = mirror is not None and not layout.kings  # (king buckets mirror by themselves)
+    if init is not None and start_epoch == start_step == 0:  # (what the fresh data teach)
+        print(f"held-out error before the first step: {held_out_loss(model, held, scale):.6f}")
     for epoch in range(start_epoch, epochs):
         model.train()
         rng = np.random.default_rng([seed, epoch])  # the pass's order, the same on a rerun
         total, seen, step = 0.0, 0, 0
-        clock = time.time()
+        clock, cpu = time.time(), time.process_time()
         for group_data in stream.groups(rng):
             data = prepared(group_data)
             for i in range(0, len(data["target"]), batch):
@@ -1013,12 +1021,12 @@ def train(
                 if ran == max_steps:
                     print(f"stopped after {ran} steps (pass {epoch + 1}, step {step})")
                     return {"positions": n, "held_out": held_loss, "model": model, "stopped": True}
+        spent, cpu = time.time() - clock, time.process_time() - cpu
         held_loss = held_out_loss(model, held, scale)
-        spent = time.time() - clock
         print(
             f"epoch {epoch + 1}/{epochs}: train {total / max(1, seen):.6f} held-out"
-            f" {held_loss:.6f} ({time.time() - started:.0f} s, {seen / max(spent, 1e-9):.0f}"
-            " positions/s)",
+            f" {held_loss:.6f} ({time.time() - started:.0f} s; the pass {seen / spent:.0f}"
+            f" positions/s, {cpu:.1f} s of CPU)",  # (CPU: what a shared machine gave it)
             flush=True,
         )
         save(epoch + 1, 0)
@@ -1314,6 +1322,14 @@ def agree(net_path: Path, model, layout: Layout, data: list[Path], limit: int, v
     return {"positions": n, "exact": exact, "beyond": beyond, "largest": worst, "mean": mean}
 
 
+def agreed(result: dict) -> bool:
+    """Whether an `agree` result passes: the engine equal to the integer network on every
+    position, and the float model within `tolerance` on all but 1 % of them (a mistake in the
+    inputs moves most scores far; a network with large output weights, as chess-2 and those
+    that go on from it, strays a little beyond on a few: 1 of 500 by 2.4 cp)."""
+    return result["exact"] == result["positions"] and result["beyond"] <= result["positions"] // 100
+
+
 def load_checkpoint(path: Path):
     """The float model and layout of a training checkpoint (checkpoint.pt or its folder)."""
     import torch
@@ -1502,7 +1518,7 @@ def run(argv: list[str] | None = None) -> int:
     elif args.command == "agree":
         model, layout, settings = load_checkpoint(args.checkpoint)
         result = agree(args.net, model, layout, args.data, args.limit, settings["variant"])
-        return 0 if result["exact"] == result["positions"] and not result["beyond"] else 1
+        return 0 if agreed(result) else 1
     elif args.command == "gen":
         print(
             "tools/nnue.py gen is now `ferz datagen` (resumable, reproducible from a seed, "
@@ -1526,7 +1542,7 @@ def run(argv: list[str] | None = None) -> int:
             result = agree(
                 args.out, stats["model"], stats["layout"], args.data, args.agree, args.variant
             )
-            if result["exact"] < result["positions"] or result["beyond"]:
+            if not agreed(result):
                 print("the written network does not score as the float model", file=sys.stderr)
                 return 1
     return 0
