@@ -59,6 +59,8 @@ if TYPE_CHECKING:
 
 MAX_GAME_PLY = 1000  # the referee's longest game (ferz.match.referee), kept the same here
 STALL_SECONDS = 120.0  # no byte from the engine for this long: it hangs
+# with this many searches in flight, wait this long before reading an empty pipe
+BATCH, BATCH_SECONDS = 12, 0.002
 
 
 class EngineFailure(ValueError):
@@ -165,15 +167,21 @@ class UciProcess:
         self.send(b"ucinewgame\nisready\n")
         self._lines_until(b"readyok", 60.0)
 
-    def result(self) -> tuple[str, str, int | None]:
+    def result(self, queued: int = 0) -> tuple[str, str, int | None]:
         """The next search's best move, its expected reply ("" if none) and its last exact
-        score (ferz's centipawns, mates as Score.to_cp gives them; None if it gave none)."""
+        score (ferz's centipawns, mates as Score.to_cp gives them; None if it gave none).
+        With `queued` searches or more in flight, an empty buffer is read a moment later, a
+        few results at once (fewer reads and wake-ups on both sides; the engine has work)."""
         while True:
             end = self._buffer.find(b"bestmove ")
             if end >= 0:
                 stop = self._buffer.find(b"\n", end)
                 if stop >= 0:
                     break
+            if queued >= BATCH:
+                self.flush()
+                time.sleep(BATCH_SECONDS)
+                queued = 0
             self._fill(STALL_SECONDS)
         head, line = self._buffer[:end], self._buffer[end + 9 : stop]
         self._buffer = self._buffer[stop + 1 :]
@@ -242,13 +250,24 @@ class FastFen:
             table[2 * (index + 1)] = ord(letter.upper())
             table[2 * (index + 1) + 1] = ord(letter.lower())
         self.table = bytes(table)
+        # the castling rooks' codes kept, every other code 0 (the castling field's cache key)
+        rooks = bytearray(256)
+        if rules.castling_rook in letters:
+            rook = 2 * (letters.index(rules.castling_rook) + 1)
+            rooks[rook], rooks[rook + 1] = rook, rook + 1
+        elif rules.castling:
+            self.supported = False  # (castling with a piece of another name: Board.fen)
+        self.rooks = bytes(rooks)
         self.rows = [
             (rules.square(0, rank), rules.square(0, rank) + rules.files)
             for rank in range(rules.ranks - 1, -1, -1)
         ]
         # runs of empty squares, the longest first (one digit each: at most 9 files)
         self.runs = [("1" * n, str(n)) for n in range(rules.files, 1, -1)]
-        self.castling: dict[tuple[int, bytes, bytes], str] = {}
+        self.castling: dict[tuple[int, int, int, bytes], str] = {}
+        self.known: dict[bytes, str] = {}  # the FEN text of a rank's codes
+        # (the castling field's cache needs the kings: giveaway's castling king is no royal)
+        self.supported = self.supported and any(piece.royal for piece in rules.pieces)
 
     def __call__(self, board: Board) -> str:
         """The position's FEN."""
@@ -257,16 +276,25 @@ class FastFen:
         pos = board.position
         codes = memoryview(pos.board).tobytes()[::4]  # the low byte of each int (codes < 256)
         rows = []
+        known = self.known
         for start, stop in self.rows:
-            row = codes[start:stop].translate(self.table).decode()
-            for run, digit in self.runs:
-                row = row.replace(run, digit)
+            cells = codes[start:stop]
+            row = known.get(cells)
+            if row is None:  # (rows recur: most of them are found here)
+                row = cells.translate(self.table).decode()
+                for run, digit in self.runs:
+                    row = row.replace(run, digit)
+                if len(known) > 1_000_000:
+                    known.clear()
+                known[cells] = row
             rows.append(row)
         castling = "-"
         if pos.castling:
-            # the field depends on the rights and the two castling ranks only
+            # the field depends on the rights, the kings and the rooks on the two castling
+            # ranks (Board.fen's X-FEN test of the outermost rook)
             bottom, top = self.rows[-1], self.rows[0]
-            key = (pos.castling, codes[bottom[0] : bottom[1]], codes[top[0] : top[1]])
+            ranks = codes[bottom[0] : bottom[1]] + codes[top[0] : top[1]]
+            key = (pos.castling, pos.royal[0], pos.royal[1], ranks.translate(self.rooks))
             castling = self.castling.get(key, "")
             if not castling:
                 if len(self.castling) > 100_000:
@@ -320,6 +348,7 @@ class _Game:
     legal: list[int] = field(default_factory=list)  # the legal move codes of the position now
     material: tuple[int, int] = (-1, -1)  # the piece counts when the material was last weighed
     counts: dict[int, int] = field(default_factory=dict)  # occurrences of each position key
+    keys: list[int] = field(default_factory=list)  # the keys of the game's positions, in order
     repeated: bool = False  # some position of the game has occurred twice
     result: str = ""
     reason: str = ""
@@ -368,6 +397,7 @@ def play_chunk(
         rng = random.Random(f"{recipe.seed}:{recipe.variant}:selfplay {number}")
         game = _Game(number, board, len(start.moves), rng if recipe.random_moves else None)
         game.scores = ([], [])
+        game.keys = keys
         for key in keys:
             game.counts[key] = game.counts.get(key, 0) + 1
         game.repeated = len(game.counts) != len(keys)
@@ -406,7 +436,7 @@ def play_chunk(
     while head < len(queue):
         game = queue[head]
         head += 1
-        text, ponder, score = engine.result()
+        text, ponder, score = engine.result(len(queue) - head)
         if _ply(game, text, ponder, score, recipe, stats) and not _over(game, adjudication):
             ask(game)
         if head > 4096:  # drop the consumed front now and then (the queue is a list)
@@ -480,6 +510,7 @@ def _ply(
         game.ponder, game.ponder_score = ponder, None if score is None else -score
     key = board.position.key
     count = game.counts[key] = game.counts.get(key, 0) + 1
+    game.keys.append(key)
     game.repeated = game.repeated or count > 1
     return True
 
@@ -492,7 +523,14 @@ def _over(game: _Game, adjudication: Adjudication) -> bool:
     if outcome is not None:
         game.result, game.reason = outcome.result(), outcome.reason()
         return True
-    decided = adjudication.decide(game.scores[0], game.scores[1], game.plies)
+    # (adjudication needs the move limit, or the last score past the resign score: the
+    # draw rule is off; its lists are not sliced every ply for nothing)
+    last = game.scores[0 if board.turn else 1]
+    decided = None
+    if game.plies >= 2 * adjudication.max_moves or (
+        last and last[-1] is not None and abs(last[-1]) >= adjudication.resign_score
+    ):
+        decided = adjudication.decide(game.scores[0], game.scores[1], game.plies)
     if decided is None and board.position.ply >= MAX_GAME_PLY:
         decided = "1/2-1/2", f"draw: {MAX_GAME_PLY} plies, the longest game the referee keeps"
     if decided is not None:
@@ -532,7 +570,13 @@ def _may_claim(game: _Game) -> bool:
     rules, board = game.board.rules, game.board
     if rules.n_move_rule > 0 and board.halfmove_clock >= 2 * rules.n_move_rule - 1:
         return True
-    return game.repeated or rules.n_fold_rule <= 2
+    if rules.n_fold_rule <= 2 or not game.repeated:
+        return rules.n_fold_rule <= 2
+    if rules.drops or rules.n_move_rule <= 0:
+        return True
+    # only the positions since the last capture or pawn move can occur again
+    window = game.keys[-1 - board.halfmove_clock :]
+    return len(window) != len(set(window))
 
 
 def _kept(game: _Game, recipe: Recipe) -> list[TrainingRecord]:
