@@ -17,7 +17,10 @@ by the number of pieces on the board, to a blend of the scores and the results:
 positions from memory-mapped arrays, keeping resumable checkpoints outside the repository,
 then writes it quantised in ferz's network format (see docs/engine.md) and checks the engine's
 scores of it against the float model. `check` loads a written network in the compiled core and
-compares its evaluations and the hand-made one's with the data's scores.
+compares its evaluations and the hand-made one's with the data's scores. `train --init NET`
+goes on from a network's weights; ferz/nets/ledger.json records what each network was trained
+on, `train` writes a run's entry (training.json, beside its checkpoint) and refuses data that
+the --init network has seen.
 """
 
 from __future__ import annotations
@@ -584,7 +587,7 @@ def feature_sum():
             ctx.model = model
             ctx.save_for_backward(bags, starts)
             with torch.no_grad():
-                return F.embedding_bag(rows, model.table().detach(), mode="sum")
+                return F.embedding_bag(rows, model.filled(), mode="sum")
 
         @staticmethod
         def backward(ctx, grad):
@@ -674,6 +677,26 @@ def build_model(layout: Layout, hidden: int, buckets: int):
         def table(self):
             """The merged weights and a zero row for the padding index (nin)."""
             return torch.cat([self.merged(), self.ft.weight.new_zeros(1, hidden)])
+
+        def filled(self):
+            """The table (as `table`) computed in place into a buffer kept between steps, for
+            FeatureSum's forward (no autograd: it has its own backward): no temporary tables,
+            no copies by concatenation."""
+            with torch.no_grad():
+                if getattr(self, "_filled", None) is None:
+                    self._filled = self.ft.weight.new_zeros(nin + 1, hidden)
+                buf = self._filled
+                board = buf[: nk * nfeat].view(nk, types, area, hidden)
+                own = self.ft.weight[: nk * nfeat].view(nk, types, area, hidden)
+                torch.add(own, self.fac.weight[:types].view(1, types, 1, hidden), out=board)
+                if self.psq is not None:
+                    board.add_(self.psq.weight[:nfeat].view(1, types, area, hidden))
+                hand = buf[nk * nfeat : nin]
+                extra = self.fac.weight.index_select(0, hand_group)
+                torch.add(self.ft.weight[nk * nfeat : nin], extra, out=hand)
+                if self.psq is not None:
+                    hand.add_(self.psq.weight[nfeat:nbase])
+                return buf
 
         def shared_grads(self, rows):
             """The gradients of the shared parts (psq, fac; None without psq) from those of
@@ -1326,7 +1349,7 @@ def agreed(result: dict) -> bool:
     """Whether an `agree` result passes: the engine equal to the integer network on every
     position, and the float model within `tolerance` on all but 1 % of them (a mistake in the
     inputs moves most scores far; a network with large output weights, as chess-2 and those
-    that go on from it, strays a little beyond on a few: 1 of 500 by 2.4 cp)."""
+    that go on from it, strays a little beyond on a few: 1 of 500, by at most 2.4 cp)."""
     return result["exact"] == result["positions"] and result["beyond"] <= result["positions"] // 100
 
 
