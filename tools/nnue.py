@@ -514,7 +514,7 @@ class Layout:
         self.group = np.array(group + [self.ngroups], dtype=np.int64)
         # network inputs as int16 where they fit: numpy sorts those by radix (FeatureSum's plan)
         self.dtype = np.int16 if self.ninputs < 2**15 else np.int32
-        self.rules, self._base = rules, None
+        self.rules, self._base, self._table = rules, None, None
 
     def of(self, pos) -> tuple[list[int], list[int]]:
         """A position's base inputs from each side's view (Inputs.of)."""
@@ -536,13 +536,28 @@ class Layout:
     def rows(self, views, kings):
         """The network inputs (numpy, `dtype`) of views given as base inputs (n x width) and
         their own king squares (n): the king's bucket block, the view mirrored when the king
-        stands on the right half; hand inputs after every block, the padding at `ninputs`."""
+        stands on the right half; hand inputs after every block, the padding at `ninputs`.
+        One gather from a table by (king square, base input): a few hundred KB, where the
+        arithmetic on whole groups wrote several arrays of their size."""
+        import numpy as np
+
+        views = np.asarray(views)
+        if not self.kings:
+            return views.astype(self.dtype)
+        if self._table is None:  # (a last row for views without a king: kings -1)
+            squares = np.append(np.arange(self.area), -1)
+            base = np.broadcast_to(np.arange(self.nbase + 1), (len(squares), self.nbase + 1))
+            self._table = self._computed(base, squares)
+        kings = np.asarray(kings)
+        at = np.where(kings < 0, self.area, kings)
+        return self._table[at[:, None], views]
+
+    def _computed(self, views, kings):
+        """`rows` computed input by input."""
         import numpy as np
 
         views = np.asarray(views, dtype=np.int32)
         kings = np.asarray(kings, dtype=np.int32)
-        if not self.kings:
-            return views.astype(self.dtype)
         if self.mirror:
             flip = (2 * (kings % self.files) >= self.files)[:, None]
             views = np.where(flip, self.flip[views], views)
