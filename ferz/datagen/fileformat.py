@@ -33,7 +33,8 @@ games together when it holds some out), uint16 reserved 0.
 
 The key of a position (deduplication) is a 64-bit BLAKE2b digest of its FEN's first four
 fields (placement, side, castling, en passant; the pockets and check counts of variants are
-part of the first field), so the same position with other move counters is a duplicate.
+part of the first field), so the same position with other move counters is a duplicate; for
+packed chess, of the packed bytes before the clocks, which hold the same four fields.
 """
 
 from __future__ import annotations
@@ -98,6 +99,34 @@ def position_key(fen: str) -> int:
     """The 64-bit key of a position: its FEN without the move counters, digested."""
     text = " ".join(fen.split()[:4]).encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "little")
+
+
+def record_key(position: bytes, encoding: int) -> int:
+    """The key of an encoded position (a record's first part): for packed chess the digest
+    of its 24 bytes before the clocks, which hold exactly what the FEN's first four fields
+    hold (so the same positions share a key as with position_key, without writing the FEN
+    back); for a FEN, position_key."""
+    if encoding == PACKED:
+        digest = hashlib.blake2b(position[:24], digest_size=8).digest()
+        return int.from_bytes(digest, "little")
+    return position_key(position[1:].decode("ascii"))
+
+
+def chunk_keys(path: Path) -> list[int]:
+    """The keys (record_key) of a chunk file's positions; FormatError as read_chunk."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise FormatError(f"cannot read {path}: {error.strerror or error}") from None
+    _, encoding, count, offset = read_header(data, str(path))
+    keys = []
+    while offset < len(data):
+        size = _POSITION.size if encoding == PACKED else 1 + data[offset]
+        keys.append(record_key(data[offset : offset + size], encoding))
+        offset += size + _LABEL.size
+    if len(keys) != count or offset != len(data):
+        raise FormatError(f"{path}: {len(keys)} records, the header says {count}")
+    return keys
 
 
 def canonical(fen: str, variant: str) -> str:

@@ -28,7 +28,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..board import Board
+from ..board import Board, Move
 from ..data import OPENINGS
 from ..files import claim, held_interrupts, write_atomically
 from ..match.adjudication import Adjudication
@@ -47,15 +47,13 @@ from .fileformat import (
     FLAG_PROMOTION,
     FLAG_RANDOM,
     FLAG_TAIL,
-    PACKED,
     SUFFIX,
     FormatError,
     TrainingRecord,
+    chunk_keys,
     encode_position,
     encoding_of,
-    position_key,
-    read_chunk,
-    unpack_chess,
+    record_key,
     write_chunk,
 )
 from .filters import keep, promotes
@@ -199,7 +197,9 @@ def opening(recipe: Recipe, fens: list[str], game: int) -> Opening:
         for _ in range(plies):
             if board.is_game_over():
                 break
-            move = rng.choice(board.legal_moves)
+            # (the codes in legal_moves' order: the same choice, without spelling every move)
+            code = rng.choice(board.position.legal_moves())
+            move = Move(code, board.uci(Move(code, "")))
             board.push(move)
             moves.append(move.uci())
         if not board.is_game_over():
@@ -375,12 +375,12 @@ def verified(out: Path, manifest: dict, seen: set[int]) -> int:
     added to `seen`; a damaged or missing chunk and all after it are dropped (regenerated)."""
     for number, entry in enumerate(manifest["chunks"]):
         try:
-            _, records = read_chunk(out / entry["file"])
+            keys = chunk_keys(out / entry["file"])
         except FormatError as error:
             print(f"datagen: {error}: regenerating from chunk {number}", file=sys.stderr)
             del manifest["chunks"][number:]
             return number
-        seen.update(position_key(record.fen) for record in records)
+        seen.update(keys)
     return len(manifest["chunks"])
 
 
@@ -489,10 +489,8 @@ def _keep_chunk(
     encoding = encoding_of(recipe.variant)
     for game in games:
         for record in game:
-            # each position encoded once: its key is that of the FEN read back (canonical)
-            position = encode_position(record.fen, encoding)
-            fen = unpack_chess(position) if encoding == PACKED else record.fen
-            key = position_key(fen)
+            position = encode_position(record.fen, encoding)  # (once: its key, its record)
+            key = record_key(position, encoding)
             if key in seen:
                 progress.duplicates += 1
                 continue

@@ -494,7 +494,8 @@ def _ply(
         flags |= FLAG_PROMOTION if promotes(best.uci()) else 0
     move = best
     if game.rng is not None and game.rng.random() < recipe.random_moves:
-        move = game.rng.choice(board.legal_moves)
+        code = game.rng.choice(game.legal)  # (Board.legal_moves' order: the same choice)
+        move = Move(code, board.uci(Move(code, "")))
         flags |= FLAG_RANDOM
     if candidate and move is not best:
         flags |= FLAG_GIVES_CHECK if attacks.gives_check(board.position, best.code) else 0
