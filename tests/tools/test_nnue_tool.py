@@ -432,3 +432,25 @@ def test_the_ledger_names_every_shipped_network():
         entry = entries[f"ferz/nets/{path.name}"]
         assert entry["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest(), path.name
         assert entry["data"] and entry["training"], path.name
+
+
+def test_network_inputs_from_the_table_equal_the_computed_ones():
+    """Layout.rows reads each view's inputs from its table by (king square, base input): the
+    same inputs as computed one by one (bucket block, mirroring, hands after the blocks, the
+    padding), kings -1 included, on every kind of king layout."""
+    np = need_module("numpy")
+    need_module("torch")
+    cases = [("chess", "k8"), ("crazyhouse", "k8"), ("shogi", "zones"), ("xiangqi", "palace")]
+    for variant, kings in cases:
+        rules = get(variant)
+        layout = tool.Layout(
+            rules,
+            tool.king_map(kings, rules.files, rules.ranks, rules),
+            hands=tool.hand_caps(rules),
+        )
+        rng = np.random.default_rng(1)
+        views = rng.integers(0, layout.nbase + 1, (500, 32)).astype(np.int16)
+        squares = rng.integers(-1, layout.area, 500).astype(np.int16)
+        got = layout.rows(views, squares)
+        assert got.dtype == layout.dtype, variant
+        assert (got == layout._computed(views, squares)).all(), variant
