@@ -571,17 +571,6 @@ class Layout:
 
         return torch.from_numpy(self.rows(views, kings).astype("int64"))
 
-    def base(self, inputs):
-        """The base input of each network input (0..ninputs-1): the inverse of `rows` up to
-        the king bucket and the mirroring."""
-        import numpy as np
-
-        inputs = np.asarray(inputs)
-        board = inputs % self.nfeat
-        return np.where(
-            inputs >= self.nkings * self.nfeat, inputs - (self.nkings - 1) * self.nfeat, board
-        )
-
 
 def feature_sum():
     """The autograd function FeatureSum (built on first use: PyTorch is imported lazily): each
