@@ -108,9 +108,9 @@ def parry_squares(pos: Position) -> cython.bint:
     found: cython.int = 0
     if k < 0 or not pos.chk_all or pos.blast or pos.flying:
         return False
-    if pos.u_chk_key[pos.ply] != pos.key:
+    if pos.states[pos.ply].noted_key != pos.key:
         pos.note_check(in_check(pos))
-    if not pos.u_chk[pos.ply]:
+    if not pos.states[pos.ply].noted_check:
         return False
     if pos.blk_stamp >= 1 << 30:  # (a stamp per check: start again long before it wraps)
         for i in range(pos.nsq):

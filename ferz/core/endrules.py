@@ -176,11 +176,11 @@ def janggi_end(pos: Position) -> cython.int:
     in a row end the game, by the material count where the rules have one, else drawn (as
     Fairy-Stockfish, never right after setting up the position or a null move)."""
     ply: cython.int = pos.ply
-    if ply < 1 or pos.u_move[ply - 1] == 0:
+    if ply < 1 or pos.states[ply - 1].move == 0:
         return NO_END
-    if pos.bik_rule and pos.u_bikjang[ply] and pos.u_bikjang[ply - 1]:
+    if pos.bik_rule and pos.states[ply].kings_facing and pos.states[ply - 1].kings_facing:
         return material_result(pos)
-    if ply >= 2 and is_pass(pos.u_move[ply - 1]) and is_pass(pos.u_move[ply - 2]):
+    if ply >= 2 and is_pass(pos.states[ply - 1].move) and is_pass(pos.states[ply - 2].move):
         return material_result(pos)
     return NO_END
 
@@ -265,7 +265,7 @@ def pawn_drop_check(pos: Position) -> cython.bint:
     m: cython.int
     if pos.dropmate_type == 0 or pos.ply == 0:
         return False
-    m = pos.u_move[pos.ply - 1]
+    m = pos.states[pos.ply - 1].move
     return m != 0 and move_kind(m) == DROP and move_from(m) == pos.dropmate_type
 
 
@@ -275,12 +275,12 @@ def shatar_value(pos: Position) -> cython.int:
     it was a shak, and is a draw (0) if none was (FSF's reading: the series ends at the set-up
     position or a null move)."""
     j: cython.int = pos.ply
-    if not pos.u_shak[j] & 4:
+    if not pos.states[j].shak & 4:
         return 1
-    while pos.u_shak[j] & 1:
-        if pos.u_shak[j] & 2:
+    while pos.states[j].shak & 1:
+        if pos.states[j].shak & 2:
             return -1
-        if j < 2 or pos.u_move[j - 1] == 0 or pos.u_move[j - 2] == 0:
+        if j < 2 or pos.states[j - 1].move == 0 or pos.states[j - 2].move == 0:
             break
         j -= 2
     return 0

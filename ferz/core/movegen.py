@@ -139,12 +139,13 @@ def gen(
     if pos.end_rules and endrules.end_value(pos) != NO_END:
         return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
     pos.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
-    if pos.u_chk_key[pos.ply] != pos.key:
+    if pos.states[pos.ply].noted_key != pos.key:
         pos.note_check(attacks.in_check(pos))
     for i in range(pos.pcount[us]):
         fr = pos.plist[us * MAXP + i]
         n = gen_piece(pos, out, n, fr, pos.board[fr], GEN_CAPTURES if captures_only else GEN_ALL)
-    if pos.u_chk[pos.ply] and attacks.parry_squares(pos):  # in check: only moves that parry it
+    # in check: only moves that parry it
+    if pos.states[pos.ply].noted_check and attacks.parry_squares(pos):
         narrow = True
         n = keep_parries(pos, out, first, n)
     if pos.sit_promo:
@@ -178,12 +179,12 @@ def gen_quiets(pos: Position, out: cython.int[::1], n: cython.int, first: cython
     fr: cython.int
     narrow: cython.bint = False
     pos.cap_end = first + MAXMOVES
-    if pos.u_chk_key[pos.ply] != pos.key:
+    if pos.states[pos.ply].noted_key != pos.key:
         pos.note_check(attacks.in_check(pos))
     for i in range(pos.pcount[us]):
         fr = pos.plist[us * MAXP + i]
         n = gen_piece(pos, out, n, fr, pos.board[fr], GEN_QUIETS)
-    if pos.u_chk[pos.ply] and attacks.parry_squares(pos):
+    if pos.states[pos.ply].noted_check and attacks.parry_squares(pos):
         narrow = True
         n = keep_parries(pos, out, start, n)
     if pos.castling & (3 << (2 * us)):
@@ -559,8 +560,8 @@ def gen_leaps(
     dx: cython.int
     check: cython.bint
     if pos.is_royal[p >> 1]:
-        if us == pos.side and pos.u_chk_key[pos.ply] == pos.key:
-            check = pos.u_chk[pos.ply] != 0
+        if us == pos.side and pos.states[pos.ply].noted_key == pos.key:
+            check = pos.states[pos.ply].noted_check != 0
         else:
             check = attacks.attacked(pos, fr, us ^ 1)
         if check:

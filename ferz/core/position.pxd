@@ -2,6 +2,7 @@
 # The move generator (movegen.pxd) and the attack probes (attacks.pxd) are functions of it.
 
 cimport cython
+from libc.stdlib cimport calloc, free
 
 # The network's accumulator updates (see Position.nn_piece): plain C loops that gcc vectorises,
 # compiled twice where gcc can (AVX2 and the baseline) and picked by the CPU at load time.
@@ -57,6 +58,33 @@ cdef extern from *:
                       Py_ssize_t s0, Py_ssize_t s1) noexcept nogil
 
 
+# One ply's record (as Stockfish's StateInfo): states[ply] holds what the position at that ply
+# knows about itself and what make needs to undo the move made from it; Position allocates
+# MAXPLY + 1 of them, once. Hot fields first (make and unmake touch the first line's worth).
+cdef struct PlyState:
+    unsigned long long key  # the hash key (repetitions look back through these)
+    unsigned long long noted_key  # the key for which noted_check holds (note_check)
+    int move  # the move made from here (0: a null move)
+    int piece  # the piece it moved (dropped, castled with)
+    int captured
+    int castling, ep, halfmove
+    int mg, eg, phase  # the evaluation's incremental terms
+    int noted_check  # whether the side to move is in check (valid while key == noted_key)
+    int in_check  # perpetualCheckIllegal: whether the side to move is in check
+    int kings_facing  # janggi's bikjang: the kings face each other here
+    int shak  # shatar: in check (1), by a shak (2), by something other than a knight (4)
+    int checks_left  # 3check: the mover's checks left before the move
+    int count_limit, count_ply  # makruk counting before the move
+    int gated  # seirawanGating: the piece the move gated in (0 for none)
+    long long gates  # cambodianMoves, seirawanGating: the gates before the move
+    int blasts  # atomic: how many pieces the move's explosion removed, and which from where
+    int blast_sq[9]
+    int blast_pc[9]
+
+cdef inline PlyState* alloc_states(Py_ssize_t n) noexcept nogil:
+    return <PlyState*>calloc(n, sizeof(PlyState))  # zeroed (NULL: no memory)
+
+
 @cython.final
 cdef class Position:
     cdef public object rules
@@ -83,13 +111,12 @@ cdef class Position:
     cdef unsigned long long[::1] z_piece, z_castle, z_ep, z_hand
     cdef unsigned long long z_side
     cdef public int[::1] pst_mg, pst_eg, phase_w
-    # undo stack
-    cdef int[::1] u_move, u_piece, u_capt, u_castle, u_ep, u_half, u_mg, u_eg, u_phase
-    cdef unsigned long long[::1] u_key
+    # the record of each ply from the root (MAXPLY + 1 of them; see PlyState)
+    cdef PlyState* states
     cdef int[::1] scratch
     # legality fast path: line directions from a king, rider masks per colour and vector
-    cdef int[::1] line_dir, u_chk, sq_file, sq_rank
-    cdef unsigned long long[::1] ray_mask, u_chk_key
+    cdef int[::1] line_dir, sq_file, sq_rank
+    cdef unsigned long long[::1] ray_mask
     cdef int fast_legal
     # direct checks per piece code and offset to the king (see tables.Tables._checks)
     cdef int[::1] chk_kind, chk_vec, chk_slow
@@ -107,11 +134,11 @@ cdef class Position:
     # check counting (3check), no checking (racing kings), flagMove, the e.p. region
     cdef public int check_count, no_checking, flag_move, after_rules
     cdef public int[::1] checks_left
-    cdef int[::1] u_checks, ep_ok, flag_zone, flag_buf
+    cdef int[::1] ep_ok, flag_zone, flag_buf
     cdef unsigned long long[::1] z_checks
-    # atomic: captures explode (blastOnCapture); the pieces each explosion removed, per ply
+    # atomic: captures explode (blastOnCapture) on the squares blast_vec reaches
     cdef public int blast
-    cdef int[::1] blast_vec, u_blast_n, u_blast_sq, u_blast_pc
+    cdef int[::1] blast_vec
     # sittuyin: mustDrop, promotions in place or to a fers square (sit_zone per colour)
     cdef public int full_gen  # the move list must be generated whole (see tables.Tables._gates)
     cdef int must_drop, sit_promo, n_sit
@@ -125,19 +152,17 @@ cdef class Position:
     # makruk counting (countingRule): limit in plies (0 = none) and the count; piece types
     # whose numbers set the pieces' honour limit
     cdef public int cnt_limit, cnt_ply
-    # perpetualCheckIllegal: whether the side to move was in check, per ply from the root
+    # perpetualCheckIllegal (PlyState.in_check: whether the side to move was in check)
     cdef public int perpetual_rule
-    cdef int[::1] u_inchk
     # a move known to give check or not here (hint_check), so make need not look (perpetual_rule)
     cdef int hint_move, hint_chk
     cdef unsigned long long hint_key
     cdef int counting, cnt_rook, cnt_khon, cnt_knight
-    cdef int[::1] u_count
     # cambodianMoves: gates still open, bit 16 * colour + file (see Rules.cambodian_moves);
     # gate_bit[colour * nsq + sq] is the bit of a square on that colour's gate rank, else 0
     cdef public long long gates
     cdef int cambodian, cambodian_fers, cambodian_rook
-    cdef long long[::1] u_gates, gate_bit
+    cdef long long[::1] gate_bit
     # neural evaluation (core/nnue.py): the network's hidden weights and biases, the offset of
     # each (piece code, square) row from both views, and the accumulators (White's view, then
     # Black's), kept by put, lift and shift while `nn` is set
@@ -165,19 +190,17 @@ cdef class Position:
     # --- gating and two-board games (vargate)
     cdef public int seirawan, must_drop_type, gating
     cdef unsigned long long[::1] z_gate
-    cdef int[::1] u_gated
     # janggi (varmore): the second leg of each atom and probe (= the first for one-legged
     # leapers), the palace diagonals' squares, janggi cannons per type, passing (kingPass),
-    # bikjang per ply (whether the position at that ply has the kings facing), and the
-    # material count (materialCounting: 1 janggi's weights mat_w, 2 unweighted)
-    cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w, u_bikjang
+    # bikjang (PlyState.kings_facing), and the material count (materialCounting: 1 janggi's
+    # weights mat_w, 2 unweighted)
+    cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w
     cdef public int king_pass, bik_rule, mat_count, jang
     # kyoto and micro shogi: pieceDemotion / piecePromotionOnCapture (toggle), dropPromoted
     cdef public int toggle, demote, promo_capt, drop_promo
-    # shatar's mate rule: per ply, whether the side to move is in check (1), by a shak (2),
-    # by something other than a knight (4); the shak types and the knight type
+    # shatar's mate rule (PlyState.shak per ply): the shak types and the knight type
     cdef public int shatar, mate_knight, ply_rules
-    cdef int[::1] shak_type, u_shak
+    cdef int[::1] shak_type
 
     cdef void put(self, int p, int sq) noexcept nogil
     cdef void lift(self, int sq) noexcept nogil

@@ -37,6 +37,20 @@ from .tables import ints
 
 if not cython.compiled:  # the C loops of position.pxd (the uncompiled core runs its own)
     ferz_nn_add = ferz_nn_sub = ferz_nn_move = ferz_nn_add1 = ferz_nn_sub1 = ferz_nn_copy = None
+    alloc_states = free = None
+
+    class PlyRecord:
+        """The uncompiled core's stand-in for position.pxd's PlyState (one ply's record)."""
+
+        key = noted_key = move = piece = captured = castling = ep = halfmove = 0
+        mg = eg = phase = noted_check = in_check = kings_facing = shak = checks_left = 0
+        count_limit = count_ply = gated = gates = blasts = 0
+
+        def __init__(self) -> None:
+            """A zeroed record (the fields above until written; the explosion's own lists)."""
+            self.blast_sq = [0] * 9
+            self.blast_pc = [0] * 9
+
 
 ROYAL_MOVES = 64  # room in flag_buf for the moves of one royal piece (endrules.flag_in_reach)
 
@@ -115,6 +129,11 @@ class Position:
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
         self._init_state()
 
+    def __dealloc__(self) -> None:
+        """Free the ply records (compiled; the stand-in's list goes with the object)."""
+        if cython.compiled:
+            free(self.states)
+
     def _init_state(self) -> None:
         """The arrays this position owns: board, pieces, castling, undo stacks, scratch."""
         nsq, npc = self.nsq, self.npc
@@ -135,23 +154,15 @@ class Position:
         self.pst_eg = ints(npc * nsq)
         self.phase_w = ints(npc)
         self.lvalue = ints(npc)
-        self.u_move, self.u_piece, self.u_capt = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
-        self.u_castle, self.u_ep, self.u_half = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
-        self.u_mg, self.u_eg, self.u_phase = ints(MAXPLY), ints(MAXPLY), ints(MAXPLY)
-        self.u_key = array("Q", [0]) * MAXPLY
-        self.u_chk = ints(MAXPLY)
-        self.u_chk_key = array("Q", [0]) * MAXPLY
-        self.u_inchk = ints(MAXPLY + 1)
+        if cython.compiled:  # (zeroed: every field starts at 0, as the stand-in's)
+            if self.states == cython.NULL:
+                self.states = alloc_states(MAXPLY + 1)
+                if self.states == cython.NULL:
+                    raise MemoryError("no memory for a position's ply records")
+        else:
+            self.states = [PlyRecord() for _ in range(MAXPLY + 1)]
         self.hint_move = self.hint_chk = 0
         self.hint_key = 0
-        self.u_bikjang = ints(MAXPLY + 1)
-        self.u_shak = ints(MAXPLY + 1)
-        self.u_count = ints(2 * MAXPLY)
-        self.u_checks = ints(MAXPLY)
-        self.u_gates = array("q", [0]) * MAXPLY
-        self.u_gated = ints(MAXPLY)
-        self.u_blast_n = ints(MAXPLY)
-        self.u_blast_sq, self.u_blast_pc = ints(9 * MAXPLY), ints(9 * MAXPLY)
         self.scratch = ints(MAXMOVES)
         self.file_count = ints(2 * MAX_FILES)
         self.flag_buf = ints(ROYAL_MOVES)
@@ -474,8 +485,8 @@ class Position:
     def note_check(self, check: cython.bint) -> cython.void:
         """Record whether the side to move is in check here (make's legality fast path
         trusts it for this ply while the key is unchanged); callers that know say so."""
-        self.u_chk[self.ply] = 1 if check else 0
-        self.u_chk_key[self.ply] = self.key
+        self.states[self.ply].noted_check = 1 if check else 0
+        self.states[self.ply].noted_key = self.key
 
     # ------------------------------------------------------------------ attacks
 
@@ -486,7 +497,6 @@ class Position:
         sq: cython.int
         p: cython.int
         n: cython.int = 0
-        base: cython.int = 9 * ply
         rights: cython.int = self.castling
         nsq: cython.int = self.nsq
         for i in range(9):
@@ -494,8 +504,8 @@ class Position:
             p = self.board[sq]
             if p <= WALL or (sq != to and self.is_pawn[p >> 1]):
                 continue
-            self.u_blast_sq[base + n] = sq
-            self.u_blast_pc[base + n] = p
+            self.states[ply].blast_sq[n] = sq
+            self.states[ply].blast_pc[n] = p
             n += 1
             self.lift(sq)
             key ^= self.z_piece[p * nsq + sq]
@@ -503,7 +513,7 @@ class Position:
             self.eg -= self.pst_eg[p * nsq + sq]
             self.phase -= self.phase_w[p]
             rights &= self.c_mask[sq]
-        self.u_blast_n[ply] = n
+        self.states[ply].blasts = n
         if rights != self.castling:
             key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
             self.castling = rights
@@ -547,22 +557,22 @@ class Position:
             return False
         if self.nn:
             self.nn_push()
-        self.u_move[ply] = m
-        self.u_castle[ply] = self.castling
-        self.u_ep[ply] = self.ep
-        self.u_half[ply] = self.halfmove
-        self.u_key[ply] = key
-        self.u_mg[ply] = self.mg
-        self.u_eg[ply] = self.eg
-        self.u_phase[ply] = self.phase
+        self.states[ply].move = m
+        self.states[ply].castling = self.castling
+        self.states[ply].ep = self.ep
+        self.states[ply].halfmove = self.halfmove
+        self.states[ply].key = key
+        self.states[ply].mg = self.mg
+        self.states[ply].eg = self.eg
+        self.states[ply].phase = self.phase
         if self.check_count:
-            self.u_checks[ply] = self.checks_left[us]
+            self.states[ply].checks_left = self.checks_left[us]
         if self.counting:
-            self.u_count[2 * ply] = self.cnt_limit
-            self.u_count[2 * ply + 1] = self.cnt_ply
+            self.states[ply].count_limit = self.cnt_limit
+            self.states[ply].count_ply = self.cnt_ply
         if self.gating:  # cambodianMoves, seirawanGating
-            self.u_gates[ply] = self.gates
-            self.u_gated[ply] = 0
+            self.states[ply].gates = self.gates
+            self.states[ply].gated = 0
         if self.ep:
             key ^= self.z_ep[self.ep]
             self.ep = 0
@@ -571,7 +581,7 @@ class Position:
             r = 2 * us if self.c_rook_from[2 * us] == to else 2 * us + 1
             kt, rt = self.c_king_to[r], self.c_rook_to[r]
             p, q = self.board[fr], self.board[to]
-            self.u_piece[ply] = p
+            self.states[ply].piece = p
             self.lift(fr)
             self.lift(to)
             self.put(p, kt)
@@ -584,7 +594,7 @@ class Position:
             self.eg += self.pst_eg[q * nsq + rt] - self.pst_eg[q * nsq + to]
         elif kind == DROP:
             p = 2 * fr + us
-            self.u_piece[ply] = p
+            self.states[ply].piece = p
             key ^= self.z_hand[p * MAXHAND + self.hand[p]]
             self.nn_hand(p, self.hand[p], False)
             self.hand[p] -= 1
@@ -601,7 +611,7 @@ class Position:
                     self.castling = rights
         else:
             p = self.board[fr]
-            self.u_piece[ply] = p
+            self.states[ply].piece = p
             victim = to
             if kind == EP:
                 victim = to - self.stride if us == 0 else to + self.stride
@@ -646,7 +656,7 @@ class Position:
                 if self.ep_ok[victim] and self.ep_square_after(victim, them):
                     self.ep = victim
                     key ^= self.z_ep[victim]
-        self.u_capt[ply] = capt
+        self.states[ply].captured = capt
         if self.castling:
             rights = self.castling
             if kind != DROP:  # a drop lands on an empty square: no right depends on it
@@ -674,15 +684,15 @@ class Position:
                 and kind != EP
                 and kind != CASTLE
                 and self.royal[us] != to
-                and self.u_chk_key[ply] == self.u_key[ply]
-                and self.u_chk[ply] == 0
+                and self.states[ply].noted_key == self.states[ply].key
+                and self.states[ply].noted_check == 0
             ):
                 # not in check before, not a king move: only a discovered rider attack can hurt
                 if kind != DROP and attacks.discovered(self, self.royal[us], fr, them):
                     self.unmake()
                     return False
             elif attacks.attacked(self, self.royal[us], them) and not (
-                self.bik_rule and self.u_bikjang[ply] and fr == to and kind == NORMAL
+                self.bik_rule and self.states[ply].kings_facing and fr == to and kind == NORMAL
             ):  # (janggi: a pass while the kings face each other is legal even in check)
                 self.unmake()
                 return False
@@ -709,23 +719,23 @@ class Position:
                 self.checks_left[us] -= 1
             self.note_check(check)
         if self.perpetual_rule:
-            if self.hint_move == m and self.hint_key == self.u_key[ply]:
-                self.u_inchk[ply + 1] = self.hint_chk
+            if self.hint_move == m and self.hint_key == self.states[ply].key:
+                self.states[ply + 1].in_check = self.hint_chk
             else:
-                self.u_inchk[ply + 1] = attacks.in_check(self)
+                self.states[ply + 1].in_check = attacks.in_check(self)
         if self.ply_rules:  # (one test for janggi's bikjang and shatar's checks)
             if self.bik_rule:
                 # bikjang: the side facing the enemy king must part the kings (or pass)
                 if (
-                    self.u_bikjang[ply]
+                    self.states[ply].kings_facing
                     and not (fr == to and kind == NORMAL)
                     and attacks.kings_see(self)
                 ):
                     self.unmake()
                     return False
-                self.u_bikjang[ply + 1] = attacks.kings_see(self)
+                self.states[ply + 1].kings_facing = attacks.kings_see(self)
             if self.shatar:
-                self.u_shak[ply + 1] = attacks.shak(self)
+                self.states[ply + 1].shak = attacks.shak(self)
         return True
 
     def dropped_rights(self, p: cython.int, to: cython.int) -> cython.int:
@@ -775,17 +785,17 @@ class Position:
             self.mg += self.pst_mg[q * nsq + sq] - self.pst_mg[q * nsq]
             self.eg += self.pst_eg[q * nsq + sq] - self.pst_eg[q * nsq]
             self.phase += self.phase_w[q]
-            self.u_gated[ply] = q
+            self.states[ply].gated = q
         if not self.capt_to_hand and (self.gates >> (16 * us)) & 0xFFFF:
             for t in range(2 + us, self.npc, 2):
                 if self.hand[t] > 0:
                     held = True
             if not held:
                 self.gates &= ~(cython.cast(cython.longlong, 0xFFFF) << (16 * us))
-        if self.gates != self.u_gates[ply]:
-            key ^= self.gate_key(self.gates) ^ self.gate_key(self.u_gates[ply])
+        if self.gates != self.states[ply].gates:
+            key ^= self.gate_key(self.gates) ^ self.gate_key(self.states[ply].gates)
             if not self.capt_to_hand:
-                self.strand(self.u_gates[ply], self.gates)
+                self.strand(self.states[ply].gates, self.gates)
         self.key = key
 
     def strand(self, old: cython.longlong, new: cython.longlong) -> cython.void:
@@ -803,7 +813,7 @@ class Position:
         """Undo gate_in's piece: back from its square to the hand (the caller restores the
         gates and the key)."""
         sq: cython.int = move_to(m) if (m >> 27) & 1 else move_from(m)
-        q: cython.int = self.u_gated[ply]
+        q: cython.int = self.states[ply].gated
         self.lift(sq)
         self.hand[q] += 1
         self.nn_hand(q, self.hand[q], True)
@@ -835,22 +845,22 @@ class Position:
         nn: cython.bint = self.nn
         if ply < 0:
             return
-        m = self.u_move[ply]
+        m = self.states[ply].move
         fr, to, kind = move_from(m), move_to(m), move_kind(m)
-        p, capt = self.u_piece[ply], self.u_capt[ply]
+        p, capt = self.states[ply].piece, self.states[ply].captured
         self.nn = 0  # the pieces go back without the network: nn_pop steps back to its entry
         self.ply = ply
         self.game_ply -= 1
         self.side = us
         if self.gating:
-            if self.u_gated[ply]:
+            if self.states[ply].gated:
                 self.gate_out(m, ply)
-            self.gates = self.u_gates[ply]
+            self.gates = self.states[ply].gates
         if self.check_count:
-            self.checks_left[us] = self.u_checks[ply]
+            self.checks_left[us] = self.states[ply].checks_left
         if capt and self.blast:
-            for i in range(self.u_blast_n[ply] - 1, -1, -1):
-                self.put(self.u_blast_pc[9 * ply + i], self.u_blast_sq[9 * ply + i])
+            for i in range(self.states[ply].blasts - 1, -1, -1):
+                self.put(self.states[ply].blast_pc[i], self.states[ply].blast_sq[i])
         if kind == CASTLE:
             r = 2 * us if self.c_rook_from[2 * us] == to else 2 * us + 1
             q = self.board[self.c_rook_to[r]]
@@ -881,16 +891,16 @@ class Position:
                     h = 2 * self.demoted[capt >> 1] + us
                     self.nn_hand(h, self.hand[h], False)
                     self.hand[h] -= 1
-        self.castling = self.u_castle[ply]
-        self.ep = self.u_ep[ply]
-        self.halfmove = self.u_half[ply]
+        self.castling = self.states[ply].castling
+        self.ep = self.states[ply].ep
+        self.halfmove = self.states[ply].halfmove
         if self.counting:
-            self.cnt_limit = self.u_count[2 * ply]
-            self.cnt_ply = self.u_count[2 * ply + 1]
-        self.key = self.u_key[ply]
-        self.mg = self.u_mg[ply]
-        self.eg = self.u_eg[ply]
-        self.phase = self.u_phase[ply]
+            self.cnt_limit = self.states[ply].count_limit
+            self.cnt_ply = self.states[ply].count_ply
+        self.key = self.states[ply].key
+        self.mg = self.states[ply].mg
+        self.eg = self.states[ply].eg
+        self.phase = self.states[ply].phase
         if nn:
             self.nn = 1
             self.nn_pop()
@@ -898,18 +908,18 @@ class Position:
     def make_null(self) -> cython.void:
         """Pass the move (null-move pruning); unmake_null undoes it."""
         ply: cython.int = self.ply
-        self.u_move[ply] = 0
-        self.u_ep[ply] = self.ep
-        self.u_half[ply] = self.halfmove
-        self.u_key[ply] = self.key
+        self.states[ply].move = 0
+        self.states[ply].ep = self.ep
+        self.states[ply].halfmove = self.halfmove
+        self.states[ply].key = self.key
         if self.ep:
             self.key ^= self.z_ep[self.ep]
             self.ep = 0
         self.key ^= self.z_side
         self.halfmove = 0  # a repetition may not reach back across a null move
-        self.u_inchk[ply + 1] = 0
-        self.u_bikjang[ply + 1] = self.u_bikjang[ply]
-        self.u_shak[ply + 1] = 0
+        self.states[ply + 1].in_check = 0
+        self.states[ply + 1].kings_facing = self.states[ply].kings_facing
+        self.states[ply + 1].shak = 0
         self.side ^= 1
         self.ply = ply + 1
 
@@ -917,9 +927,9 @@ class Position:
         """Undo make_null."""
         self.ply -= 1
         self.side ^= 1
-        self.ep = self.u_ep[self.ply]
-        self.halfmove = self.u_half[self.ply]
-        self.key = self.u_key[self.ply]
+        self.ep = self.states[self.ply].ep
+        self.halfmove = self.states[self.ply].halfmove
+        self.key = self.states[self.ply].key
 
     def is_repetition(self) -> cython.bint:
         """Whether the current position occurred before since the last irreversible move."""
@@ -931,7 +941,7 @@ class Position:
         i: cython.int = self.ply - 2
         stop: cython.int = self.ply - self.halfmove
         while i >= stop and i >= 0:
-            if self.u_key[i] == self.key:
+            if self.states[i].key == self.key:
                 return i
             i -= 2
         return -1
@@ -948,9 +958,9 @@ class Position:
             return 0
         for j in range(i + 1, self.ply + 1):
             if (self.ply - j) & 1:
-                theirs = theirs and self.u_inchk[j] != 0
+                theirs = theirs and self.states[j].in_check != 0
             else:
-                ours = ours and self.u_inchk[j] != 0
+                ours = ours and self.states[j].in_check != 0
         if ours == theirs:
             return 0
         return 1 if ours else -1
@@ -959,7 +969,7 @@ class Position:
         """The move made at `ply` since set_fen (0 for a null move)."""
         if not 0 <= ply < self.ply:
             raise IndexError(f"no move at ply {ply}")
-        return self.u_move[ply]
+        return self.states[ply].move
 
     # ------------------------------------------------------------------ Python interface
 
@@ -1032,9 +1042,9 @@ class Position:
         for color, file in setup.gates:
             self.gates |= 1 << (16 * color + file)
         self.refresh()
-        self.u_inchk[0] = 1 if self.perpetual_rule and attacks.in_check(self) else 0
-        self.u_bikjang[0] = 1 if self.bik_rule and attacks.kings_see(self) else 0
-        self.u_shak[0] = attacks.shak(self) if self.shatar else 0
+        self.states[0].in_check = 1 if self.perpetual_rule and attacks.in_check(self) else 0
+        self.states[0].kings_facing = 1 if self.bik_rule and attacks.kings_see(self) else 0
+        self.states[0].shak = attacks.shak(self) if self.shatar else 0
 
     def _load_castling(self, setup: fenlib.Setup) -> None:
         """Castling tables for the rights of a setup (given as rook squares)."""

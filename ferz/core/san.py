@@ -174,7 +174,7 @@ class Matcher:
         ):
             return movegen.gen(pos, buf, 0, takes)
         pos.cap_end = MAXMOVES
-        if pos.u_chk_key[pos.ply] != pos.key:  # make's legality fast path trusts it (as gen)
+        if pos.states[pos.ply].noted_key != pos.key:  # make's legality fast path trusts it (as gen)
             pos.note_check(attacks.in_check(pos))
         for i in range(pos.pcount[us]):
             fr = pos.plist[us * MAXP + i]

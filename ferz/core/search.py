@@ -432,7 +432,7 @@ class Search:
         if first > 0:
             first -= 1  # the move into the first occurrence counts too
         for j in range(first, self.pos.ply):
-            sig = ((sig ^ self.pos.u_key[j]) * CYCLE_MIX) & MASK64
+            sig = ((sig ^ self.pos.states[j].key) * CYCLE_MIX) & MASK64
         slot = cython.cast(cython.int, sig & cython.cast(cython.ulonglong, CHASE_CACHE - 1))
         if self.chase_keys[slot] == sig:
             return self.chase_vals[slot]
@@ -455,7 +455,7 @@ class Search:
         i: cython.int = self.pos.last_repetition()
         count: cython.int = 1
         while i >= self.pos.ply - self.pos.halfmove and i >= 0:
-            if self.pos.u_key[i] == self.pos.key:
+            if self.pos.states[i].key == self.pos.key:
                 count += 1
             i -= 2
         if count < self.nfold_rule:
