@@ -191,6 +191,11 @@ class UciProcess:
         ponder = words[2].decode() if len(words) > 2 and words[1] == b"ponder" else ""
         return words[0].decode(), ponder, last_score(head)
 
+    def kill(self) -> None:
+        """End the process now (its reader then meets the end of its output)."""
+        with contextlib.suppress(OSError):
+            self.proc.kill()
+
     def close(self) -> None:
         """quit, then end the process if it lingers."""
         with contextlib.suppress(OSError):
@@ -613,6 +618,7 @@ def play_chunks(
     the others and is raised."""
     results: dict[int, object] = {}
     failure: list[BaseException] = []
+    engines: list[UciProcess] = []
     lock = threading.Condition()
     todo = list(chunks)
 
@@ -621,6 +627,8 @@ def play_chunks(
         engine = None
         try:
             engine = make_engine()
+            with lock:
+                engines.append(engine)
             while True:
                 with lock:
                     if not todo or failure:
@@ -650,6 +658,14 @@ def play_chunks(
                     raise failure[0]
                 out = results.pop(chunk)
             done(chunk, out)
+    except BaseException:
+        # (a Ctrl-C or a failure: the chunks in play are lost anyway, and a lane waiting on
+        # its engine ends at once when the engine does)
+        with lock:
+            todo.clear()
+            for engine in engines:
+                engine.kill()
+        raise
     finally:
         with lock:
             todo.clear()  # the lanes stop after their chunk in play

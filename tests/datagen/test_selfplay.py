@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import random
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -97,6 +101,35 @@ def test_a_killed_run_and_a_damaged_chunk_are_regenerated(tmp_path, stand_in) ->
     # more games extend the data, continuing where it stopped
     assert generate(recipe_for(stand_in), 12, out, 2, report=quiet).chunks == 1
     generate(recipe_for(stand_in), 12, full, 1, report=quiet)
+    assert files(out) == files(full)
+
+
+def test_an_interrupted_run_continues_to_the_same_bytes(tmp_path, stand_in) -> None:
+    full = tmp_path / "full"
+    generate(recipe_for(stand_in), 12, full, 2, report=quiet)
+    out = tmp_path / "interrupted"
+    command = [
+        sys.executable, "-m", "ferz", "datagen", "--engine", stand_in, "--nodes", "8",
+        "--chunk-games", "3", "--max-moves", "30", "--games", "12", "--concurrency", "2",
+        "--driver", "selfplay", "--out", str(out),
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    slow = dict(env, DATAGEN_STANDIN_DELAY="0.02")  # the same moves, slower
+    # Ctrl-C's handler even where this test runs in a background job (SIGINT ignored)
+    default_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    proc = subprocess.Popen(
+        command, env=slow, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=default_sigint
+    )
+    deadline = time.monotonic() + 60
+    while not (out / "chunk-000000.fzd").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)  # only ferz's process: its engines are ended for it
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert 1 <= len(files(out)) < 4
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "already in" in done.stdout
     assert files(out) == files(full)
 
 
