@@ -173,7 +173,12 @@ class UciProcess:
         With `queued` searches or more in flight, an empty buffer is read a moment later, a
         few results at once (fewer reads and wake-ups on both sides; the engine has work)."""
         while True:
-            end = self._buffer.find(b"bestmove ")
+            # (at the start of a line: an info string may say the word too)
+            if self._buffer.startswith(b"bestmove "):
+                end = 0
+            else:
+                end = self._buffer.find(b"\nbestmove ")
+                end += 1 if end >= 0 else 0
             if end >= 0:
                 stop = self._buffer.find(b"\n", end)
                 if stop >= 0:

@@ -235,6 +235,23 @@ def test_fast_fen_and_move_reading_agree_with_board(variant: str) -> None:
     assert engine_move(Board(), "e2e5") is None and engine_move(Board(), "zz") is None
 
 
+def test_results_are_read_from_lines_that_start_with_bestmove(tmp_path) -> None:
+    talker = tmp_path / "talker"
+    talker.write_text(
+        "#!/bin/sh\nwhile read line; do case $line in\nuci) echo uciok;;\n"
+        "isready) echo readyok;;\n"
+        "go*) echo 'info string the bestmove e2e4 is not this'; echo 'info score cp 7'\n"
+        "     echo 'bestmove d2d4 ponder d7d5';;\nesac; done\n"
+    )
+    talker.chmod(0o755)
+    engine = UciProcess([str(talker)], {}, "chess")
+    try:
+        engine.send(b"position startpos\ngo nodes 1\nposition startpos\ngo nodes 1\n")
+        assert engine.result() == engine.result() == ("d2d4", "d7d5", 7)
+    finally:
+        engine.close()
+
+
 def test_scores_are_read_as_the_match_driver_reads_them() -> None:
     lines = b"info depth 1 score cp 30 nodes 20 pv e2e4\ninfo depth 2 score cp 12 upperbound\n"
     assert last_score(lines) == 30  # a bound is skipped
