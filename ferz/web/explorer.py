@@ -163,7 +163,7 @@ def tally(
 
 
 @dataclass
-class Progress:
+class ImportProgress:
     """What an import has done so far (read by the page's progress line while it runs)."""
 
     games: int = 0  # games read, good or bad
@@ -285,13 +285,13 @@ class Explorer:
         self._stopping.set()
 
     def import_pgn(
-        self, handle: IO[str], variant: str = "chess", progress: Progress | None = None
-    ) -> Progress:
+        self, handle: IO[str], variant: str = "chess", progress: ImportProgress | None = None
+    ) -> ImportProgress:
         """Count every game of a PGN stream (games without a Variant tag are of `variant`),
         read a game at a time by ferz.pgn's streaming reader, main line only and its first
         MAX_PLY plies; a bad game (an illegal move, a broken tag, a bad FEN) is reported with
         its line and left out, and the others are counted."""
-        progress = progress or Progress()
+        progress = progress or ImportProgress()
         walker = _Walker()
         counts: Tally = {}
         batch = 0
@@ -325,7 +325,7 @@ class Explorer:
             self.write(counts)
         return progress
 
-    def import_text(self, text: str, variant: str = "chess") -> Progress:
+    def import_text(self, text: str, variant: str = "chess") -> ImportProgress:
         """import_pgn of a PGN text."""
         return self.import_pgn(io.StringIO(text), variant)
 

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..boards import known_variant
-from ..explorer import MAX_DATABASE_BYTES, Explorer, Progress
+from ..explorer import MAX_DATABASE_BYTES, Explorer, ImportProgress
 from ..schema import FEN, VARIANT, ClientError, Field
 from .common import context, read_query
 
@@ -62,7 +62,7 @@ async def _spool(request: Request) -> IO[bytes]:
     return spool
 
 
-def _run(explorer: Explorer, spool: IO[bytes], variant: str, progress: Progress) -> None:
+def _run(explorer: Explorer, spool: IO[bytes], variant: str, progress: ImportProgress) -> None:
     """Count the spooled PGN (in a worker thread), then drop the file."""
     try:
         text = io.TextIOWrapper(spool, encoding="utf-8-sig", errors="replace", newline=None)
@@ -90,7 +90,7 @@ async def import_database(request: Request) -> Response:
     except BaseException:
         explorer.importing = False
         raise
-    progress = Progress()
+    progress = ImportProgress()
     task = asyncio.ensure_future(asyncio.to_thread(_run, explorer, spool, variant, progress))
 
     def finished(_: object) -> None:
