@@ -86,6 +86,11 @@ def refusal(rules: Rules) -> str | None:
     return None
 
 
+#: Rules fields added after tables were shipped that are derived from fields the hash already
+#: holds (which letters a rule names): left out, so that those tables keep their fingerprint.
+_DERIVED = frozenset({"chase_letters"})
+
+
 def fingerprint(rules: Rules) -> str:
     """A hash of everything in the rules: a table is only read for the rules it was built by."""
 
@@ -94,7 +99,8 @@ def fingerprint(rules: Rules) -> str:
             return sorted(value)
         return str(value)
 
-    text = json.dumps(asdict(rules), sort_keys=True, default=plain)
+    fields = {k: v for k, v in asdict(rules).items() if k not in _DERIVED}
+    text = json.dumps(fields, sort_keys=True, default=plain)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
