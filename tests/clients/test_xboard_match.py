@@ -182,6 +182,7 @@ def self_match(tmp_path: Path, variant: str) -> list[dict[str, str]]:
     return xboard_match(tmp_path, f"{ENGINE} xboard", variant, 2, tc="0:05", inc="0.05")
 
 
+@pytest.mark.slow  # the default run keeps one claim judged by XBoard: shatranj's bare king
 @pytest.mark.timeout(300)
 @pytest.mark.programs("xboard", "Xvfb")
 def test_xboard_accepts_the_third_check_claim(tmp_path: Path) -> None:

@@ -61,6 +61,7 @@ def play_game(
     return board
 
 
+@pytest.mark.slow  # a whole clocked game with pondering over both protocols (about 22 s)
 def test_uci_against_xboard_with_clock_and_pondering(no_protocol_errors: None) -> None:
     uci, xboard = open_uci(), open_xboard()
     try:

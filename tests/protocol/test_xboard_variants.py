@@ -296,7 +296,8 @@ def test_setup_from_the_gui(xb: EngineProcess) -> None:
 
 @pytest.mark.e2e
 @pytest.mark.programs("xboard", "Xvfb")
-@pytest.mark.parametrize("variant", ["gardner", "shako"])
+# gardner's setup lines and a game of it are checked without XBoard above; shako runs by default
+@pytest.mark.parametrize("variant", [pytest.param("gardner", marks=pytest.mark.slow), "shako"])
 def test_xboard_plays_variants_it_does_not_know(tmp_path: Path, variant: str) -> None:
     # XBoard learns the board (5x5; 10x10 with ranks numbered from 0) and the pieces (shako's
     # cannon and fers-alfil) from ferz's setup and piece lines.

@@ -48,6 +48,7 @@ def test_queen_and_rook_mates(pieces, seed):
     assert board.outcome().winner == chess.WHITE
 
 
+@pytest.mark.slow  # twelve whole endgames searched (about 30 s)
 def test_bishop_and_knight_mate():
     """KBNK: the king is driven to a corner of the bishop's colour and mated in time, from at
     least 10 of 12 random starts (43 of seeds 1-48 at the time of writing; the misses run

@@ -131,6 +131,7 @@ def test_shogi_and_xiangqi_moves_are_written_as_their_players_write_them(
     assert page.locator(".move[data-ply='1']").inner_text() == text
 
 
+@pytest.mark.slow  # every built-in variant's board drawn in chromium (about 17 s)
 def test_every_fairy_piece_of_the_builtin_variants_is_an_image(page, server):
     """Each piece of each built-in variant, on a board, is drawn by an SVG of its own, never
     its letter."""
