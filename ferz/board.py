@@ -776,21 +776,27 @@ class Board:
         """The colours that chased one enemy piece through every one of their moves from
         position `first` to `now` (FSF's chasing rule; the move into `first` counts too).
 
-        The cycle is replayed from the start to find each move's chased pieces; a chased
-        piece is followed back through the moves its side made in between."""
+        The cycle's moves are taken back and replayed to find each move's chased pieces (the
+        position is left as it was); a chased piece is followed back through the moves its
+        side made in between."""
         from .core.chase import Chases, persistent
 
         chases = Chases(self.rules)
-        pos = Position(self.rules)
-        pos.set_fen(self.starting_fen)
-        low = max(first, 1)
+        pos, low = self.position, max(first, 1)
+        cycle = self.move_stack[low - 1 : now]
         chased: list[set[int]] = []
-        for index, move in enumerate(self.move_stack, start=1):
-            pos.make(move.code)
-            if index >= low:
+        for _ in cycle:
+            pos.unmake()
+        made = 0
+        try:
+            for move in cycle:
+                pos.make(move.code)
+                made += 1
                 chased.append(chases.chased(pos, move.code))
-        moves = [move.code for move in self.move_stack[low - 1 : now]]
-        sides = persistent(chased, moves)
+        finally:
+            for move in cycle[made:]:  # (only where a judgement failed half-way)
+                pos.make(move.code)
+        sides = persistent(chased, [move.code for move in cycle])
         return {self._side_at(now - offset) ^ 1 for offset in sides}
 
     def is_game_over(self, claim_draw: bool = False) -> bool:

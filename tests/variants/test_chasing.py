@@ -68,10 +68,16 @@ def _play(fen: str, moves: list[str]) -> Board:
 
 @pytest.mark.parametrize(("fen", "cycle", "value"), CASES)
 def test_chases_are_judged_as_fsf_does(fen: str, cycle: str, value: int) -> None:
-    """Known chases and non-chases: ferz, the oracle and the expected value agree."""
+    """Known chases and non-chases: ferz, the oracle and the expected value agree; judging
+    the cycle (its moves taken back and replayed) leaves the board as it was."""
     moves = cycle.split() * 2
     assert _oracle(fen, moves) == value
-    assert _value(_play(fen, moves)) == value
+    board = _play(fen, moves)
+    before = board.fen(), board.position.key, board.position.ply
+    assert _value(board) == value
+    assert (board.fen(), board.position.key, board.position.ply) == before
+    board.pop()
+    assert board.fen() == _play(fen, moves[:-1]).fen()
 
 
 def test_a_cycle_shorter_than_threefold_is_not_over() -> None:
