@@ -24,15 +24,24 @@ MOVES = 8
 SECONDS = 60
 
 
-def free_display() -> int:
-    """A display number no X server uses."""
-    for number in range(90, 200):
-        if (
-            not Path(f"/tmp/.X11-unix/X{number}").exists()
-            and not Path(f"/tmp/.X{number}-lock").exists()
-        ):
-            return number
-    raise RuntimeError("no free X display")
+def start_xvfb() -> tuple[subprocess.Popen, int]:
+    """An Xvfb server on a display it chose itself (`-displayfd`: two tests starting one at
+    the same moment, as pytest-xdist's workers do, never pick the same number)."""
+    assert XVFB
+    read, write = os.pipe()
+    server = subprocess.Popen(
+        [XVFB, "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=(write,),
+    )
+    os.close(write)
+    with os.fdopen(read) as answer:
+        number = answer.readline().strip()  # written once the server accepts clients
+    if not number.isdigit():
+        server.kill()
+        raise RuntimeError("Xvfb did not start")
+    return server, int(number)
 
 
 def play_in_xboard(tmp_path: Path, options: list[str], name: str) -> tuple[str, list[str]]:
@@ -41,14 +50,9 @@ def play_in_xboard(tmp_path: Path, options: list[str], name: str) -> tuple[str, 
     Fails if a move was refused, the game stopped short or an engine sent an error; then
     saves a screenshot and the debug log as test-artifacts/NAME.*. Returns (log, moves).
     """
-    assert XBOARD and XVFB
-    display = free_display()
+    assert XBOARD
+    server, display = start_xvfb()
     env = dict(os.environ, DISPLAY=f":{display}", PYTHONPATH=str(ROOT))
-    server = subprocess.Popen(
-        [XVFB, f":{display}", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
     debug = tmp_path / "xboard.debug"
     command = [XBOARD, *options, "-mode", "TwoMachines", "-tc", "0:30", "-inc", "0"]
     command += ["-debug", "-nameOfDebugFile", str(debug), "-saveSettingsOnExit", "false"]
@@ -56,7 +60,6 @@ def play_in_xboard(tmp_path: Path, options: list[str], name: str) -> tuple[str, 
     command += ["-size", "medium"]
     gui = None
     try:
-        time.sleep(0.5)
         gui = subprocess.Popen(
             command, env=env, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )

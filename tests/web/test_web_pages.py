@@ -69,6 +69,21 @@ def square(page, name: str) -> tuple[float, float]:
     return box["x"] + (f + 0.5) * size, box["y"] + (7 - r + 0.5) * size
 
 
+def click_move(page, frm: str, to: str, ply: int) -> None:
+    """Click a move, the piece and then its square, and wait until the server has it (`ply`
+    moves listed). The piece is clicked again while the board shows no selection: a click
+    that lands before the socket's legal moves have reached the board picks nothing up."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(5):
+        page.mouse.click(*square(page, frm))
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_selector("cg-board square.selected", timeout=2_000)
+            break
+    page.mouse.click(*square(page, to))
+    page.wait_for_selector(f".move[data-ply='{ply}']", timeout=10_000)
+
+
 def open_game(page, server: str, game_id: str) -> None:
     """Open a game's page and wait until its socket has sent the position."""
     page.goto(f"{server}#/game/{game_id}")
@@ -118,8 +133,7 @@ def test_game_over_panel_says_who_won_and_offers_what_next(server, browser):
     with opened(browser, "game-over-panel") as page:
         open_game(page, server, game["id"])
         assert page.locator(".game-over").is_hidden()
-        page.mouse.click(*square(page, "a1"))
-        page.mouse.click(*square(page, "a8"))
+        click_move(page, "a1", "a8", 1)
         panel = page.locator(".game-over")
         panel.wait_for(state="visible")
         assert "You won (checkmate)" in panel.inner_text() and "1-0" in panel.inner_text()
