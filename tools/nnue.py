@@ -813,11 +813,18 @@ class Stream:
         return {k: v[perm] for k, v in data.items()}
 
 
-def prepare(data: dict, layout: Layout, result_weight: float, bucket_div: int, buckets: int):
+def prepare(
+    data: dict,
+    layout: Layout,
+    result_weight: float,
+    bucket_div: int,
+    buckets: int,
+    stm_offset: float = 0.0,
+):
     """A group's positions (arrays) as what a step reads, numpy arrays sliced into batches
     without a loop per position: the side to move's network inputs (`us`) and the other
-    side's (`them`), the output bucket, and the target (1 - w) * sigmoid(score / 400)
-    + w * result, side to move's."""
+    side's (`them`), the output bucket, and the target (1 - w) * sigmoid((score - offset)
+    / 400) + w * result, side to move's (`stm_offset`: centipawns taken off every score)."""
     import numpy as np
 
     side = np.asarray(data["side"]).astype(np.int64)
@@ -827,7 +834,7 @@ def prepare(data: dict, layout: Layout, result_weight: float, bucket_div: int, b
     them = layout.rows(views[rows, 1 - side], kings[rows, 1 - side])
     bucket = np.clip((np.asarray(data["count"]).astype(np.int64) - 2) // bucket_div, 0, buckets - 1)
     sign = 1.0 - 2.0 * side.astype(np.float32)  # White's view -> side to move's
-    cp = np.asarray(data["score"], dtype=np.float32) * sign
+    cp = np.asarray(data["score"], dtype=np.float32) * sign - np.float32(stm_offset)
     res = np.asarray(data["result"], dtype=np.float32)
     res = np.where(side == 0, res, 1.0 - res)
     target = (1 - result_weight) / (1.0 + np.exp(-cp / 400.0)) + result_weight * res
@@ -882,6 +889,7 @@ def train(
     ledger: Path | None = None,
     allow_seen: bool = False,
     command: list[str] | None = None,
+    stm_offset: float = 0.0,
 ) -> dict:
     """Fit a network to the files' scores (and results) and write it at the end (after every
     pass too with `write_passes`); returns its statistics. With `checkpoints` (a directory),
@@ -889,7 +897,9 @@ def train(
     run with the same settings continues from it (the same result as a run that was not
     stopped). `max_steps` (0: no limit) stops this run after that many steps, its state kept,
     as an interruption would. In a drop game the network has hand inputs (format 3), each
-    piece type's capped at `hand_cap`."""
+    piece type's capped at `hand_cap`. `stm_offset` centipawns are taken off every score, the
+    side to move's view (a search's score sits above the static evaluation that the network
+    stands for: `check` measures by how much)."""
     import hashlib
     import json
 
@@ -924,6 +934,8 @@ def train(
     }
     if caps:  # (only here: the checkpoints of networks without hands keep their keys)
         settings["hands"] = caps
+    if stm_offset:  # (the same: runs without an offset keep their checkpoints' keys)
+        settings["stm_offset"] = stm_offset
     torch.manual_seed(seed)
     model = build_model(layout, hidden, buckets)
     start = ""
@@ -985,7 +997,7 @@ def train(
         return ((torch.sigmoid(pred) - target) ** 2).mean()
 
     def prepared(data: dict) -> dict:
-        return prepare(data, layout, result_weight, bucket_div, buckets)
+        return prepare(data, layout, result_weight, bucket_div, buckets, stm_offset)
 
     held = prepared(stream.gather(stream.held))
     header = {
@@ -1008,6 +1020,7 @@ def train(
         header["trained"] = (
             f"{n} positions, {passes} epochs, result weight {result_weight}, seed {seed},"
             f" kings {kings}{start}"
+            + (f", side to move's offset {stm_offset:g} cp" if stm_offset else "")
         )
         return header
 
@@ -1377,7 +1390,9 @@ def load_checkpoint(path: Path):
 def check(net_path: Path, data: Path | list[Path], limit: int, variant: str) -> dict:
     """Compare a written network and the hand-made evaluation with the scores of files (or
     `ferz datagen` directories): the mean
-    squared error of their expected results (sigmoid of cp / 400) against the scores'."""
+    squared error of their expected results (sigmoid of cp / 400) against the scores', and the
+    scores' mean offset above the network, the side to move's view, over positions that
+    neither scores beyond 1 500 cp (what `train --stm-offset` takes off)."""
     import math
 
     from ferz.core import factory, nnue
@@ -1393,7 +1408,7 @@ def check(net_path: Path, data: Path | list[Path], limit: int, variant: str) -> 
         return 1.0 / (1.0 + math.exp(-cp / 400.0))
 
     errors = {"network": 0.0, "hand-made": 0.0}
-    n = 0
+    n, above, level = 0, 0.0, 0
     paths = data if isinstance(data, list) else [data]
     every = (sample for file in data_files(paths) for sample in samples(file))
     for sample in every:
@@ -1406,13 +1421,20 @@ def check(net_path: Path, data: Path | list[Path], limit: int, variant: str) -> 
             continue  # (not a position of the variant)
         sign = 1 if a.side == 0 else -1
         target = expected(sign * sample[2])
-        errors["network"] += (expected(neural.eval(a)) - target) ** 2
+        score = neural.eval(a)
+        if max(abs(score), abs(sample[2])) <= 1500:
+            above, level = above + sign * sample[2] - score, level + 1
+        errors["network"] += (expected(score) - target) ** 2
         errors["hand-made"] += (expected(hand.eval(b)) - target) ** 2
         n += 1
         if n >= limit:
             break
     result = {k: v / max(1, n) for k, v in errors.items()}
-    print(f"{n} positions: " + ", ".join(f"{k} {v:.6f}" for k, v in result.items()))
+    result["offset"] = above / max(1, level)
+    print(
+        f"{n} positions: network {result['network']:.6f}, hand-made {result['hand-made']:.6f};"
+        f" the scores sit {result['offset']:.1f} cp above the network for the side to move"
+    )
     return result
 
 
@@ -1464,6 +1486,12 @@ def run(argv: list[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=4096, help="positions per step")
     p.add_argument("--lr", type=float, default=0.002, help="Adam's learning rate (cosine decay)")
     p.add_argument("--result-weight", type=float, default=0.1, help="share of the game result")
+    p.add_argument(
+        "--stm-offset",
+        type=float,
+        default=0.0,
+        help="centipawns taken off every score, the side to move's view (`check` measures it)",
+    )
     p.add_argument("--scale", type=int, default=400, help="centipawns per output unit")
     p.add_argument("--seed", type=int, default=1, help="random seed")
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: its default)")
@@ -1564,6 +1592,7 @@ def run(argv: list[str] | None = None) -> int:
             args.jobs, args.kings, args.group, args.checkpoints, args.save_every, True,
             args.max_steps, args.hand_cap, args.write_passes, args.init, args.ledger,
             args.allow_seen, ["tools/nnue.py", *(sys.argv[1:] if argv is None else argv)],
+            args.stm_offset,
         )  # fmt: skip
         if args.agree and not stats["stopped"]:
             result = agree(

@@ -454,3 +454,35 @@ def test_network_inputs_from_the_table_equal_the_computed_ones():
         got = layout.rows(views, squares)
         assert got.dtype == layout.dtype, variant
         assert (got == layout._computed(views, squares)).all(), variant
+
+
+def test_check_measures_the_side_to_moves_offset_and_train_takes_it_off(tmp_path):
+    """Scores 40 cp above chess-2 for the side to move: `check` says so; the targets that
+    `--stm-offset 40` trains on are those of the scores 40 cp lower, the side to move's view."""
+    need_module("numpy")
+    import numpy as np
+
+    shipped = ROOT / "ferz" / "nets" / "chess.nnue"
+    rules = get("chess")
+    ev = Evaluator(rules, net=nnue.read(shipped))
+    pos = factory.position(rules, None, ev)
+    rng = random.Random(8)
+    lines = []
+    for _ in range(40):
+        fen = list(random_game(rng, rng.randint(4, 40)))[-1].fen()
+        pos.set_fen(fen)
+        stm = ev.eval(pos) + 40
+        if abs(stm) < 1000:
+            lines.append(f"{fen};0.5;{stm if pos.side == 0 else -stm}\n")
+    data = tmp_path / "data.txt"
+    data.write_text("".join(lines))
+    assert tool.check(shipped, data, 100, "chess")["offset"] == 40
+    arrays = tool.encode_file(data, "chess", cache=False)
+    layout = tool.Layout(rules, None)
+    plain, shifted = (tool.prepare(arrays, layout, 0.0, 4, 8, off) for off in (0, 40))
+
+    def centipawns(target):
+        """The score whose expected result a target is."""
+        return 400 * np.log(target / (1 - target))
+
+    assert np.allclose(centipawns(shifted["target"]), centipawns(plain["target"]) - 40, atol=0.05)
