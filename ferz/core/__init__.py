@@ -43,10 +43,14 @@ class _CImportAlias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return None
 
     def create_module(self, spec):  # noqa: D102
-        return importlib.import_module(spec.name[len(self.PREFIX) :])
+        module = importlib.import_module(spec.name[len(self.PREFIX) :])
+        self.spec = module.__spec__
+        return module
 
     def exec_module(self, module):  # noqa: D102
-        return None
+        # the import system has set the alias's spec on the module itself: give it its own
+        # back, or `ferz` would no longer be a package (importlib.resources.files("ferz"))
+        module.__spec__ = self.spec
 
     @classmethod
     def invalidate_caches(cls) -> None:
