@@ -35,13 +35,14 @@ import io
 import re
 import threading
 import weakref
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
 from . import notation
 from .board import Board, IllegalMoveError, Move
-from .core import san
+from .core import movetext, san
 from .core.defs import CASTLE, MAX_GAME_PLY, PROMO
 from .core.rules import Rules
 
@@ -207,6 +208,11 @@ class Node:
         return total
 
 
+#: the seven tags and PGN's unknown values for them
+_SEVEN = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
+_SEVEN |= {"White": "?", "Black": "?", "Result": "*"}
+
+
 @dataclass(eq=False)
 class Game:
     """A game: its tags and its tree of moves from a start position."""
@@ -219,9 +225,7 @@ class Game:
 
     def __post_init__(self) -> None:
         """The seven tags come first, with PGN's unknown values, unless given."""
-        defaults = {"Event": "?", "Site": "?", "Date": "????.??.??", "Round": "?"}
-        defaults |= {"White": "?", "Black": "?", "Result": "*"}
-        self.headers = {**{k: self.headers.get(k, v) for k, v in defaults.items()}, **self.headers}
+        self.headers = {**{k: self.headers.get(k, v) for k, v in _SEVEN.items()}, **self.headers}
 
     @property
     def variant(self) -> str:
@@ -446,6 +450,82 @@ def stream_games(
             return
         yield box.pop()  # the generator keeps no reference to the game it gave
         stream.moved()
+
+
+@dataclass(eq=False)
+class MainLine:
+    """A game as stream_mainlines reads it: its tags (the seven first, as Game's), what is
+    wrong in it (as Game.errors), and the core codes of its main line's first moves, played
+    from its start position (`FEN` tag, or the variant's)."""
+
+    headers: dict[str, str]
+    errors: list[str]
+    codes: array
+
+    @property
+    def variant(self) -> str:
+        """The ferz variant of the game (from the Variant tag; chess without one)."""
+        return variant_name(self.headers.get("Variant", "chess"))
+
+
+def stream_mainlines(
+    handle: TextIO, variant: str = "chess", *, max_plies: int | None = None
+) -> Iterator[MainLine]:
+    """The main lines of every game of an open PGN text stream, one game at a time, as core
+    move codes: no tree, no SAN or UCI text (what `ferz book build` needs). The same games,
+    tags, moves and errors as `stream_games(handle, variant, mainline_only=True, max_plies=)`
+    gives; a game's movetext is read in compiled code (core/movetext.py) where its variant's
+    moves are plain SAN and it is spelt the common way, else as stream_games reads it."""
+    stream = _stream(handle)
+    codes = array("i", [0]) * MAX_GAME_PLY
+    limit = MAX_GAME_PLY + 1 if max_plies is None else max_plies
+    while True:
+        found = _headers(stream, variant)
+        if found is None:
+            stream.stop()
+            return
+        tags, errors, line = found
+        text, first = _movetext(stream, line)
+        stream.games += 1
+        box = [_mainline(stream, tags, errors, text, first, max_plies, limit, codes)]
+        stream.stop()
+        yield box.pop()
+        stream.moved()
+
+
+def _mainline(
+    stream: _Stream,
+    tags: dict[str, str],
+    errors: list[str],
+    text: str,
+    first: int,
+    max_plies: int | None,
+    limit: int,
+    codes: array,
+) -> MainLine:
+    """A game's MainLine from its tags and movetext: walked in the core where it can be (see
+    core/movetext.py), else read by _game and its codes taken from the line reader."""
+    headers = {**{k: tags.get(k, v) for k, v in _SEVEN.items()}, **tags}
+    if not errors and text.isascii():
+        try:
+            reader = _line_reader(headers)
+        except PgnError:
+            reader = None
+        if isinstance(reader, _FastLine):
+            got = movetext.walk(reader.matcher, reader.pos, text, limit, reader.square_at, codes)
+            if got >= 0:
+                result = got >> 16
+                if result and headers["Result"] == "*":
+                    headers["Result"] = movetext.RESULT_TOKENS[result]
+                return MainLine(headers, [], codes[: got & 0xFFFF])
+    game, reader = _game(stream, tags, errors, text, first, True, max_plies)
+    if isinstance(reader, _FastLine):
+        played = array("i", reader.played)
+    elif isinstance(reader, _BoardLine):
+        played = array("i", [move.code for move in reader.board.move_stack])
+    else:
+        played = array("i")
+    return MainLine(game.headers, game.errors, played)
 
 
 def read_games(text: str, variant: str = "chess") -> Iterator[Game]:
@@ -692,6 +772,20 @@ def _read(
     tags, errors, line = found
     text, first = _movetext(stream, line)
     stream.games += 1
+    return _game(stream, tags, errors, text, first, mainline_only, max_plies)[0]
+
+
+def _game(
+    stream: _Stream,
+    tags: dict[str, str],
+    errors: list[str],
+    text: str,
+    first: int,
+    mainline_only: bool,
+    max_plies: int | None,
+) -> tuple[Game, _Line | None]:
+    """A game read from its tags and movetext (the stream's last), and the line reader that
+    played it (None where the start position could not be set)."""
     number = stream.games
     game = Game(tags)
     game.errors.extend(f"game {number}: {error}" for error in errors)
@@ -700,9 +794,9 @@ def _read(
     except PgnError as error:
         game.errors.append(f"game {number}: line {first}: {error}")
         _skip_game_text(stream, text, first)
-        return game
+        return game, None
     _play(game, reader, text, first, stream, number, mainline_only, max_plies)
-    return game
+    return game, reader
 
 
 def _skip_game_text(stream: _Stream, text: str, first: int) -> None:
@@ -997,12 +1091,18 @@ class _FastLine:
         self.file_index = [0] * size
         file_of, rank_of = [-1] * size, [-1] * size
         self.squares: dict[str, int] = {}
+        # the squares by the file letter and rank number of their names (core/movetext.py)
+        self.square_at = array("i", [-1]) * (movetext.FILES * movetext.RANKS)
         for sq in rules.squares():
             name = rules.square_name(sq)
             self.names[sq], self.files[sq], self.ranks[sq] = name, name[0], name[1:]
             self.file_index[sq] = file_of[sq] = rules.file_of(sq)
             rank_of[sq] = rules.rank_of(sq)
             self.squares[name] = sq
+            named = re.fullmatch(r"([a-p])([1-9]\d?)", name)
+            if named is not None:
+                file, rank = ord(named[1]) - 97, int(named[2]) - 1
+                self.square_at[file * movetext.RANKS + rank] = sq
         pieces = rules.pieces
         # the SAN letter of a piece code >> 1 ('' for pawns), and of a promotion's type
         self.letters: list[str | None] = [None] + ["" if p.pawn else p.letter for p in pieces]
