@@ -6,17 +6,23 @@ learn (4). The key hashes the position with the format's published Random64 tabl
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import os
 import random
+import shutil
 import struct
-from collections.abc import Iterable
+import tempfile
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from .board import Board, IllegalMoveError, Move
-from .core.defs import CASTLE, MAXP, PROMO, move_kind, move_to
+from .core import polyglot as _polyglot
+from .core.defs import CASTLE, MAX_GAME_PLY, MAXP, PROMO, move_kind, move_to
 from .core.rules import Rules
 from .files import write_atomically
 
@@ -381,6 +387,169 @@ def _raw_code(code: int, tables: _Tables) -> int:
     if (code >> 24) & 7 == PROMO:
         raw |= tables.promos[(code >> 18) & 63] << 12
     return raw
+
+
+#: records a Builder keeps in memory (12 bytes each, as much again while they are sorted);
+#: past them it sorts them and writes them to temporary files, by the key's first byte
+SPILL_RECORDS = 1 << 21
+
+
+class Builder:
+    """A Polyglot book made from games' main lines given as core move codes (what
+    `pgn.stream_mainlines` reads), in bounded memory: each ply is one 12-byte record (key,
+    move, score) in flat arrays, written in compiled code (core/polyglot.py); past
+    SPILL_RECORDS they are sorted and go to temporary files, 256 of them by the key's first
+    byte, so that `write` sums a part of the keys at a time. The book is the one build()
+    makes of the same games (the same entries, weights and order), the counts halved in the
+    games' order as `polyglot make-book` halves them."""
+
+    def __init__(
+        self,
+        max_ply: int = 1024,
+        min_games: int = 3,
+        uniform: bool = False,
+        spill: int = SPILL_RECORDS,
+    ) -> None:
+        if max_ply < 1 or min_games < 1:
+            raise ValueError("max_ply and min_games must be at least 1")
+        self.max_ply, self.min_games, self.uniform = max_ply, min_games, uniform
+        self.spill = max(spill, MAX_GAME_PLY)
+        self.keys, self.vals = array("Q"), array("I")
+        self.used = 0  # records in the arrays
+        self.parts: str | None = None  # the temporary folder of the spilled records
+        self.starts: dict[tuple[str, int, bool], tuple[Board, tuple]] = {}
+
+    def __enter__(self) -> Builder:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the temporary files."""
+        if self.parts is not None:
+            shutil.rmtree(self.parts, ignore_errors=True)
+            self.parts = None
+
+    def add(
+        self, fen: str, rules: Rules, chess960: bool, codes: Sequence[int], result: str
+    ) -> None:
+        """Count a game: its start, its main line's moves (core codes, legal), its result;
+        ValueError for a variant other than standard chess or an illegal move."""
+        start = (fen, id(rules), chess960)
+        found = self.starts.get(start)
+        if found is None or found[0].rules is not rules:
+            board = Board(fen, rules=rules, chess960=chess960)
+            _standard(board)
+            tables = _tables(rules)
+            arrays = (
+                _random64_array(),
+                array("i", tables.pieces),
+                array("i", tables.squares),
+                array("i", tables.files),
+                array("i", tables.promos),
+            )
+            found = self.starts[start] = (board, arrays)
+        board, arrays = found
+        if not isinstance(codes, array) or codes.typecode != "i":
+            codes = array("i", codes)
+        n = min(len(codes), self.max_ply)
+        if self.used + n > len(self.keys):
+            self._room(n)
+        won = {"1-0": 0, "0-1": 1}.get(result, -1)
+        got = _polyglot.records(
+            board.position, codes, n, won, arrays, self.keys, self.vals, self.used
+        )
+        if got < 0:
+            raise ValueError(f"an illegal move in a game from {fen}")
+        self.used += got
+
+    def _room(self, n: int) -> None:
+        """Room for n more records: the arrays grown (doubled, up to the spill size), or
+        their records sorted and written to the temporary files."""
+        size = len(self.keys)
+        if size < self.spill:
+            grow = min(max(size, 1 << 16, n), self.spill - size)
+            self.keys.frombytes(bytes(8 * grow))
+            self.vals.frombytes(bytes(4 * grow))
+        if self.used + n > len(self.keys):
+            self._spill()
+
+    def _spill(self) -> None:
+        """Sort the records in memory and add them to the temporary files by key range."""
+        keys, vals, used = self.keys, self.vals, self.used
+        _polyglot.sort(keys, vals, used)
+        if self.parts is None:
+            self.parts = tempfile.mkdtemp(prefix="ferz-book-")
+        lo = 0
+        for part in range(256):
+            hi = bisect.bisect_left(keys, (part + 1) << 56, lo, used) if part < 255 else used
+            if hi > lo:
+                name = os.path.join(self.parts, f"{part:02x}")
+                with open(name + ".keys", "ab") as handle:
+                    handle.write(keys[lo:hi].tobytes())
+                with open(name + ".vals", "ab") as handle:
+                    handle.write(vals[lo:hi].tobytes())
+            lo = hi
+        self.used = 0
+
+    def _sorted(self) -> Iterator[tuple[array, array, int]]:
+        """The records sorted by key, a part at a time (stable: a key's in the games' order)."""
+        if self.parts is None:
+            _polyglot.sort(self.keys, self.vals, self.used)
+            yield self.keys, self.vals, self.used
+            return
+        if self.used:
+            self._spill()
+        self.keys, self.vals = array("Q"), array("I")  # the parts need the memory
+        for part in range(256):
+            name = os.path.join(self.parts, f"{part:02x}")
+            if not os.path.exists(name + ".keys"):
+                continue
+            keys, vals = array("Q"), array("I")
+            with open(name + ".keys", "rb") as handle:
+                keys.frombytes(handle.read())
+            with open(name + ".vals", "rb") as handle:
+                vals.frombytes(handle.read())
+            os.unlink(name + ".keys")
+            os.unlink(name + ".vals")
+            _polyglot.sort(keys, vals, len(keys))
+            yield keys, vals, len(keys)
+
+    def write(self, path: str | Path) -> tuple[int, int]:
+        """Write the book (whole or not at all, as write_atomically; no file where no move is
+        kept); its (entries, positions)."""
+        temporary = Path(f"{path}.tmp")
+        state = array("q", [0, 0, 0])
+        out = bytearray(1 << 20)
+        try:
+            with open(temporary, "wb") as handle:
+                for keys, vals, n in self._sorted():
+                    state[0] = 0
+                    while state[0] < n:
+                        size = _polyglot.aggregate(
+                            keys, vals, n, self.min_games, self.uniform, HALVE_AT, out, state
+                        )
+                        handle.write(memoryview(out)[:size])
+                handle.flush()
+                os.fsync(handle.fileno())
+            if state[1]:
+                os.replace(temporary, path)
+            else:
+                temporary.unlink()
+        except BaseException:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise
+        finally:
+            self.close()
+        return state[1], state[2]
+
+
+@lru_cache(maxsize=1)
+def _random64_array() -> array:
+    """random64() as an array of unsigned 64-bit ints (for core/polyglot.py)."""
+    return array("Q", random64())
 
 
 def save(path: str | Path, rows: list[tuple[int, int, int, int]]) -> None:

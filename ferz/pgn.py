@@ -461,10 +461,15 @@ class MainLine:
     headers: dict[str, str]
     errors: list[str]
     codes: array
+    #: the variant's rules (from the Variant tag; chess without one), None where the game's
+    #: errors leave them unknown
+    rules: Rules | None = None
 
     @property
     def variant(self) -> str:
         """The ferz variant of the game (from the Variant tag; chess without one)."""
+        if self.rules is not None:
+            return self.rules.name
         return variant_name(self.headers.get("Variant", "chess"))
 
 
@@ -479,6 +484,7 @@ def stream_mainlines(
     stream = _stream(handle)
     codes = array("i", [0]) * MAX_GAME_PLY
     limit = MAX_GAME_PLY + 1 if max_plies is None else max_plies
+    known: dict[str, Rules | None] = {}  # the rules of the Variant tags met (None: unknown)
     while True:
         found = _headers(stream, variant)
         if found is None:
@@ -487,7 +493,7 @@ def stream_mainlines(
         tags, errors, line = found
         text, first = _movetext(stream, line)
         stream.games += 1
-        box = [_mainline(stream, tags, errors, text, first, max_plies, limit, codes)]
+        box = [_mainline(stream, tags, errors, text, first, max_plies, limit, codes, known)]
         stream.stop()
         yield box.pop()
         stream.moved()
@@ -502,22 +508,32 @@ def _mainline(
     max_plies: int | None,
     limit: int,
     codes: array,
+    known: dict[str, Rules | None],
 ) -> MainLine:
     """A game's MainLine from its tags and movetext: walked in the core where it can be (see
-    core/movetext.py), else read by _game and its codes taken from the line reader."""
+    core/movetext.py), else read by _game and its codes taken from the line reader. `known`
+    keeps the rules of the Variant tags met (a tag's name is looked up once a stream)."""
     headers = {**{k: tags.get(k, v) for k, v in _SEVEN.items()}, **tags}
     if not errors and text.isascii():
-        try:
-            reader = _line_reader(headers)
-        except PgnError:
-            reader = None
+        tag = headers.get("Variant", "chess")
+        rules = known.get(tag)
+        if rules is None and tag not in known:
+            from . import variants
+
+            with contextlib.suppress(PgnError):
+                rules = variants.get(variant_name(tag))
+            known[tag] = rules
+        reader = None
+        if rules is not None:
+            with contextlib.suppress(PgnError):
+                reader = _line_reader(headers, rules)
         if isinstance(reader, _FastLine):
             got = movetext.walk(reader.matcher, reader.pos, text, limit, reader.square_at, codes)
             if got >= 0:
                 result = got >> 16
                 if result and headers["Result"] == "*":
                     headers["Result"] = movetext.RESULT_TOKENS[result]
-                return MainLine(headers, [], codes[: got & 0xFFFF])
+                return MainLine(headers, [], codes[: got & 0xFFFF], rules)
     game, reader = _game(stream, tags, errors, text, first, True, max_plies)
     if isinstance(reader, _FastLine):
         played = array("i", reader.played)
@@ -525,7 +541,7 @@ def _mainline(
         played = array("i", [move.code for move in reader.board.move_stack])
     else:
         played = array("i")
-    return MainLine(game.headers, game.errors, played)
+    return MainLine(game.headers, game.errors, played, None if reader is None else reader.rules)
 
 
 def read_games(text: str, variant: str = "chess") -> Iterator[Game]:
@@ -816,11 +832,13 @@ def _skip_game_text(stream: _Stream, text: str, first: int) -> None:
 _LOCAL = threading.local()
 
 
-def _line_reader(headers: dict[str, str]) -> _Line:
-    """A line reader at the game's start position (kept per variant and thread); PgnError."""
+def _line_reader(headers: dict[str, str], rules: Rules | None = None) -> _Line:
+    """A line reader at the game's start position (kept per variant and thread; `rules`: the
+    Variant tag's, where the caller knows them); PgnError."""
     from . import variants
 
-    rules = variants.get(variant_name(headers.get("Variant", "chess")))
+    if rules is None:
+        rules = variants.get(variant_name(headers.get("Variant", "chess")))
     lines = getattr(_LOCAL, "lines", None)
     if lines is None:
         lines = _LOCAL.lines = {}

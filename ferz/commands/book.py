@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from .. import book, pgn, variants
+from .. import book, pgn
 from ..board import Board
 from ..core.rules import Rules
 
@@ -23,8 +24,10 @@ build weights moves as `polyglot make-book` does: each game through a move adds 
 mover won, 1 for a draw or an unknown result, 0 for a loss; moves seen in fewer than
 --min-games games, or with no score, are left out. Books cover standard chess (and Chess960).
 Only the first --max-ply moves of each game's main line are read (variations, comments and
-the moves after them are passed by unread); a bad game is reported and left out; a run of
-more than a few seconds shows its progress on stderr (--quiet: none)."""
+the moves after them are passed by unread); the counts take 12 bytes a ply, in temporary
+files past 2 million plies, so a database of any size is read in bounded memory; a bad game
+is reported and left out; a run of more than a few seconds shows its progress on stderr
+(--quiet: none)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,9 +60,13 @@ class _Read:
     def progress(self, final: bool = False) -> None:
         """The progress line on stderr after the first two seconds: rewritten once a second on
         a terminal, a new line every ten seconds otherwise (a log)."""
+        if self.quiet:
+            return
         now = time.monotonic()
+        if not final and now - self.started < 2:
+            return  # (before isatty: a system call, and this runs once a game)
         every = 1 if sys.stderr.isatty() else 10
-        if self.quiet or (not final and (now - self.started < 2 or now - self.shown < every)):
+        if not final and now - self.shown < every:
             return
         if final and not self.shown:
             return  # a quick run: no line
@@ -75,30 +82,29 @@ class _Read:
 
 def _games(
     paths: list[str], read: _Read, max_ply: int
-) -> Iterator[tuple[str, Rules, bool, list[str], str]]:
-    """(start FEN, Rules, Chess960, UCI moves of the main line, result) of every standard chess
-    game of the files, a game at a time (the book keeps counts, not games; only the first
-    `max_ply` moves of the main line are read, the rest of each game is passed by); games of
-    other variants are skipped, and so are bad games, their errors kept in `read`."""
+) -> Iterator[tuple[str, Rules, bool, array, str]]:
+    """(start FEN, Rules, Chess960, core codes of the main line's first `max_ply` moves,
+    result) of every standard chess game of the files, a game at a time (the book keeps
+    counts, not games; the rest of each game is passed by unread); games of other variants
+    are skipped, and so are bad games, their errors kept in `read`."""
     for path in paths:
         try:
             handle = open(path, encoding="utf-8-sig", errors="replace")  # noqa: SIM115
         except OSError as error:
             raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
         with handle:
-            for game in pgn.stream_games(handle, mainline_only=True, max_plies=max_ply):
+            for game in pgn.stream_mainlines(handle, max_plies=max_ply):
                 read.seen += 1
                 read.progress()
                 if game.errors:
                     read.errors.append(f"{path}: {game.errors[0]}")
                     continue
-                if game.variant not in ("chess", "chess960"):
+                rules = game.rules
+                if rules is None or rules.name not in ("chess", "chess960"):
                     continue
                 read.games += 1
-                rules = variants.get(game.variant)
                 fen = game.headers.get("FEN") or rules.start_fen
-                moves = game.mainline_moves()
-                yield fen, rules, rules.chess960, moves, game.headers.get("Result", "*")
+                yield fen, rules, rules.chess960, game.codes, game.headers["Result"]
 
 
 def main(args: argparse.Namespace) -> int:
@@ -107,28 +113,28 @@ def main(args: argparse.Namespace) -> int:
         if args.max_ply < 1 or args.min_games < 1:
             raise ValueError("--max-ply and --min-games must be at least 1")
         read = _Read(quiet=args.quiet)
-        games = _games(args.pgn, read, args.max_ply)
-        rows = book.build_lines(games, args.max_ply, args.min_games, args.uniform)
-        read.progress(final=True)
-        if not read.games:
-            first = f" ({read.errors[0]})" if read.errors else ""
-            raise ValueError(
-                f"no standard chess or Chess960 game in {', '.join(args.pgn)}: no book "
-                f"written{first}"
-            )
-        if not rows:
+        with book.Builder(args.max_ply, args.min_games, args.uniform) as builder:
+            for line in _games(args.pgn, read, args.max_ply):
+                builder.add(*line)
+            read.progress(final=True)
+            if not read.games:
+                first = f" ({read.errors[0]})" if read.errors else ""
+                raise ValueError(
+                    f"no standard chess or Chess960 game in {', '.join(args.pgn)}: no book "
+                    f"written{first}"
+                )
+            try:
+                entries, positions = builder.write(args.out)
+            except OSError as error:
+                raise ValueError(f"cannot write {args.out}: {error.strerror}") from None
+        if not entries:
             raise ValueError(
                 f"no move of the {read.games} games was played, with a score, in --min-games "
                 f"{args.min_games} of them: no book written (lower --min-games)"
             )
         for error in read.errors:  # the book is made of the others
             print(f"ferz book: skipped a bad game: {error}", file=sys.stderr)
-        try:
-            book.save(args.out, rows)
-        except OSError as error:
-            raise ValueError(f"cannot write {args.out}: {error.strerror}") from None
-        positions = len({row[0] for row in rows})
-        print(f"{args.out}: {len(rows)} moves in {positions} positions from {read.games} games")
+        print(f"{args.out}: {entries} moves in {positions} positions from {read.games} games")
         return 0
     board = Board(args.fen) if args.fen else Board()
     for text in args.moves:
