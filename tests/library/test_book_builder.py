@@ -5,6 +5,7 @@ halved as Polyglot halves them, compiled or not."""
 
 from __future__ import annotations
 
+import functools
 import io
 import subprocess
 import sys
@@ -41,6 +42,13 @@ def saved(tmp_path, games, max_ply=1024, min_games=3, uniform=False) -> bytes:
     return path.read_bytes()
 
 
+@functools.cache
+def shared_games() -> list[tuple[Board, str]]:
+    """200 random games and 40 of them again (weights above 1), made once for the tests."""
+    games = random_games(200, 11)
+    return games + [(end, "1-0") for end, _ in games[:40]]
+
+
 @pytest.mark.parametrize(
     ("max_ply", "min_games", "uniform", "spill"),
     [(1024, 1, False, None), (1024, 1, False, 4000), (12, 2, False, 4000), (8, 1, True, None)],
@@ -48,8 +56,7 @@ def saved(tmp_path, games, max_ply=1024, min_games=3, uniform=False) -> bytes:
 def test_the_same_book_as_build(tmp_path, max_ply, min_games, uniform, spill) -> None:
     """Random games (e.p., promotions, castling) many of which share their first moves; a
     small spill size sends the records through the temporary files."""
-    games = random_games(200, 11)
-    games += [(end, "1-0") for end, _ in games[:40]]  # repeated games: weights above 1
+    games = shared_games()
     theirs = saved(tmp_path, games, max_ply, min_games, uniform)
     mine = built(tmp_path, games, max_ply, min_games, uniform, spill)
     assert mine == theirs and len(mine) > 16 * 50
@@ -108,7 +115,7 @@ def test_book_build_writes_what_build_lines_makes(tmp_path) -> None:
     command used before), byte for byte, for its options."""
     from tests.library.test_pgn_mainlines import EDGE, random_pgn
 
-    text = random_pgn(150, 6) + "\n" + EDGE
+    text = random_pgn(60, 6) + "\n" + EDGE
     path = tmp_path / "g.pgn"
     path.write_text(text)
     for options in (["--min-games", "1"], ["--max-ply", "6", "--min-games", "2", "--uniform"]):

@@ -176,11 +176,12 @@ CHESS960 = (
 
 def random_pgn(count: int, seed: int) -> str:
     """Random legal games written by ferz.pgn (SAN, checks, castling, promotions, e.p.), some
-    with a comment, NAGs and a variation, in chess, Chess960 and crazyhouse."""
+    with a comment, NAGs and a variation, in chess, Chess960, crazyhouse, capablanca (ten
+    files) and grand (ten ranks)."""
     rng = random.Random(seed)
     texts = []
     for number in range(count):
-        variant = ("chess", "chess", "chess", "chess960", "crazyhouse")[number % 5]
+        variant = ("chess", "chess", "chess960", "crazyhouse", "capablanca", "grand")[number % 6]
         if variant == "chess960":
             board = Board(rng.choice(CHESS960), variant="chess960")
         else:
@@ -239,7 +240,7 @@ def test_edge_cases_read_as_the_tree_reader_reads_them(max_plies) -> None:
 
 @pytest.mark.parametrize("max_plies", [None, 7])
 def test_random_games_read_as_the_tree_reader_reads_them(max_plies) -> None:
-    assert compare(random_pgn(60, 4), max_plies) == 60
+    assert compare(random_pgn(36, 4), max_plies) == 36
 
 
 def test_plain_games_are_walked_in_the_core_and_the_others_read_the_slow_way(
