@@ -26,6 +26,8 @@ Streams are read as python-chess reads them (`read_game(handle)`, `read_headers`
 The hot path (docs/match.md, "Speed"): one regular expression cuts a game's movetext into
 tokens, and a move is matched against the compiled position's pseudo-legal moves to its target
 square (_FastLine), the Board's parser serving the variants and spellings it does not know.
+Tools that need the main line's moves only (`ferz book build`) read `stream_mainlines`: no
+tree and no move text, the whole movetext walked in compiled code (core/movetext.py).
 """
 
 from __future__ import annotations
