@@ -15,14 +15,12 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import partial
 from itertools import pairwise
 
 from . import data, timeman, variants
 from .board import Board, Move, rules_for
 from .book import Book, bundled_book
 from .core import factory, nnue
-from .core.chase import Chases, cycle_value
 from .core.defs import MAX_GAME_PLY
 from .core.evaluate import Evaluator
 from .core.position import Position
@@ -801,10 +799,7 @@ class Engine:
             if i < len(self._searches):
                 self._searches[i].set_position(pos)
             else:
-                search = Search(pos, self._tt, self._evaluator)
-                if self._rules.chasing_rule:
-                    search.set_chase_judge(partial(cycle_value, chases=Chases(self._rules)))
-                self._searches.append(search)
+                self._searches.append(Search(pos, self._tt, self._evaluator))
             self._searches[i].stop = 0
             self._searches[i].node_limit = 0
         return self._searches

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from array import array
 from collections import namedtuple
+from functools import partial
 
 import cython
 from cython.cimports.ferz.core import attacks, endrules, movegen
@@ -48,6 +49,7 @@ from cython.cimports.ferz.core.tt import (
     tt_score,
 )
 
+from ferz.core.chase import Chases, cycle_value
 from ferz.params import SEARCH, has_palace, values
 
 if not cython.compiled:  # the constants of search.pxd, for the uncompiled fallback
@@ -159,6 +161,8 @@ class Search:
         self.tb_role = _ints(1)
         self.tb_square = _ints(1)
         self.chasing = 0
+        if pos.rules.chasing_rule:  # (xiangqi's: repetitions are judged, not drawn)
+            self.set_chase_judge(partial(cycle_value, chases=Chases(pos.rules)))
         self.chase_calls = 0
         self.chase_keys = array("Q", bytes(8 * CHASE_CACHE))
         self.chase_vals = _ints(CHASE_CACHE)
@@ -216,7 +220,8 @@ class Search:
 
     def set_chase_judge(self, judge) -> None:
         """Judge repetitions in the tree by the chasing rule: judge(position) gives +1, 0 or -1
-        for the side to move (ferz.core.chase.cycle_value); None: repetitions are draws."""
+        for the side to move (ferz.core.chase.cycle_value, set at the start for rules with a
+        chasing rule); None: repetitions are draws."""
         self.chase_judge = judge
         self.chasing = 0 if judge is None else 1
 

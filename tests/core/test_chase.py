@@ -18,7 +18,7 @@ import pytest
 
 from ferz import variants
 from ferz.board import Board
-from ferz.core import attacks
+from ferz.core import attacks, factory
 from ferz.core.chase import Chases, cycle_value
 from tests.conftest import ROOT
 
@@ -100,3 +100,11 @@ def test_anywhere_ignores_the_river_and_the_palace() -> None:
     assert not attacks.reaches(pos, d4, e4)
     assert attacks.reaches(pos, d4, e4, True)
     assert attacks.attackers(pos, e4, 0) == [] and attacks.attackers(pos, e4, 0, True) == [d4]
+
+
+@pytest.mark.parametrize(("variant", "judged"), [("xiangqi", 1), ("chess", 0), ("janggi", 0)])
+def test_every_search_of_a_chasing_variant_judges_its_repetitions(variant: str, judged: int):
+    """The search takes the chasing rule from the rules themselves: a search made by the
+    factory, as one made by the engine, judges repetitions where the variant chases."""
+    search = factory.search(variants.get(variant))
+    assert search.chasing == judged and (search.chase_judge is not None) == bool(judged)
