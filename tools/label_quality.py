@@ -11,7 +11,14 @@ run for the next, by FEN; one --nodes per file); printed are the mean absolute e
 of the label against the reference as win probabilities (sigmoid(cp / 400)), the same in
 centipawns (both clipped to +-2000), the share of labels more than 100 cp off, and how the
 positions spread over plies and game phases (pieces on the board), so that two outputs'
-distributions can be compared as well as their labels.
+distributions can be compared as well as their labels, and how far the labels sit above the
+reference for the side to move (a shallow search's bias).
+
+With `--net FILE` (repeatable), each network's static evaluation of the same positions is
+compared with the reference as well: its error, its mean offset and its error once that offset
+is taken off, and how often it orders two random positions as the reference does. This is the
+cheap check of a trained network before a match: a lower held-out error against shallow labels
+is no gain where the network does not come closer to the deeper search.
 """
 
 from __future__ import annotations
@@ -100,7 +107,52 @@ def report(name: str, records: list[TrainingRecord], reference: list[int]) -> No
     print(f"  phases {', '.join(parts)}")
     mean = sum(abs(r.score) for r in records) / n
     draws = sum(r.result == 0 for r in records) / n
-    print(f"  mean |label| {mean:.0f} cp, drawn games {draws:.1%}")
+    level = [(r.score, ref) for r, ref in zip(records, reference, strict=True)]
+    level = [(a, b) for a, b in level if max(abs(a), abs(b)) <= 1500]
+    above = sum(a - b for a, b in level) / max(1, len(level))  # (as for the networks below)
+    print(f"  mean |label| {mean:.0f} cp, drawn games {draws:.1%}, labels {above:+.1f} cp")
+
+
+def network_scores(net: Path, fens: list[str], variant: str) -> list[int]:
+    """A network's static evaluation of each FEN, side to move's view."""
+    from ferz.core import factory, nnue
+    from ferz.core.evaluate import Evaluator
+    from ferz.variants import get
+
+    rules = get(variant)
+    evaluator = Evaluator(rules, net=nnue.read(net))
+    pos = factory.position(rules, None, evaluator)
+    scores = []
+    for fen in fens:
+        pos.set_fen(fen)
+        scores.append(evaluator.eval(pos))
+    return scores
+
+
+def compare(name: str, scores: list[int], reference: list[int], pairs: int, seed: int) -> dict:
+    """A network's scores against the reference (positions either scores beyond 1 500 cp left
+    out): MAE in win probability, mean offset (reference minus network), MAE with that offset
+    taken off, and the share of random pairs of positions it orders as the reference."""
+    both = [
+        (ref, s) for s, ref in zip(scores, reference, strict=True) if max(abs(s), abs(ref)) <= 1500
+    ]
+    n = max(1, len(both))
+    offset = sum(ref - s for ref, s in both) / n
+    mae = sum(abs(win(ref) - win(s)) for ref, s in both) / n
+    level = sum(abs(win(ref) - win(round(s + offset))) for ref, s in both) / n
+    rng = random.Random(seed)
+    agree = counted = 0
+    for _ in range(pairs if len(both) > 1 else 0):
+        (r1, s1), (r2, s2) = rng.sample(both, 2)
+        if r1 != r2:
+            counted += 1
+            agree += (r1 > r2) == (s1 > s2)
+    order = agree / max(1, counted)
+    print(
+        f"  {name}: MAE win probability {mae:.4f} ({level:.4f} without its offset of"
+        f" {offset:+.1f} cp), orders {order:.2%} of pairs as the reference"
+    )
+    return {"mae": mae, "offset": offset, "level": level, "order": order}
 
 
 def main() -> int:
@@ -116,6 +168,10 @@ def main() -> int:
     parser.add_argument(
         "--cache", type=Path, help="JSON file of reference scores by FEN, read and extended"
     )
+    parser.add_argument(
+        "--net", type=Path, action="append", default=[], help="a network to compare (repeatable)"
+    )
+    parser.add_argument("--pairs", type=int, default=20000, help="random pairs ordered")
     args = parser.parse_args()
     known: dict[str, int] = {}
     if args.cache and args.cache.exists():
@@ -127,7 +183,11 @@ def main() -> int:
         known.update(zip(fens, found, strict=True))
         if args.cache:
             args.cache.write_text(json.dumps(known))
-        report(str(path), records, [known[r.fen] for r in records])
+        reference = [known[r.fen] for r in records]
+        report(str(path), records, reference)
+        for net in args.net:
+            scores = network_scores(net, [r.fen for r in records], args.variant)
+            compare(net.stem, scores, reference, args.pairs, args.seed)
     return 0
 
 
