@@ -20,8 +20,8 @@ def _outcome(outcome: chess.Outcome | None) -> Outcome | None:
     return Outcome(outcome.termination.name.lower(), outcome.winner)
 
 
-def _compare(ours: Board, theirs: chess.Board, with_san: bool) -> None:
-    """Assert that both boards agree on everything observable."""
+def _compare(ours: Board, theirs: chess.Board, with_san: bool) -> bool:
+    """Assert that both boards agree on everything observable; whether the game is over."""
     assert ours.fen() == theirs.fen(en_passant="xfen")
     our_moves = {m.uci(): m for m in ours.legal_moves}
     their_moves = {m.uci(): m for m in theirs.legal_moves}
@@ -34,14 +34,26 @@ def _compare(ours: Board, theirs: chess.Board, with_san: bool) -> None:
         assert our_outcome is not None, theirs.fen()
         assert our_outcome.termination == their_outcome.termination.name.lower()
         assert our_outcome.winner == their_outcome.winner
-    assert ours.can_claim_fifty_moves() == theirs.can_claim_fifty_moves(), theirs.fen()
-    assert ours.can_claim_draw() == theirs.can_claim_draw(), theirs.fen()
-    assert ours.outcome(claim_draw=True) == _outcome(theirs.outcome(claim_draw=True))
+    their_fifty = theirs.can_claim_fifty_moves()
+    assert ours.can_claim_fifty_moves() == their_fifty, theirs.fen()
+    # The threefold claim plays every legal move, the oracle's slowest call: asked once here
+    # (can_claim_draw and outcome(claim_draw=True) each asked it: a third of the test's time).
+    their_threefold = not their_fifty and theirs.can_claim_threefold_repetition()
+    assert ours.can_claim_draw() == (their_fifty or their_threefold), theirs.fen()
+    # python-chess's outcome(claim_draw=True): the game's end, else the fifty-move claim, else
+    # the threefold claim
+    claimed = their_outcome
+    if claimed is None and their_fifty:
+        claimed = chess.Outcome(chess.Termination.FIFTY_MOVES, None)
+    elif claimed is None and their_threefold:
+        claimed = chess.Outcome(chess.Termination.THREEFOLD_REPETITION, None)
+    assert ours.outcome(claim_draw=True) == _outcome(claimed)
     if with_san:
         for text, move in our_moves.items():
             san = theirs.san(their_moves[text])
             assert ours.san(move) == san, theirs.fen()
             assert ours.parse_san(san) == move
+    return their_outcome is not None
 
 
 def _random_play(seed: int, positions: int, chess960: bool) -> int:
@@ -56,9 +68,9 @@ def _random_play(seed: int, positions: int, chess960: bool) -> int:
             theirs = chess.Board()
         ours = Board(theirs.fen(), chess960=chess960)
         for ply in range(300):
-            _compare(ours, theirs, with_san=seen % 4 == 0)
+            over = _compare(ours, theirs, with_san=seen % 4 == 0)
             seen += 1
-            if theirs.is_game_over() or seen >= positions:
+            if over or seen >= positions:
                 break
             moves = list(theirs.legal_moves)
             # prefer captures and promotions a little, to reach endgames and promotions
