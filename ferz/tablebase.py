@@ -14,11 +14,14 @@ Black's) in a folder per variant::
         tables.probe_wdl(board)  # 1: the side to move wins
         tables.probe_dtm(board)  # plies to mate: positive won, negative lost, 0 drawn
 
-What the tables leave out, by design: repetitions are draws (xiangqi's perpetual check and
-chase rules, which make some of them losses, are not applied: ``probe_*`` answers such
-positions as the plain game scores them), the n-move rule does not apply (as Syzygy's WDL
-without its 50-move flags), and under a counting rule (makruk) a win is only reported when the
-mate fits in what is left of the count with a bare king on the board (else no answer).
+Where a perpetual check loses (xiangqi), the tables apply it: a side that can only keep the
+draw by checking at every move, against answers that never check, loses (a distance of
+RULE plies or more: not a mate distance, see ferz.core.tbgen). What they leave out, by design:
+other repetitions are draws (xiangqi's chasing rule, which makes some of them losses, is not
+applied: ``probe_*`` answers such positions as a draw, and the search does not take a table's
+xiangqi draw as exact), the n-move rule does not apply (as Syzygy's WDL without its 50-move
+flags), and under a counting rule (makruk) a win is only reported when the mate fits in what is
+left of the count with a bare king on the board (else no answer).
 
 File format 1 (``.fzt``): the line ``FERZTB 1``, one line of JSON (variant, rules fingerprint,
 material, piece codes and squares per slot, mirror flag, number of positions, longest mate),
@@ -47,6 +50,7 @@ from .core.rules import Rules
 MAGIC = b"FERZTB 1\n"
 SUFFIX = ".fzt"
 WIN, MINWIN, DRAWN, INVALID, NONE = 32000, 2000, 1, -32768, -32767
+RULE = 10000  # tbgen.TB_RULE: distances from here on are wins by the perpetual-check rule
 TB_FAIL = 99  # the search's "no verdict" (ferz.core.search)
 MAX_PIECES = 5  # the most a table may have (a 6-man table would not fit in memory here)
 MAX_POSITIONS = 1 << 31  # the largest index a table may have (4 GB of values)
@@ -343,6 +347,8 @@ def build(
         start = time.perf_counter()
         builder = tbgen.Builder(table, spec.pos, tables, spec.unmoves(table), rules.en_passant)
         longest = builder.run()
+        if rules.perpetual_check_illegal:
+            builder.perpetual(longest)  # (wins by the rule: distances from RULE on)
         seconds = time.perf_counter() - start
         tables[key_of(table)] = table
         write(path, rules, table, longest)
@@ -375,6 +381,8 @@ def header(rules: Rules, table: tbgen.Table, longest: int) -> dict[str, object]:
         "mirror": bool(table.mirror),
         "positions": table.size,
         "longest": longest,
+        # (only where it applies: the other variants' headers, and files, stay as they were)
+        **({"perpetual": "check loses"} if rules.perpetual_check_illegal else {}),
     }
 
 
@@ -451,11 +459,23 @@ def load(path: Path, rules: Rules) -> tbgen.Table:
     return table
 
 
+def other_rules(path: Path, head: dict[str, object], rules: Rules) -> str | None:
+    """Why a table file's header is not one of these rules' tables, or None."""
+    if head.get("variant") != rules.name:
+        return f"{path}: built for {head.get('variant')}, not {rules.name}"
+    if head.get("rules") != fingerprint(rules):
+        return f"{path} was built for other rules of {rules.name}: build it again"
+    if rules.perpetual_check_illegal and "perpetual" not in head:
+        return f"{path} was built without the perpetual-check rule: build it again"
+    return None
+
+
 def fill(path: Path, rules: Rules, table: tbgen.Table, head: dict[str, object], body: bytes) -> int:
     """Fill `table` from a file's header and compressed values, checked against the rules
     and the index; the longest mate."""
-    if head.get("variant") != rules.name or head.get("rules") != fingerprint(rules):
-        raise TablebaseError(f"{path} was built for other rules ({head.get('variant')})")
+    why = other_rules(path, head, rules)
+    if why:
+        raise TablebaseError(why)
     if head != {**header(rules, table, head.get("longest", 0)), "longest": head.get("longest")}:
         raise TablebaseError(f"{path}: its index does not match {table.name}")
     try:
@@ -499,10 +519,9 @@ class Endgames:
             except TablebaseError as error:
                 self.skipped.append(str(error))
                 continue
-            if head.get("variant") != self.rules.name or head.get("rules") != fingerprint(
-                self.rules
-            ):
-                self.skipped.append(f"{path}: built for {head.get('variant')}, not {self.variant}")
+            why = other_rules(path, head, self.rules)
+            if why:
+                self.skipped.append(why)
                 continue
             material = head.get("material")
             if isinstance(material, str):
@@ -704,8 +723,15 @@ def note(tables: Endgames, board: Board) -> str | None:
     if dtm == 0:
         return None  # the game is over
     mover, other = ("White", "Black") if board.turn else ("Black", "White")
+    if by_rule(value):
+        return f"tablebase: {mover if dtm > 0 else other} wins (a perpetual check loses)"
     moves = (dtm + 1) // 2 if dtm > 0 else (-dtm) // 2
     return f"tablebase: {mover if dtm > 0 else other} wins, mate in {moves}"
+
+
+def by_rule(value: int) -> bool:
+    """Whether a table value is a win or a loss by the perpetual-check rule, not by mate."""
+    return abs(value) >= MINWIN and plies_of(value) >= RULE
 
 
 def plies_of(value: int) -> int:
@@ -714,7 +740,8 @@ def plies_of(value: int) -> int:
 
 
 def plies(value: int) -> int:
-    """A table value as plies to mate: positive won, negative lost, 0 drawn."""
+    """A table value as plies to mate: positive won, negative lost, 0 drawn (RULE or more:
+    won or lost by the perpetual-check rule, RULE plus the plies to where it starts)."""
     if value >= MINWIN:
         return WIN - value
     if value <= -MINWIN:
@@ -738,6 +765,7 @@ __all__ = [
     "TablebaseError",
     "build",
     "bundled",
+    "by_rule",
     "note",
     "open_tablebase",
     "parse_material",

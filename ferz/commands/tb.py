@@ -13,8 +13,10 @@ from ..notation import move_text
 from ..tablebase import (
     MAX_PIECES,
     MINWIN,
+    RULE,
     TablebaseError,
     build,
+    by_rule,
     material_name,
     open_tablebase,
     plies,
@@ -128,6 +130,8 @@ def verdict(board: Board, value: int) -> str:
         return f"{other} has won (the game is over)"
     if dtm == 0:
         return "draw"
+    if by_rule(value):
+        return f"{side if dtm > 0 else other} wins: a perpetual check loses"
     if dtm > 0:
         return f"{side} wins, mate in {(dtm + 1) // 2} ({dtm} plies)"
     return f"{other} wins, mate in {(-dtm) // 2} ({-dtm} plies)"
@@ -135,6 +139,8 @@ def verdict(board: Board, value: int) -> str:
 
 def verdict_after(plies: int) -> str:
     """A move's result for the mover."""
+    if abs(plies) >= RULE:
+        return "wins (a perpetual check loses)" if plies > 0 else "loses (a perpetual check)"
     if plies > 0:
         return f"wins, mate in {(plies + 1) // 2}"
     if plies < 0:

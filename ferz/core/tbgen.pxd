@@ -10,6 +10,7 @@ cdef enum:
     TB_DRAWN = 1  # a draw fixed by a rule (a terminal position), not open to the retrograde
     TB_INVALID = -32768  # an index that is no position (pieces on one square, a king in check)
     TB_NONE = -32767  # no value (not in the table; no e.p. capture)
+    TB_RULE = 10000  # distances from here on are losses by a repetition rule (perpetual check)
 
 
 @cython.final
@@ -46,3 +47,5 @@ cdef class Builder:
     cdef int ep_best(self) except? -32768
     cdef void init_one(self, long long idx) except *
     cdef int unmoves_of(self, int[::1] sq, int stm, int d, bint loss) except -1
+    cdef int layers(self, int d, int top, object progress) except -1
+    cdef long long successor(self) noexcept

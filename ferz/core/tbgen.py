@@ -17,8 +17,14 @@ Building is the counting retrograde analysis:
    the longest of its distances. Predecessors come from un-moves: each square from which the
    piece could reach its square on an empty board, checked by making the move with the core.
 3. What is still open is a draw: the side to move can keep out of every lost position.
+4. Where a perpetual check loses (xiangqi's rule), the open positions whose side to move can
+   only keep the draw by checking at every move, while the other side can always answer
+   without checking and keep it so, are lost (the greatest such set: Builder.perpetual);
+   step 2 then goes on from them at distance TB_RULE, and step 4 again, until nothing changes.
 
-Values: TB_WIN - d is a win in d plies, d - TB_WIN a loss in d plies, 0 and TB_DRAWN draws.
+Values: TB_WIN - d is a win in d plies, d - TB_WIN a loss in d plies, 0 and TB_DRAWN draws; a
+distance of TB_RULE or more is a win by the perpetual-check rule, TB_RULE plus the plies until
+the loser must check forever (not a distance to mate).
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ if not cython.compiled:  # the constants of tbgen.pxd, for the uncompiled fallba
     TB_DRAWN = 1
     TB_INVALID = -32768
     TB_NONE = -32767
+    TB_RULE = 10000
 
 
 @cython.cfunc
@@ -66,6 +73,19 @@ def negate(v: cython.int) -> cython.int:
     if v <= -TB_WINMIN:
         return -v - 1
     return 0
+
+
+@cython.cfunc
+@cython.inline
+def leaves(pos: Position, m: cython.int) -> cython.bint:
+    """Whether a move leaves the table's material: a capture (e.p. too) or a promotion."""
+    kind: cython.int = move_kind(m)
+    return (
+        kind == EP  # noqa: SIM109 - C ints
+        or kind == PROMO
+        or move_promo(m) != 0
+        or (kind != CASTLE and pos.board[move_to(m)] != EMPTY)
+    )
 
 
 def flip(v: int) -> int:
@@ -323,12 +343,7 @@ class Builder:
         for i in range(n):
             m = self.buf[i]
             kind = move_kind(m)
-            exit_move = (
-                kind == EP  # noqa: SIM109 - C ints
-                or kind == PROMO
-                or move_promo(m) != 0
-                or (kind != CASTLE and pos.board[move_to(m)] != EMPTY)
-            )
+            exit_move = leaves(pos, m)
             if not pos.make(m):
                 continue
             legal += 1
@@ -474,9 +489,7 @@ class Builder:
         size: cython.longlong = t.size
         idx: cython.longlong
         v: cython.int
-        d: cython.int = 0
         top: cython.int = 0
-        stm: cython.int
         for idx in range(size):
             self.init_one(idx)
             v = t.val[idx]
@@ -484,8 +497,28 @@ class Builder:
                 top = TB_WIN - v
             elif v <= -TB_WINMIN and v != TB_INVALID and v + TB_WIN > top:
                 top = v + TB_WIN
+        top = self.layers(0, top, progress)
+        self.leave()
+        return top
+
+    def leave(self) -> None:
+        """Leave the workbench empty for the next table."""
+        j: cython.int
+        if self.placed:
+            for j in range(self.t.k):
+                self.pos.lift(self.cur[j])
+            self.placed = 0
+
+    def layers(self, d: cython.int, top: cython.int, progress: object) -> cython.int:
+        """Step 2 from distance d: each layer's positions update their predecessors, until
+        the layer past the longest distance set; that distance."""
+        t: Table = self.t
+        idx: cython.longlong
+        v: cython.int
+        j: cython.int
+        stm: cython.int
         while d <= top:
-            for idx in range(size):
+            for idx in range(t.size):
                 v = t.val[idx]
                 if v == d - TB_WIN or v == TB_WIN - d:
                     stm = idx & 1
@@ -498,11 +531,123 @@ class Builder:
             if progress is not None:
                 progress(d, top)
             d += 1
-        if self.placed:  # leave the workbench empty for the next table
-            for j in range(t.k):
-                self.pos.lift(self.cur[j])
-            self.placed = 0
         return top
+
+    def successor(self) -> cython.longlong:
+        """The index of the position on the board (after a move inside the table)."""
+        return self.t.locate(self.pos)
+
+    def perpetual(self, top: int, progress: object = None) -> int:
+        """Step 4 (after run), for rules where a perpetual check loses; the longest distance.
+
+        An open position p is lost for its side to move X when X keeps the draw only by
+        checking: every move that does not lose is a check into an open position q, where
+        the other side Y has an answer that does not check and leads to another such
+        position. The set is the greatest one (positions are taken out of the candidates
+        until every one left has its answers), so that Y, never checking, can keep X
+        checking forever; the repetition that follows loses for X. Step 2 then goes on from
+        these losses at distance TB_RULE (or past the longest distance already set), and the
+        step is done again on what is still open. A Y that must check back somewhere keeps
+        the draw: both sides checking is a draw by the rule."""
+        t: Table = self.t
+        idx: cython.longlong
+        while True:
+            # 1. The candidates, each with the open positions its checks lead to.
+            checks: dict[int, list[int]] = {}
+            for idx in range(t.size):
+                if t.val[idx] != 0 or self.lmax[idx] < 0:
+                    continue  # settled, or a draw by leaving the table
+                t.decode(idx, self.sq)
+                if t.mirror and t.fl[self.sq[0]] > t.mid:
+                    continue  # (not canonical: never probed)
+                found = self.forced_checks(idx)
+                if found is not None:
+                    checks[idx] = found
+            # 2. The greatest set: out goes a candidate with a check that Y cannot answer
+            # without checking into the set.
+            lost = set(checks)
+            answered: dict[int, bool] = {}
+            changed = True
+            while changed and lost:
+                changed = False
+                answered.clear()
+                for idx in list(lost):
+                    for q in checks[idx]:
+                        if q not in answered:
+                            answered[q] = self.quiet_answer(q, lost)
+                        if not answered[q]:
+                            lost.discard(idx)
+                            changed = True
+                            break
+            if not lost:
+                self.leave()
+                return top
+            base = max(TB_RULE, top + 1)
+            for idx in lost:
+                t.val[idx] = base - TB_WIN
+                self.cnt[idx] = 0
+            top = self.layers(base, base, progress)
+            # (mirror images: layers() updates the canonical predecessors of both)
+
+    def forced_checks(self, idx: int) -> list[int] | None:
+        """The open positions that the checks of position idx lead to, if every move of its
+        side to move that does not lose is such a check; None otherwise."""
+        t: Table = self.t
+        pos: Position = self.pos
+        i: cython.int
+        m: cython.int
+        n: cython.int
+        v: cython.int
+        q: cython.longlong
+        check: cython.bint
+        exit_move: cython.bint
+        self.place(self.sq, idx & 1)
+        n = movegen.gen(pos, self.buf, 0, False)
+        out: list[int] = []
+        escape = False
+        for i in range(n):
+            m = self.buf[i]
+            exit_move = leaves(pos, m)
+            if not pos.make(m):
+                continue
+            check = attacks.in_check(pos)
+            if exit_move:
+                escape = negate(self.exit_value()) > -TB_WINMIN  # (a draw out of the table)
+            else:
+                q = self.successor()
+                v = t.val[q]
+                if v >= TB_WINMIN:
+                    pass  # lost for the mover
+                elif v != 0 or not check:
+                    escape = True  # a draw fixed by a rule, or a quiet move that keeps it
+                else:
+                    out.append(q)
+            pos.unmake()
+            if escape:
+                return None
+        return out if out else None
+
+    def quiet_answer(self, q: int, lost: set) -> bool:
+        """Whether the side to move at q has a legal move inside the table that gives no
+        check and leads to a position of `lost`."""
+        t: Table = self.t
+        pos: Position = self.pos
+        i: cython.int
+        m: cython.int
+        n: cython.int
+        good: cython.bint
+        t.decode(q, self.sq)
+        self.place(self.sq, q & 1)
+        n = movegen.gen(pos, self.buf, 0, False)
+        for i in range(n):
+            m = self.buf[i]
+            if leaves(pos, m) or not pos.make(m):
+                continue
+            good = not attacks.in_check(pos) and self.successor() in lost
+            pos.unmake()
+            if good:
+                return True
+        return False
 
 
 def moves_from(pos: Position, code: int, sq: int, target: int, enemy: int) -> list[tuple[int, int]]:

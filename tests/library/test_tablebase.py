@@ -19,8 +19,11 @@ from ferz.tablebase import (
     INVALID,
     MAGIC,
     MINWIN,
+    RULE,
     TablebaseError,
     build,
+    by_rule,
+    note,
     open_tablebase,
     parse_material,
     plan,
@@ -323,3 +326,67 @@ def test_the_uncompiled_core_builds_the_same_bytes() -> None:
     assert bundled is not None
     expected = hashlib.sha256((bundled / "KRvK.fzt").read_bytes()).hexdigest()
     assert run_pure(script, []) == expected
+
+
+@pytest.mark.variant
+def test_a_perpetual_check_loses_in_xiangqis_tables(capsys) -> None:
+    """The bundled KNvKR: positions that only a perpetual check would hold are lost by the
+    rule (a distance from RULE on, not a mate, and said so). Played out, the loser choosing
+    among its longest moves and the winner following the tables, each game is the winner's
+    by ferz's Board and by Fairy-Stockfish's rules (pyffish)."""
+    pyffish = pytest.importorskip("pyffish")
+    from ferz import data
+    from ferz.commands import main
+    from tools.tb_search_check import fen_of
+
+    tables = open_tablebase(data.tables("xiangqi"), "xiangqi")
+    table = tables._table("KNvKR")
+    assert table is not None
+    lost = [i for i in range(table.size) if INVALID < table.val[i] <= -MINWIN]
+    lost = [i for i in lost if by_rule(table.val[i])]
+    assert len(lost) > 1000
+    rng = random.Random(5)
+    for idx in rng.sample(lost, 6):
+        fen = fen_of(Board(variant="xiangqi"), table, table.squares_of(idx), idx & 1)
+        board = Board(fen, variant="xiangqi")
+        assert tables.probe_dtm(board) <= -RULE
+        assert note(tables, board).endswith("wins (a perpetual check loses)")
+        loser, moves = board.turn, []
+        while board.outcome(claim_draw=True) is None:
+            ranked = tables.root_moves(board)
+            if board.turn == loser:
+                move = rng.choice([m for m, d in ranked if d == ranked[0][1]])
+            else:
+                move = ranked[0][0]
+            moves.append(board.uci(move))
+            board.push(move)
+            assert len(moves) < 200, fen
+        assert board.outcome(claim_draw=True).winner is not loser, (fen, moves)
+        over, value = pyffish.is_optional_game_end("xiangqi", fen, moves)
+        if not over:  # a mate: the side to move has no move
+            assert not pyffish.legal_moves("xiangqi", fen, moves)
+            value = pyffish.game_result("xiangqi", fen, moves)
+        assert value != 0 and (value > 0) == (board.turn is not loser), (fen, moves)
+    fen = "9/5k3/9/9/4N4/9/9/3r5/4K4/9 w - - 0 1"  # the horse must check forever
+    folder = str(data.tables("xiangqi"))
+    assert main(["tb", "probe", "--variant", "xiangqi", fen, "--dir", folder]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Black wins: a perpetual check loses\n")
+    assert re.search(r"^  H5\+3 +loses \(a perpetual check\)$", out, re.M)
+
+
+def test_a_xiangqi_table_built_without_the_rule_is_refused(tmp_path: Path) -> None:
+    """A xiangqi table from before the perpetual-check rule (no "perpetual" in its header) is
+    skipped with the reason; building it again replaces it."""
+    from ferz import data
+
+    head, body = read_header(data.tables("xiangqi") / "KRvK.fzt")
+    assert head.pop("perpetual") == "check loses"
+    line = json.dumps(head, separators=(",", ":")).encode()
+    (tmp_path / "KRvK.fzt").write_bytes(MAGIC + line + b"\n" + body)
+    with open_tablebase(tmp_path, "xiangqi") as tables:
+        assert tables.paths == {}
+        assert "built without the perpetual-check rule" in tables.skipped[0]
+    build("xiangqi", "KRvK", tmp_path)
+    with open_tablebase(tmp_path, "xiangqi") as tables:
+        assert tables.skipped == [] and "KRvK" in tables.paths

@@ -33,14 +33,16 @@ const FLIP = { win: 'loss', loss: 'win', 'cursed-win': 'blessed-loss', 'blessed-
 
 /**
  * A tablebase verdict in words for the side it is given for: "win, mate in 2", "loss, mated
- * in 3", "draw", "win, DTZ 11". `dtm` is in plies from the position (`after`: 1 for a move's,
- * counted from the position after it, so one ply more from the one before); a win's mate in
- * (plies + 1) // 2 moves, a loss's in plies // 2.
+ * in 3", "draw", "win, DTZ 11", "win by the perpetual-check rule". `dtm` is in plies from the
+ * position (`after`: 1 for a move's, counted from the position after it, so one ply more from
+ * the one before); a win's mate in (plies + 1) // 2 moves, a loss's in plies // 2. `rule` names
+ * the rule that decides a win or a loss that is not a mate.
  */
-export function tbText(category, dtm, dtz, after = 0) {
+export function tbText(category, dtm, dtz, after = 0, rule = null) {
   const words = { win: 'win', loss: 'loss', draw: 'draw', 'cursed-win': 'win prevented by the 50-move rule',
     'blessed-loss': 'loss saved by the 50-move rule' }[category] || category;
   if (category === 'draw') return words;
+  if (rule) return `${words} by the ${rule} rule`;
   if (dtm !== null && dtm !== undefined) {
     const plies = Math.abs(dtm) + after;
     if (category === 'win') return `${words}, mate in ${Math.floor((plies + 1) / 2)}`;
@@ -331,12 +333,12 @@ class AnalysisView {
     const moves = (answer.moves || []).filter((m) => m.category !== 'unknown').slice(0, 8);
     this.tbBox.hidden = false;
     this.tbBox.replaceChildren(
-      h('div', { class: `tb-verdict tb-${answer.category}` }, 'Tablebase: ', h('strong', {}, tbText(answer.category, answer.dtm, answer.dtz, 0))),
+      h('div', { class: `tb-verdict tb-${answer.category}` }, 'Tablebase: ', h('strong', {}, tbText(answer.category, answer.dtm, answer.dtz, 0, answer.rule))),
       h('div', { class: 'tb-moves' }, ...moves.map((m) => {
         const mine = FLIP[m.category] || m.category;
         return h('button', { type: 'button', class: `tb-move tb-${mine}`, 'data-uci': m.uci, title: 'Play this move',
           onclick: () => this.playLine([m.uci]) },
-        h('span', { class: 'tb-san' }, m.text || m.san), ' ', h('span', { class: 'tb-what' }, tbText(mine, m.dtm, m.dtz, 1)));
+        h('span', { class: 'tb-san' }, m.text || m.san), ' ', h('span', { class: 'tb-what' }, tbText(mine, m.dtm, m.dtz, 1, m.rule)));
       })));
   }
 

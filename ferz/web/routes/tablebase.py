@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from ...board import Board, InvalidFenError
 from ...syzygy import MissingTableError, Tablebase
-from ...tablebase import MINWIN, Endgames, bundled, plies
+from ...tablebase import MINWIN, RULE, Endgames, bundled, plies
 from ..boards import move_text
 from ..schema import FEN, VARIANT, ClientError
 from .common import context, read_query
@@ -67,11 +67,19 @@ def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
                 "san": board.san(move),
                 "text": move_text(board, move),  # as the page writes it (WXF for xiangqi)
                 "category": "loss" if after > 0 else "win" if after < 0 else "draw",
-                "dtm": dtm,
+                **distance(dtm),
             }
         )
     category = "win" if value >= MINWIN else "loss" if value <= -MINWIN else "draw"
-    return {"category": category, "dtm": plies(value), "moves": listed}
+    return {"category": category, **distance(plies(value)), "moves": listed}
+
+
+def distance(dtm: int) -> dict[str, Any]:
+    """A distance to mate as the page reads it: `dtm` in plies, or none and the `rule` that
+    decides a win or loss that is not a mate (xiangqi's perpetual check)."""
+    if abs(dtm) >= RULE:
+        return {"dtm": None, "rule": "perpetual check"}
+    return {"dtm": dtm}
 
 
 async def tablebase(request: Request) -> Response:
