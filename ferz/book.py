@@ -410,6 +410,7 @@ class Builder:
         uniform: bool = False,
         spill: int = SPILL_RECORDS,
     ) -> None:
+        """A builder with build()'s options; `spill`: the records kept in memory."""
         if max_ply < 1 or min_games < 1:
             raise ValueError("max_ply and min_games must be at least 1")
         self.max_ply, self.min_games, self.uniform = max_ply, min_games, uniform
@@ -420,9 +421,11 @@ class Builder:
         self.starts: dict[tuple[str, int, bool], tuple[Board, tuple]] = {}
 
     def __enter__(self) -> Builder:
+        """The builder itself (its temporary files are removed at the block's end)."""
         return self
 
     def __exit__(self, *exc: object) -> None:
+        """Remove the temporary files."""
         self.close()
 
     def close(self) -> None:
