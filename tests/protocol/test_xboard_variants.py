@@ -330,6 +330,9 @@ def play_variant(tmp_path: Path, args: list[str], variant: str, name: str) -> li
     """XBoard runs two ferz engines (CECP) in a variant: 8 moves, no errors, a screenshot."""
     engine = " ".join([sys.executable, "-m", "ferz", *args, "xboard"])
     options = ["-fcp", engine, "-fd", str(ROOT), "-scp", engine, "-sd", str(ROOT)]
+    # XBoard's `sd 3`: each move in a moment instead of a share of the clock (what is checked
+    # is the variant's setup, pieces and moves; a game on the clock is test_gui_e2e's)
+    options += ["-depth", "3"]
     text, moves = play_in_xboard(tmp_path, [*options, "-variant", variant], name)
     assert re.search(r"<first\s*: setup \(", text), "ferz sent no setup line"
     return moves
