@@ -41,25 +41,6 @@ def test_ray_plays_the_local_match_game_for_game(capsys, tmp_path) -> None:
         assert mine.headers["Round"] == theirs.headers["Round"]
 
 
-@pytest.mark.e2e
-def test_a_game_whose_worker_dies_is_played_again(capsys, tmp_path) -> None:
-    """The engine of the first game kills its Ray worker; the game is replayed, none is lost."""
-    need_module("ray", "ray[default]")
-    marker = tmp_path / "killed"
-    standin = f"{sys.executable} {Path(__file__).resolve().parent / 'misbehave.py'}"
-    code = commands.main(
-        [
-            "match", "--quiet", "--ray", "local", "--concurrency", "1", "--games", "2",
-            "--movetime", "50", "--max-moves", "5",
-            "--engine", f"cmd={standin} killparent {marker}", "--engine", f"cmd={standin} good",
-        ]
-    )  # fmt: skip
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert marker.exists()  # the worker was killed once
-    assert "Games: 2 of 2" in out and "Failures: 0 " in out, out
-
-
 def test_missing_ray_is_a_clear_error(capsys, monkeypatch) -> None:
     import builtins
 
@@ -74,3 +55,22 @@ def test_missing_ray_is_a_clear_error(capsys, monkeypatch) -> None:
     monkeypatch.setattr(builtins, "__import__", no_ray)
     assert commands.main([*ARGS, "--ray", "auto"]) == 2
     assert "pip install 'ferz[cluster]'" in capsys.readouterr().err
+
+
+@pytest.mark.e2e
+def test_a_game_whose_worker_dies_is_played_again(capsys, tmp_path, ray_local) -> None:
+    """The engine of the first game kills its Ray worker; the game is replayed, none is lost.
+    (Last in the module: the shared Ray instance passes on to test_match_resume's first test.)"""
+    marker = tmp_path / "killed"
+    standin = f"{sys.executable} {Path(__file__).resolve().parent / 'misbehave.py'}"
+    code = commands.main(
+        [
+            "match", "--quiet", "--ray", "local", "--concurrency", "1", "--games", "2",
+            "--movetime", "50", "--max-moves", "5",
+            "--engine", f"cmd={standin} killparent {marker}", "--engine", f"cmd={standin} good",
+        ]
+    )  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert marker.exists()  # the worker was killed once
+    assert "Games: 2 of 2" in out and "Failures: 0 " in out, out

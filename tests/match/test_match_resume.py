@@ -15,7 +15,6 @@ import pytest
 
 from ferz import pgn
 from tests.match.test_match import run, summary
-from tests.programs import need_module
 
 HERE = Path(__file__).resolve().parent
 STANDIN = f"{sys.executable} {HERE / 'misbehave.py'}"
@@ -48,6 +47,24 @@ def games(path: Path) -> list[tuple]:
 def state(path: Path) -> dict:
     """The state file of the match writing `path`."""
     return json.loads(Path(f"{path}.state.json").read_text())
+
+
+@pytest.mark.e2e
+def test_a_match_resumes_as_ray_tasks(capsys, tmp_path, ray_local) -> None:
+    """Begun locally, resumed with --ray local: the missing games are played, the rest kept.
+    (First in the module: it joins the Ray instance test_match_ray's last test left up.)"""
+    common = [*ENGINES, "--movetime", "1000", "--concurrency", "2"]
+    whole = tmp_path / "whole.pgn"
+    code, out, _ = run(capsys, *common, "--games", "6", "--pgn", str(whole))
+    assert code == 0
+    part = tmp_path / "part.pgn"
+    assert run(capsys, *common, "--games", "3", "--pgn", str(part))[0] == 0
+    code, resumed, err = run(
+        capsys, *common, "--games", "6", "--pgn", str(part), "--resume", "--ray", "local"
+    )
+    assert code == 0, err
+    assert figures(resumed) == figures(out)
+    assert games(part) == games(whole)
 
 
 def test_a_match_stopped_by_sigterm_resumes_as_if_it_never_stopped(capsys, tmp_path) -> None:
@@ -214,21 +231,3 @@ def test_an_existing_pgn_is_never_overwritten_silently(capsys, tmp_path) -> None
     code, _, err = run(capsys, *[*common[:-1], str(fresh)])
     assert code == 2 and "already holds a match" in err
     assert len(games(fresh)) == 2
-
-
-@pytest.mark.e2e
-def test_a_match_resumes_as_ray_tasks(capsys, tmp_path) -> None:
-    """Begun locally, resumed with --ray local: the missing games are played, the rest kept."""
-    need_module("ray", "ray[default]")
-    common = [*ENGINES, "--movetime", "1000", "--concurrency", "2"]
-    whole = tmp_path / "whole.pgn"
-    code, out, _ = run(capsys, *common, "--games", "6", "--pgn", str(whole))
-    assert code == 0
-    part = tmp_path / "part.pgn"
-    assert run(capsys, *common, "--games", "3", "--pgn", str(part))[0] == 0
-    code, resumed, err = run(
-        capsys, *common, "--games", "6", "--pgn", str(part), "--resume", "--ray", "local"
-    )
-    assert code == 0, err
-    assert figures(resumed) == figures(out)
-    assert games(part) == games(whole)
