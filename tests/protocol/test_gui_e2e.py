@@ -26,7 +26,9 @@ def test_xboard_plays_ferz_native_against_ferz_via_polyglot(tmp_path: Path) -> N
 @pytest.mark.programs("xboard", "Xvfb")
 def test_xboard_xiangqi_ranks_from_zero(tmp_path: Path) -> None:
     # XBoard numbers the ranks of a 10-rank board 0-9; a wrong translation forfeits at once.
-    second = ["-scp", f"{ENGINE} xboard", "-variant", "xiangqi"]
+    # Moves at depth 3 (XBoard's sd 3), each in a moment: the ranks are what is checked here,
+    # play on the clock is the test above's.
+    second = ["-scp", f"{ENGINE} xboard", "-variant", "xiangqi", "-depth", "3"]
     run_xboard(tmp_path, second, "xboard-xiangqi")
 
 
