@@ -444,15 +444,7 @@ class Builder:
         if found is None or found[0].rules is not rules:
             board = Board(fen, rules=rules, chess960=chess960)
             _standard(board)
-            tables = _tables(rules)
-            arrays = (
-                _random64_array(),
-                array("i", tables.pieces),
-                array("i", tables.squares),
-                array("i", tables.files),
-                array("i", tables.promos),
-            )
-            found = self.starts[start] = (board, arrays)
+            found = self.starts[start] = (board, record_tables(rules))
         board, arrays = found
         if not isinstance(codes, array) or codes.typecode != "i":
             codes = array("i", codes)
@@ -547,6 +539,20 @@ class Builder:
         finally:
             self.close()
         return state[1], state[2]
+
+
+def record_tables(rules: Rules) -> tuple[array, ...]:
+    """The tables core/polyglot.py's `records` reads for a standard chess Rules: Random64,
+    piece code -> 64 * Polyglot kind, square -> Polyglot square, square -> file, piece type ->
+    Polyglot promotion, as arrays."""
+    tables = _tables(rules)
+    return (
+        _random64_array(),
+        array("i", tables.pieces),
+        array("i", tables.squares),
+        array("i", tables.files),
+        array("i", tables.promos),
+    )
 
 
 @lru_cache(maxsize=1)

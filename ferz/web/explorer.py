@@ -9,7 +9,8 @@ position key is the one `ferz book` uses in chess and Chess960, the Polyglot has
 (`Position.key`: pieces, side, castling, e.p., hands, checks given), stored as a signed 64-bit
 integer; the variant is part of the key. Only the first MAX_PLY plies of each game's main line
 are indexed (as lichess bounds its index), read by ferz.pgn's streaming reader as `ferz book
-build --max-ply 30` reads them, so the two count the same games the same way.
+build --max-ply 30` reads them (`pgn.stream_mainlines`: core move codes, the chess keys in
+compiled code as the book's Builder makes them), so the two count the same games the same way.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from __future__ import annotations
 import io
 import threading
 import time
-from collections.abc import Callable
+from array import array
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from .. import book, pgn
 from ..board import Board, IllegalMoveError
+from ..core import polyglot as _polyglot
 from .boards import known_variant, move_text, new_board
 from .game import GameSettings
 from .seats import legacy_seats, load_seats
@@ -92,18 +95,71 @@ class _Walker:
     """Plays lines of moves to list their positions' keys, a Board kept per start."""
 
     def __init__(self) -> None:
+        """No board yet: one is made per (variant, start) met."""
         self.boards: dict[tuple[str, str | None], tuple[Board, dict]] = {}
         self.polyglot: dict[int, int] = {}  # core key -> Polyglot key, of chess positions met
+        self.tables: dict[int, tuple] = {}  # id(rules) -> core/polyglot.py's tables
+        # core/polyglot.py writes a line's keys here (unsigned); `signed` reads them as SQLite
+        # stores them
+        self.keys, self.vals = array("Q", bytes(8 * MAX_PLY)), array("I", bytes(4 * MAX_PLY))
+        self.signed = memoryview(self.keys).cast("B").cast("q")
 
-    def pairs(self, variant: str, fen: str | None, moves: list[str]) -> list[tuple[int, str]]:
-        """(key, move) of the first MAX_PLY moves of a legal line from `fen` (None: the
-        variant's start); ValueError for a bad FEN or an illegal move."""
+    def _board(self, variant: str, fen: str | None) -> tuple[Board, dict]:
+        """The walker's board at a start (None: the variant's), and its cache of move texts;
+        ValueError for a bad FEN."""
         found = self.boards.get((variant, fen))
         if found is None:
             if len(self.boards) > 64:
                 self.boards.clear()
             found = self.boards[(variant, fen)] = (new_board(fen, variant), {})
-        board, cache = found
+        return found
+
+    def code_pairs(
+        self, variant: str, fen: str | None, codes: Sequence[int]
+    ) -> list[tuple[int, str]]:
+        """pairs() of a legal line given as core codes (what pgn.stream_mainlines reads):
+        in chess and Chess960 the keys are written in compiled code (core/polyglot.py, the
+        book Builder's walk), in other variants read from the core's key move by move; the
+        moves as UCI texts. ValueError for a bad FEN or an illegal move."""
+        board, texts = self._board(variant, fen)
+        n = min(len(codes), MAX_PLY)
+        line = codes[:n]
+        pos = board.position
+        out = []
+        if board.rules.name in POLYGLOT:
+            tables = self.tables.get(id(board.rules))
+            if tables is None:
+                tables = self.tables[id(board.rules)] = book.record_tables(board.rules)
+            if not isinstance(line, array) or line.typecode != "i":
+                line = array("i", line)
+            if _polyglot.records(pos, line, n, -1, tables, self.keys, self.vals, 0) < 0:
+                raise ValueError(f"an illegal move in a game from {board.fen()}")
+            signed = self.signed
+            for i, code in enumerate(line):
+                # a pawn's promotion is the only move whose text reads the board: the same
+                # text for a code in every chess position
+                text = texts.get(code)
+                if text is None:
+                    text = texts[code] = board._uci_text(code)
+                out.append((signed[i], text))
+            return out
+        played = 0
+        try:
+            for code in line:
+                key, text = _signed(pos.key), board._uci_text(code)
+                if not pos.make(code):
+                    raise ValueError(f"illegal move {text!r} in {pos.fen()}")
+                played += 1
+                out.append((key, text))
+        finally:
+            for _ in range(played):
+                pos.unmake()
+        return out
+
+    def pairs(self, variant: str, fen: str | None, moves: list[str]) -> list[tuple[int, str]]:
+        """(key, move) of the first MAX_PLY moves of a legal line from `fen` (None: the
+        variant's start); ValueError for a bad FEN or an illegal move."""
+        board, cache = self._board(variant, fen)
         moves = moves[:MAX_PLY]
         out = []
         if board.rules.name in POLYGLOT:  # the book's own walk: the same keys, the same moves
@@ -288,15 +344,15 @@ class Explorer:
         self, handle: IO[str], variant: str = "chess", progress: ImportProgress | None = None
     ) -> ImportProgress:
         """Count every game of a PGN stream (games without a Variant tag are of `variant`),
-        read a game at a time by ferz.pgn's streaming reader, main line only and its first
-        MAX_PLY plies; a bad game (an illegal move, a broken tag, a bad FEN) is reported with
-        its line and left out, and the others are counted."""
+        read a game at a time by ferz.pgn's streaming reader of main lines (core codes, no
+        tree) and their first MAX_PLY plies; a bad game (an illegal move, a broken tag, a bad
+        FEN) is reported with its line and left out, and the others are counted."""
         progress = progress or ImportProgress()
         walker = _Walker()
         counts: Tally = {}
         batch = 0
         with self._lock:
-            for game in pgn.stream_games(handle, variant, mainline_only=True, max_plies=MAX_PLY):
+            for game in pgn.stream_mainlines(handle, variant, max_plies=MAX_PLY):
                 progress.games += 1
                 error = game.errors[0] if game.errors else None
                 name = known_variant(game.variant) if error is None else None
@@ -306,7 +362,7 @@ class Explorer:
                     continue
                 if error is None and name is not None:
                     try:
-                        pairs = walker.pairs(name, game.headers.get("FEN"), game.mainline_moves())
+                        pairs = walker.code_pairs(name, game.headers.get("FEN"), game.codes)
                     except ValueError as problem:
                         error = str(problem)
                 if error is not None:
