@@ -141,34 +141,39 @@ def test_asean_counts_only_a_bare_king(pieces: str, limit: str) -> None:
     assert board.fen().endswith(" - - 1 1")  # no board's honour
 
 
+# Two seeds a position in the default run, four with -m slow (each seed reaches counting
+# events the others may not: the slow run keeps them all).
+SEEDS = [0, 1, pytest.param(2, marks=pytest.mark.slow), pytest.param(3, marks=pytest.mark.slow)]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize(("variant", "fen"), PLAYOUTS)
-def test_random_playouts_count_like_fsf(variant: str, fen: str) -> None:
+def test_random_playouts_count_like_fsf(variant: str, fen: str, seed: int) -> None:
     """FEN (count fields included), legal moves and the counting draw agree with FSF after
     every move, until a count runs out or the game ends otherwise (Kar Ouk: the first check).
 
     FSF is stepped from its own FEN (which carries the count), one move at a time."""
     sf = pyffish()
-    for seed in range(4):
-        rng = random.Random(seed)
-        board = Board(fen, variant=variant)
-        theirs = sf.get_fen(variant, fen, [])
-        for _ in range(200):
-            assert board.fen() == theirs
-            legal = sf.legal_moves(variant, theirs, [])
-            fields = theirs.split()  # the count: limit in the e.p. field, plies in the halfmove
-            passed = fields[3].isdigit() and int(fields[-2]) > int(fields[3])
-            outcome = board.outcome()
-            ended = sf.is_immediate_game_end(variant, theirs, [])[0]
-            if legal and not ended:
-                assert sorted(m.text for m in board.legal_moves) == sorted(legal), theirs
-                assert (outcome is not None and outcome.termination == "counting_rule") == passed
-                assert not passed or sf.is_optional_game_end(variant, theirs, [])[0]
-            if not legal or passed or ended:
-                break
-            captures = [m for m in legal if board.piece_at(m[2:4]) is not None]
-            move = rng.choice(captures if captures and rng.random() < 0.3 else legal)
-            board.push_uci(move)
-            theirs = sf.get_fen(variant, theirs, [move])
+    rng = random.Random(seed)
+    board = Board(fen, variant=variant)
+    theirs = sf.get_fen(variant, fen, [])
+    for _ in range(200):
+        assert board.fen() == theirs
+        legal = sf.legal_moves(variant, theirs, [])
+        fields = theirs.split()  # the count: limit in the e.p. field, plies in the halfmove
+        passed = fields[3].isdigit() and int(fields[-2]) > int(fields[3])
+        outcome = board.outcome()
+        ended = sf.is_immediate_game_end(variant, theirs, [])[0]
+        if legal and not ended:
+            assert sorted(m.text for m in board.legal_moves) == sorted(legal), theirs
+            assert (outcome is not None and outcome.termination == "counting_rule") == passed
+            assert not passed or sf.is_optional_game_end(variant, theirs, [])[0]
+        if not legal or passed or ended:
+            break
+        captures = [m for m in legal if board.piece_at(m[2:4]) is not None]
+        move = rng.choice(captures if captures and rng.random() < 0.3 else legal)
+        board.push_uci(move)
+        theirs = sf.get_fen(variant, theirs, [move])
 
 
 @pytest.mark.parametrize(("variant", "limit"), [("makruk", 32), ("cambodian", 30)])
