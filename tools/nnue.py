@@ -890,6 +890,7 @@ def train(
     allow_seen: bool = False,
     command: list[str] | None = None,
     stm_offset: float = 0.0,
+    layers: str = "all",
 ) -> dict:
     """Fit a network to the files' scores (and results) and write it at the end (after every
     pass too with `write_passes`); returns its statistics. With `checkpoints` (a directory),
@@ -899,7 +900,9 @@ def train(
     as an interruption would. In a drop game the network has hand inputs (format 3), each
     piece type's capped at `hand_cap`. `stm_offset` centipawns are taken off every score, the
     side to move's view (a search's score sits above the static evaluation that the network
-    stands for: `check` measures by how much)."""
+    stands for: `check` measures by how much). `layers` "output" trains the output layer
+    only, the inputs' weights kept as `init`'s (Adam moves a rarely seen input's weights as
+    far as a common one's: docs/measurements/networks.md)."""
     import hashlib
     import json
 
@@ -936,6 +939,10 @@ def train(
         settings["hands"] = caps
     if stm_offset:  # (the same: runs without an offset keep their checkpoints' keys)
         settings["stm_offset"] = stm_offset
+    if layers != "all":
+        if init is None:
+            raise ValueError("--layers output trains on a network's inputs: give --init")
+        settings["layers"] = layers
     torch.manual_seed(seed)
     model = build_model(layout, hidden, buckets)
     start = ""
@@ -952,7 +959,7 @@ def train(
         if ledger is not None:
             check_unseen(load_ledger(ledger), ledger, settings["init"], read, allow_seen)
     mirror = mirror_table(layout)
-    optimiser = adam(model, lr)
+    optimiser = adam(model, lr, layers)
     per_epoch = sum((g + batch - 1) // batch for g in group_sizes(stream, seed, 0))
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(
         optimiser, max(1, epochs * per_epoch), eta_min=lr / 50
@@ -1021,6 +1028,7 @@ def train(
             f"{n} positions, {passes} epochs, result weight {result_weight}, seed {seed},"
             f" kings {kings}{start}"
             + (f", side to move's offset {stm_offset:g} cp" if stm_offset else "")
+            + (f", {layers} layer only" if layers != "all" else "")
         )
         return header
 
@@ -1187,15 +1195,17 @@ def initialise(model, layout: Layout, net) -> int:
         return int((model.ft.weight.abs() > own).sum())
 
 
-def adam(model, lr: float):
-    """Adam over the model's parameters, PyTorch's fused CPU kernel where it has one (a
-    seventh of the time of its loop over tensors for 1.8 M weights)."""
+def adam(model, lr: float, layers: str = "all"):
+    """Adam over the model's parameters (`layers` "output": the output layer's only),
+    PyTorch's fused CPU kernel where it has one (a seventh of the time of its loop over
+    tensors for 1.8 M weights)."""
     import torch
 
+    params = list(model.out.parameters() if layers == "output" else model.parameters())
     try:
-        return torch.optim.Adam(model.parameters(), lr=lr, fused=True)
+        return torch.optim.Adam(params, lr=lr, fused=True)
     except (RuntimeError, TypeError):  # (an older PyTorch without the fused CPU kernel)
-        return torch.optim.Adam(model.parameters(), lr=lr)
+        return torch.optim.Adam(params, lr=lr)
 
 
 def held_out_loss(model, held: dict, scale: int, size: int = 16384) -> float:
@@ -1492,6 +1502,12 @@ def run(argv: list[str] | None = None) -> int:
         default=0.0,
         help="centipawns taken off every score, the side to move's view (`check` measures it)",
     )
+    p.add_argument(
+        "--layers",
+        choices=("all", "output"),
+        default="all",
+        help="the weights that learn: all, or the output layer only (with --init)",
+    )
     p.add_argument("--scale", type=int, default=400, help="centipawns per output unit")
     p.add_argument("--seed", type=int, default=1, help="random seed")
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: its default)")
@@ -1592,7 +1608,7 @@ def run(argv: list[str] | None = None) -> int:
             args.jobs, args.kings, args.group, args.checkpoints, args.save_every, True,
             args.max_steps, args.hand_cap, args.write_passes, args.init, args.ledger,
             args.allow_seen, ["tools/nnue.py", *(sys.argv[1:] if argv is None else argv)],
-            args.stm_offset,
+            args.stm_offset, args.layers,
         )  # fmt: skip
         if args.agree and not stats["stopped"]:
             result = agree(

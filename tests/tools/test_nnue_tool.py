@@ -368,6 +368,31 @@ def test_training_goes_on_from_a_shipped_network(tmp_path):
         )
 
 
+def test_training_the_output_layer_only_keeps_every_inputs_weights(tmp_path):
+    """--layers output: a pass over a few positions from chess-2 changes its output weights
+    and not one weight of its inputs; without --init it is refused."""
+    need_module("torch")
+    need_module("numpy")
+    shipped = ROOT / "ferz" / "nets" / "chess.nnue"
+    rng = random.Random(6)
+    lines = []
+    for _ in range(60):
+        fen = list(random_game(rng, rng.randint(4, 40)))[-1].fen()
+        lines.append(f"{fen};{rng.choice((0, 0.5, 1))};{rng.randint(-300, 300)}\n")
+    data = tmp_path / "data.txt"
+    data.write_text("".join(lines))
+    out = tmp_path / "output.nnue"
+    settings = dict(variant="chess", hidden=256, buckets=8, bucket_div=4, batch=16, lr=0.01)
+    settings |= dict(result_weight=0.1, scale=400, seed=1, cache=False, kings="none")
+    tool.train([data], out, epochs=1, init=shipped, layers="output", **settings)
+    new, old = nnue.read(out), nnue.read(shipped)
+    assert list(new.ft_w) == list(old.ft_w) and list(new.ft_b) == list(old.ft_b)
+    assert list(new.out_w) != [w * new.qb // old.qb for w in old.out_w]
+    assert "output layer only" in new.header["trained"]
+    with pytest.raises(ValueError, match="give --init"):
+        tool.train([data], out, epochs=1, layers="output", **settings)
+
+
 def datagen_folder(folder: Path, games: int, seed: int) -> Path:
     """A `ferz datagen` directory of random games (random_chunks) with its manifest and a
     recipe of that seed."""
