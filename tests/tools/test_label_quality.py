@@ -6,9 +6,7 @@ import random
 import sys
 from pathlib import Path
 
-from ferz.core import factory, nnue
-from ferz.core.evaluate import Evaluator
-from ferz.variants import get
+from ferz.engine import Engine
 from tests.search.helpers import random_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,15 +28,14 @@ def test_a_network_off_by_a_constant_has_that_offset_and_orders_every_pair():
 
 
 def test_network_scores_are_the_engines_static_evaluation():
-    """The shipped network's evaluation of random positions, side to move's view."""
+    """The shipped network's evaluation of random positions, side to move's view: what the
+    engine (its default network) says they are."""
     net = ROOT / "ferz" / "nets" / "chess.nnue"
     rng = random.Random(3)
     fens = [list(random_game(rng, rng.randint(2, 30)))[-1].fen() for _ in range(10)]
-    rules = get("chess")
-    evaluator = Evaluator(rules, net=nnue.read(net))
-    pos = factory.position(rules, None, evaluator)
+    engine = Engine()
     want = []
     for fen in fens:
-        pos.set_fen(fen)
-        want.append(evaluator.eval(pos))
+        engine.set_position(fen)
+        want.append(engine.evaluate())
     assert tool.network_scores(net, fens, "chess") == want
