@@ -389,12 +389,12 @@ def _raw_code(code: int, tables: _Tables) -> int:
     return raw
 
 
-#: records a Builder keeps in memory (12 bytes each, as much again while they are sorted);
+#: records a BookBuilder keeps in memory (12 bytes each, as much again while they are sorted);
 #: past them it sorts them and writes them to temporary files, by the key's first byte
 SPILL_RECORDS = 1 << 21
 
 
-class Builder:
+class BookBuilder:
     """A Polyglot book made from games' main lines given as core move codes (what
     `pgn.stream_mainlines` reads), in bounded memory: each ply is one 12-byte record (key,
     move, score) in flat arrays, written in compiled code (core/polyglot.py); past
@@ -420,7 +420,7 @@ class Builder:
         self.parts: str | None = None  # the temporary folder of the spilled records
         self.starts: dict[tuple[str, int, bool], tuple[Board, tuple]] = {}
 
-    def __enter__(self) -> Builder:
+    def __enter__(self) -> BookBuilder:
         """The builder itself (its temporary files are removed at the block's end)."""
         return self
 

@@ -113,7 +113,7 @@ def main(args: argparse.Namespace) -> int:
         if args.max_ply < 1 or args.min_games < 1:
             raise ValueError("--max-ply and --min-games must be at least 1")
         read = _Read(quiet=args.quiet)
-        with book.Builder(args.max_ply, args.min_games, args.uniform) as builder:
+        with book.BookBuilder(args.max_ply, args.min_games, args.uniform) as builder:
             for line in _games(args.pgn, read, args.max_ply):
                 builder.add(*line)
             read.progress(final=True)

@@ -10,7 +10,7 @@ position key is the one `ferz book` uses in chess and Chess960, the Polyglot has
 integer; the variant is part of the key. Only the first MAX_PLY plies of each game's main line
 are indexed (as lichess bounds its index), read by ferz.pgn's streaming reader as `ferz book
 build --max-ply 30` reads them (`pgn.stream_mainlines`: core move codes, the chess keys in
-compiled code as the book's Builder makes them), so the two count the same games the same way.
+compiled code as book.BookBuilder makes them), so the two count the same games the same way.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class _Walker:
     ) -> list[tuple[int, str]]:
         """pairs() of a legal line given as core codes (what pgn.stream_mainlines reads):
         in chess and Chess960 the keys are written in compiled code (core/polyglot.py, the
-        book Builder's walk), in other variants read from the core's key move by move; the
+        BookBuilder's walk), in other variants read from the core's key move by move; the
         moves as UCI texts. ValueError for a bad FEN or an illegal move."""
         board, texts = self._board(variant, fen)
         n = min(len(codes), MAX_PLY)

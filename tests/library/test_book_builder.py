@@ -1,4 +1,4 @@
-"""book.Builder (what `ferz book build` makes its book with): records of plies in flat arrays,
+"""book.BookBuilder (what `ferz book build` makes its book with): records of plies in flat arrays,
 sorted and summed in compiled code (core/polyglot.py), spilled to temporary files past a size;
 the same file byte for byte as book.build's rows saved, for every option and with the counts
 halved as Polyglot halves them, compiled or not."""
@@ -19,11 +19,11 @@ from tests.pure_core import run_pure
 
 
 def built(tmp_path, games, max_ply=1024, min_games=3, uniform=False, spill=None) -> bytes:
-    """The book a Builder makes of (end Board, result) games."""
+    """The book a BookBuilder makes of (end Board, result) games."""
     path = tmp_path / "builder.bin"
     path.unlink(missing_ok=True)
     kwargs = {} if spill is None else {"spill": spill}
-    with book.Builder(max_ply, min_games, uniform, **kwargs) as builder:
+    with book.BookBuilder(max_ply, min_games, uniform, **kwargs) as builder:
         for end, result in games:
             codes = [move.code for move in end.move_stack]
             builder.add(end.starting_fen, end.rules, end.chess960, codes, result)
@@ -81,7 +81,7 @@ def test_chess960_and_no_entries(tmp_path) -> None:
     assert built(tmp_path, games[:2], min_games=50) == b""  # no move kept: no file
     assert not (tmp_path / "builder.bin").exists()
     with pytest.raises(ValueError, match="standard chess"):
-        book.Builder().add(
+        book.BookBuilder().add(
             variants.get("gardner").start_fen, variants.get("gardner"), False, [], "*"
         )
 
@@ -93,7 +93,7 @@ from ferz.core import compiled, polyglot
 games, spill = json.loads(sys.stdin.read())
 rules = variants.get("chess")
 path = os.path.join(tempfile.mkdtemp(), "b.bin")
-with book.Builder(1024, 1, False, spill=spill) as builder:
+with book.BookBuilder(1024, 1, False, spill=spill) as builder:
     for codes, result in games:
         builder.add(rules.start_fen, rules, False, codes, result)
     builder.write(path)
