@@ -6,6 +6,7 @@ plays through the page as a person would. Screenshots go to test-artifacts/web/.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
@@ -78,8 +79,17 @@ def square(page, name: str) -> tuple[float, float]:
 
 
 def click_move(page, frm: str, to: str) -> None:
-    """Play a move by clicking the piece, then the destination."""
-    page.mouse.click(*square(page, frm))
+    """Play a move by clicking the piece, then the destination. The piece is clicked again
+    while the board shows no selection (up to 5 times): a click that lands while the board
+    is still being drawn anew (after a socket message or a jump in the move list) picks
+    nothing up."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(5):
+        page.mouse.click(*square(page, frm))
+        with contextlib.suppress(PlaywrightTimeout):
+            page.wait_for_selector("cg-board square.selected", timeout=2_000)
+            break
     page.mouse.click(*square(page, to))
 
 
