@@ -70,17 +70,11 @@ def square(page, name: str) -> tuple[float, float]:
 
 
 def click_move(page, frm: str, to: str, ply: int) -> None:
-    """Click a move, the piece and then its square, and wait until the server has it (`ply`
-    moves listed). The piece is clicked again while the board shows no selection: a click
-    that lands before the socket's legal moves have reached the board picks nothing up."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    """Click a move (test_web_e2e's click_move, which clicks the piece again while the board
+    shows no selection) and wait until the server has it: `ply` moves listed."""
+    from tests.web import test_web_e2e
 
-    for _ in range(5):
-        page.mouse.click(*square(page, frm))
-        with contextlib.suppress(PlaywrightTimeout):
-            page.wait_for_selector("cg-board square.selected", timeout=2_000)
-            break
-    page.mouse.click(*square(page, to))
+    test_web_e2e.click_move(page, frm, to)
     page.wait_for_selector(f".move[data-ply='{ply}']", timeout=10_000)
 
 
