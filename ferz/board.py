@@ -984,7 +984,7 @@ class Board:
             pos.board[sq] = old
         pinners = opened - closed
         enemy = pos.royal[side ^ 1]
-        if pos.flying and enemy >= 0 and self._alone_between(king, enemy, sq):
+        if self.rules.flying_general and enemy >= 0 and self._alone_between(king, enemy, sq):
             pinners.add(enemy)
         mask = everything
         for pinner in pinners:

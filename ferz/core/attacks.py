@@ -31,7 +31,7 @@ from cython.cimports.ferz.core.position import Position
 
 def attacked(pos: Position, sq: cython.int, by: cython.int) -> cython.bint:
     """Whether colour `by` attacks square sq."""
-    if pos.chk_all:
+    if pos.move_rules.chk_all:
         return attacker(pos, sq, by, 0) >= 0
     return probe_attacker(pos, sq, by, 0) >= 0
 
@@ -106,7 +106,7 @@ def parry_squares(pos: Position) -> cython.bint:
     t: cython.int
     u: cython.int
     found: cython.int = 0
-    if k < 0 or not pos.chk_all or pos.blast or pos.flying:
+    if k < 0 or not pos.move_rules.chk_all or pos.move_rules.blast or pos.move_rules.flying:
         return False
     if pos.states[pos.ply].noted_key != pos.key:
         pos.note_check(in_check(pos))
@@ -321,7 +321,7 @@ def shak(pos: Position) -> cython.int:
         flags |= 1
         if pos.shak_type[p >> 1]:
             flags |= 2
-        if (p >> 1) != pos.mate_knight:
+        if (p >> 1) != pos.end_rules.mate_knight:
             flags |= 4
     return flags
 
@@ -340,7 +340,7 @@ def in_check(pos: Position) -> cython.bint:
     k: cython.int = pos.royal[pos.side]
     if k < 0 or not attacked(pos, k, pos.side ^ 1):
         return False
-    return not pos.blast or not touching(pos, k, pos.royal[pos.side ^ 1])
+    return not pos.move_rules.blast or not touching(pos, k, pos.royal[pos.side ^ 1])
 
 
 def touching(pos: Position, a: cython.int, b: cython.int) -> cython.bint:
@@ -427,7 +427,7 @@ def checks(pos: Position, m: cython.int) -> cython.bint:
     t: cython.int
     q: cython.int
     one: cython.ulonglong = 1
-    if not pos.fast_legal or kind == CASTLE or kind == EP:  # noqa: SIM109 - C ints
+    if not pos.move_rules.fast_legal or kind == CASTLE or kind == EP:  # noqa: SIM109 - C ints
         return gives_check(pos, m)
     if k < 0:
         return False

@@ -37,18 +37,24 @@ def count_limit(pos: Position, c: cython.int) -> cython.int:
     o: cython.int = c ^ 1
     if pos.pcount[o] <= 1:
         return 0
-    if pos.counting == 3 and pos.pcount[c] > 1:
+    if pos.end_rules.counting == 3 and pos.pcount[c] > 1:
         return 63 if pos.pcount[c] <= 3 else 0  # Cambodian board's honour
     if pawns_left(pos):
         return 0
     if pos.pcount[c] > 1:
-        return 0 if pos.counting == 2 else 64  # board's honour (makruk only)
-    rooks: cython.int = pos.count[2 * pos.cnt_rook + o] if pos.cnt_rook > 0 else 0
-    khons: cython.int = pos.count[2 * pos.cnt_khon + o] if pos.cnt_khon > 0 else 0
-    knights: cython.int = pos.count[2 * pos.cnt_knight + o] if pos.cnt_knight > 0 else 0
+        return 0 if pos.end_rules.counting == 2 else 64  # board's honour (makruk only)
+    rooks: cython.int = (
+        pos.count[2 * pos.end_rules.cnt_rook + o] if pos.end_rules.cnt_rook > 0 else 0
+    )
+    khons: cython.int = (
+        pos.count[2 * pos.end_rules.cnt_khon + o] if pos.end_rules.cnt_khon > 0 else 0
+    )
+    knights: cython.int = (
+        pos.count[2 * pos.end_rules.cnt_knight + o] if pos.end_rules.cnt_knight > 0 else 0
+    )
     # cambodian limits are one move shorter than makruk's
-    short: cython.int = 1 if pos.counting == 3 else 0
-    if pos.counting == 2:
+    short: cython.int = 1 if pos.end_rules.counting == 3 else 0
+    if pos.end_rules.counting == 2:
         return 16 if rooks else 44 if khons else 64 if knights else 0
     if rooks:
         return (8 if rooks > 1 else 16) - short
@@ -72,7 +78,7 @@ def update_count(
     total: cython.int = pos.pcount[0] + pos.pcount[1]
     if pos.cnt_limit:
         pos.cnt_ply += 1
-    if pos.counting != 2 and capt and pos.is_pawn[capt >> 1] and pos.pcount[mover] == 1:
+    if pos.end_rules.counting != 2 and capt and pos.is_pawn[capt >> 1] and pos.pcount[mover] == 1:
         limit = 0 if pawns_left(pos) else count_limit(pos, mover)
         if limit:
             pos.cnt_limit = 2 * limit
@@ -81,7 +87,7 @@ def update_count(
         limit = count_limit(pos, stm)
         if limit:
             pos.cnt_limit = 2 * limit
-            pos.cnt_ply = 0 if pos.counting == 2 or pos.pcount[stm] > 1 else 2 * total
+            pos.cnt_ply = 0 if pos.end_rules.counting == 2 or pos.pcount[stm] > 1 else 2 * total
 
 
 def pawns_left(pos: Position) -> cython.bint:
@@ -102,7 +108,7 @@ def promotions_only(pos: Position) -> cython.bint:
     n: cython.int
     m: cython.int
     legal: cython.bint = False
-    if not pos.sit_promo or pos.pcount[us] != 2:
+    if not pos.promo_rules.sit_promo or pos.pcount[us] != 2:
         return False
     for i in range(2):
         if pos.is_pawn[pos.board[pos.plist[us * MAXP + i]] >> 1]:
@@ -131,28 +137,32 @@ def end_value(pos: Position) -> cython.int:
     flag) has ended the game, else NO_END. The side that just moved is judged first; with
     an extinction claim the side to move keeps one move to recover (shatranj)."""
     us: cython.int = pos.side
-    if pos.ext_on:
+    if pos.end_rules.ext_on:
         if extinct(pos, us ^ 1, 0):
-            return -pos.ext_value
-        if extinct(pos, us, pos.ext_claim):
-            return pos.ext_value
-    if pos.flag_on:
-        if pos.flag_move:
+            return -pos.end_rules.ext_value
+        if extinct(pos, us, pos.end_rules.ext_claim):
+            return pos.end_rules.ext_value
+    if pos.end_rules.flag_on:
+        if pos.end_rules.flag_move:
             # racing kings: a king on its flag rank wins once the opponent has had its
             # move; both there after Black's answer is a draw. Another flag piece (jesonmor)
             # wins if it still stands there after the opponent's answer.
             if flag_reached(pos, us):
-                return 0 if us == 0 and pos.flag_move == 1 and flag_reached(pos, us ^ 1) else 1
-            if pos.flag_move == 1 and flag_reached(pos, us ^ 1):
+                return (
+                    0
+                    if us == 0 and pos.end_rules.flag_move == 1 and flag_reached(pos, us ^ 1)
+                    else 1
+                )
+            if pos.end_rules.flag_move == 1 and flag_reached(pos, us ^ 1):
                 return NO_END if us == 1 and flag_in_reach(pos, us) else -1
         else:
             if flag_reached(pos, us ^ 1):
                 return -1
             if flag_reached(pos, us):
                 return 1
-    if pos.check_count and pos.checks_left[us ^ 1] == 0:
+    if pos.end_rules.check_count and pos.checks_left[us ^ 1] == 0:
         return -1  # the side that just moved has given its last check
-    if pos.jang:
+    if pos.end_rules.jang:
         return janggi_end(pos)
     return NO_END
 
@@ -161,9 +171,9 @@ def reply_first(pos: Position) -> cython.bint:
     """Whether end_value's verdict is extinctionClaim's early one: the side to move is bared and
     cannot bare back (FSF ends the game now; XBoard first lets the bared side reply)."""
     us: cython.int = pos.side
-    if not pos.ext_on or not pos.ext_claim or extinct(pos, us ^ 1, 0):
+    if not pos.end_rules.ext_on or not pos.end_rules.ext_claim or extinct(pos, us ^ 1, 0):
         return False
-    return extinct(pos, us, pos.ext_claim)
+    return extinct(pos, us, pos.end_rules.ext_claim)
 
 
 def is_pass(m: cython.int) -> cython.bint:
@@ -178,7 +188,7 @@ def janggi_end(pos: Position) -> cython.int:
     ply: cython.int = pos.ply
     if ply < 1 or pos.states[ply - 1].move == 0:
         return NO_END
-    if pos.bik_rule and pos.states[ply].kings_facing and pos.states[ply - 1].kings_facing:
+    if pos.end_rules.bik_rule and pos.states[ply].kings_facing and pos.states[ply - 1].kings_facing:
         return material_result(pos)
     if ply >= 2 and is_pass(pos.states[ply - 1].move) and is_pass(pos.states[ply - 2].move):
         return material_result(pos)
@@ -192,9 +202,9 @@ def material_result(pos: Position) -> cython.int:
     t: cython.int
     total: cython.int = 0
     white: cython.int
-    if pos.mat_count == 0:
+    if pos.end_rules.mat_count == 0:
         return 0
-    if pos.mat_count == 2:
+    if pos.end_rules.mat_count == 2:
         total = pos.pcount[0] - pos.pcount[1]
         white = 1 if total > 0 else (-1 if total < 0 else 0)
     else:
@@ -210,19 +220,19 @@ def extinct(pos: Position, c: cython.int, extra: cython.int) -> cython.bint:
     t: cython.int
     have: cython.int
     other: cython.int
-    if pos.ext_all:
+    if pos.end_rules.ext_all:
         have = pos.pcount[c]
         other = pos.pcount[c ^ 1]
-        if pos.drops:
+        if pos.drop_rules.drops:
             for t in range(1, pos.npc >> 1):
                 have += pos.hand[2 * t + c]
                 other += pos.hand[2 * t + (c ^ 1)]
-        return have <= pos.ext_count and other >= pos.ext_opp + extra
-    for j in range(pos.n_ext):
+        return have <= pos.end_rules.ext_count and other >= pos.end_rules.ext_opp + extra
+    for j in range(pos.end_rules.n_ext):
         t = pos.ext_types[j]
         have = pos.count[2 * t + c] + pos.hand[2 * t + c]
         other = pos.count[2 * t + (c ^ 1)] + pos.hand[2 * t + (c ^ 1)]
-        if have <= pos.ext_count and other >= pos.ext_opp + extra:
+        if have <= pos.end_rules.ext_count and other >= pos.end_rules.ext_opp + extra:
             return True
     return False
 
@@ -263,10 +273,10 @@ def pawn_drop_check(pos: Position) -> cython.bint:
     """Whether the last move dropped a shogi pawn under the pawn-drop-mate rule (the side to
     move, if it then has no legal move, wins instead of being mated)."""
     m: cython.int
-    if pos.dropmate_type == 0 or pos.ply == 0:
+    if pos.end_rules.dropmate_type == 0 or pos.ply == 0:
         return False
     m = pos.states[pos.ply - 1].move
-    return m != 0 and move_kind(m) == DROP and move_from(m) == pos.dropmate_type
+    return m != 0 and move_kind(m) == DROP and move_from(m) == pos.end_rules.dropmate_type
 
 
 def shatar_value(pos: Position) -> cython.int:
@@ -295,15 +305,15 @@ def no_moves_value(pos: Position, in_check: cython.bint) -> cython.int:
     if in_check:
         if pawn_drop_check(pos):
             return 1
-        if pos.shatar:
+        if pos.end_rules.shatar:
             return shatar_value(pos)
-        return pos.mate_value
-    if pos.stale_pieces:
+        return pos.end_rules.mate_value
+    if pos.end_rules.stale_pieces:
         balance = pos.pcount[pos.side] - pos.pcount[pos.side ^ 1]
         if balance == 0:
             return 0
-        return pos.stale_value if balance < 0 else -pos.stale_value
-    return pos.stale_value
+        return pos.end_rules.stale_value if balance < 0 else -pos.end_rules.stale_value
+    return pos.end_rules.stale_value
 
 
 def repetition_value(pos: Position, checkers: cython.int, chasers: cython.int) -> cython.int:
@@ -312,14 +322,14 @@ def repetition_value(pos: Position, checkers: cython.int, chasers: cython.int) -
     chased an enemy piece at every move of it: under perpetualCheckIllegal a lone perpetual
     checker loses (both: a draw), then under the chasing rule a lone chaser; else the
     variant's nFoldValue (nFoldValueAbsolute: White's value), as in Fairy-Stockfish."""
-    if pos.perpetual_rule and checkers:
+    if pos.end_rules.perpetual_rule and checkers:
         if checkers == 3:
             return 0
         return -1 if checkers == 1 << pos.side else 1
-    if pos.chase_rule and chasers:
+    if pos.end_rules.chase_rule and chasers:
         if chasers == 3:
             return 0
         return -1 if chasers == 1 << pos.side else 1
-    if pos.nfold_white and pos.side == 1:
-        return -pos.nfold_value
-    return pos.nfold_value
+    if pos.end_rules.nfold_white and pos.side == 1:
+        return -pos.end_rules.nfold_value
+    return pos.end_rules.nfold_value

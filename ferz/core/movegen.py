@@ -74,23 +74,23 @@ def add(
     c: cython.int = p & 1
     j: cython.int
     q: cython.int
-    if pos.is_pawn[t] and pos.promo_zone[c * pos.nsq + to] and pos.n_promo:
+    if pos.is_pawn[t] and pos.promo_zone[c * pos.nsq + to] and pos.promo_rules.n_promo:
         if mode != GEN_QUIETS:
-            for j in range(pos.n_promo):
-                q = pos.promo_list[c * pos.n_promo + j]
+            for j in range(pos.promo_rules.n_promo):
+                q = pos.promo_list[c * pos.promo_rules.n_promo + j]
                 if q == 0 or (pos.promo_limit[q] and pos.count[2 * q + c] >= pos.promo_limit[q]):
                     continue
                 n = emit(pos, out, n, encode(fr, to, q, PROMO))
-        if pos.mand_promo:
+        if pos.promo_rules.mand_promo:
             return n
-    elif pos.toggle:
+    elif pos.promo_rules.toggle:
         return add_toggle(pos, out, n, fr, to, p, mode)
     elif pos.promoted[t] and (pos.promo_zone[c * pos.nsq + to] or pos.promo_zone[c * pos.nsq + fr]):
         if mode != GEN_QUIETS:
             n = emit(pos, out, n, encode(fr, to, pos.promoted[t], PROMO))
-        if pos.mand_piece_promo:
+        if pos.promo_rules.mand_piece_promo:
             return n
-    if mode == GEN_CAPTURES or (pos.immobile and pos.dead[p * pos.nsq + to]):
+    if mode == GEN_CAPTURES or (pos.move_rules.immobile and pos.dead[p * pos.nsq + to]):
         return n
     return emit(pos, out, n, encode(fr, to, 0, NORMAL))
 
@@ -111,17 +111,17 @@ def add_toggle(
     t: cython.int = p >> 1
     c: cython.int = p & 1
     q: cython.int = pos.promoted[t]
-    if q == 0 and pos.demote and pos.demoted[t] != t:
+    if q == 0 and pos.promo_rules.demote and pos.demoted[t] != t:
         q = pos.demoted[t]
     if (
         q
         and (pos.promo_zone[c * pos.nsq + to] or pos.promo_zone[c * pos.nsq + fr])
-        and (not pos.promo_capt or pos.board[to] != EMPTY)
+        and (not pos.promo_rules.promo_capt or pos.board[to] != EMPTY)
     ):
         n = emit(pos, out, n, encode(fr, to, q, PROMO))
-        if pos.mand_piece_promo:
+        if pos.promo_rules.mand_piece_promo:
             return n
-    if mode == GEN_CAPTURES or (pos.immobile and pos.dead[p * pos.nsq + to]):
+    if mode == GEN_CAPTURES or (pos.move_rules.immobile and pos.dead[p * pos.nsq + to]):
         return n
     return emit(pos, out, n, encode(fr, to, 0, NORMAL))
 
@@ -136,7 +136,7 @@ def gen(
     i: cython.int
     fr: cython.int
     narrow: cython.bint = False
-    if pos.end_rules and endrules.end_value(pos) != NO_END:
+    if pos.end_rules.any and endrules.end_value(pos) != NO_END:
         return n  # the game is over by a variant rule: no moves (as Fairy-Stockfish)
     pos.cap_end = n + MAXMOVES  # callers give room for MAXMOVES moves after n
     if pos.states[pos.ply].noted_key != pos.key:
@@ -148,21 +148,22 @@ def gen(
     if pos.states[pos.ply].noted_check and attacks.parry_squares(pos):
         narrow = True
         n = keep_parries(pos, out, first, n)
-    if pos.sit_promo:
+    if pos.promo_rules.sit_promo:
         n = gen_sittuyin(pos, out, n)
     if not captures_only:
         if pos.castling & (3 << (2 * us)):
             n = gen_castling(pos, out, n)
-        if pos.drops:
+        if pos.drop_rules.drops:
             n = gen_drops(pos, out, n, narrow)
-        if pos.king_pass and pos.royal[us] >= 0:  # janggi: the king passes (legal if no check)
+        # janggi: the king passes (legal if no check)
+        if pos.move_rules.king_pass and pos.royal[us] >= 0:
             n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
-    if pos.gen_filter:  # one test for the rules that narrow the list (chess has none)
-        if pos.must_capture and not captures_only:
+    if pos.move_rules.gen_filter:  # one test for the rules that narrow the list (chess has none)
+        if pos.move_rules.must_capture and not captures_only:
             n = only_captures(pos, out, first, n)
-        if pos.makpong:
+        if pos.move_rules.makpong:
             n = makpong_moves(pos, out, first, n)
-        if pos.must_drop:
+        if pos.drop_rules.must_drop:
             n = keep_drops(pos, out, first, n, captures_only)
     return n
 
@@ -189,9 +190,9 @@ def gen_quiets(pos: Position, out: cython.int[::1], n: cython.int, first: cython
         n = keep_parries(pos, out, start, n)
     if pos.castling & (3 << (2 * us)):
         n = gen_castling(pos, out, n)
-    if pos.drops:
+    if pos.drop_rules.drops:
         n = gen_drops(pos, out, n, narrow)
-    if pos.king_pass and pos.royal[us] >= 0:
+    if pos.move_rules.king_pass and pos.royal[us] >= 0:
         n = emit(pos, out, n, encode(pos.royal[us], pos.royal[us], 0, NORMAL))
     return n
 
@@ -236,7 +237,7 @@ def gen_sittuyin(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
             pawns += 1
     if pawns == 0:
         return n
-    for j in range(pos.n_sit):
+    for j in range(pos.promo_rules.n_sit):
         q = pos.sit_types[j]
         pc = 2 * q + us
         if pos.promo_limit[q] and pos.count[pc] >= pos.promo_limit[q]:
@@ -308,7 +309,9 @@ def keep_drops(
     held: cython.bint = False
     legal: cython.bint = False
     for p in range(2 + us, pos.npc, 2):
-        if pos.hand[p] > 0 and (pos.must_drop_type == 0 or (p >> 1) == pos.must_drop_type):
+        if pos.hand[p] > 0 and (
+            pos.drop_rules.must_drop_type == 0 or (p >> 1) == pos.drop_rules.must_drop_type
+        ):
             held = True  # (mustDropType: only that piece in hand forces a drop)
     if not held:
         return n
@@ -362,7 +365,10 @@ def gen_piece(
     # a piece whose every move is one move (no promotion, no turning over, no square it
     # could never leave): its moves skip add()'s tests (most moves in chess)
     plain: cython.bint = not (
-        pos.is_pawn[p >> 1] or pos.toggle or pos.promoted[p >> 1] or pos.immobile
+        pos.is_pawn[p >> 1]
+        or pos.promo_rules.toggle
+        or pos.promoted[p >> 1]
+        or pos.move_rules.immobile
     )
     for a in range(pos.a_start[p], pos.a_end[p]):
         v = pos.a_vec[a]
@@ -443,7 +449,7 @@ def gen_piece(
                         n = add(pos, out, n, fr, to, p, GEN_ALL)
             break
     if pos.gates and pos.gates & pos.gate_bit[us * nsq + fr]:
-        if pos.seirawan:
+        if pos.gate_rules.seirawan:
             n = gen_gated(pos, out, n, start, fr, p)
         elif mode != GEN_CAPTURES:
             n = gen_leaps(pos, out, n, fr, p)
@@ -570,7 +576,7 @@ def gen_leaps(
             to = fr + fwd + dx
             if pos.board[to] == EMPTY and pos.region[p * pos.nsq + to]:
                 n = add(pos, out, n, fr, to, p, GEN_ALL)
-    elif (p >> 1) == pos.cambodian_fers:
+    elif (p >> 1) == pos.gate_rules.cambodian_fers:
         to = fr + 2 * fwd
         if pos.board[to] == EMPTY and pos.region[p * pos.nsq + to]:
             n = add(pos, out, n, fr, to, p, GEN_ALL)
@@ -678,7 +684,7 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
         # square; test the start square even when the king stays there (Chess960)
         if (
             attacks.castle_attacked(pos, kf, them, kf)
-            if pos.blast
+            if pos.move_rules.blast
             else attacks.attacked(pos, kf, them)
         ):
             return n
@@ -687,7 +693,7 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
         while s != kt:
             if (
                 attacks.castle_attacked(pos, s, them, kf)
-                if pos.blast
+                if pos.move_rules.blast
                 else attacks.attacked(pos, s, them)
             ):
                 ok = False
@@ -695,7 +701,7 @@ def gen_castling(pos: Position, out: cython.int[::1], n: cython.int) -> cython.i
             s += step
         if ok:
             n = emit(pos, out, n, encode(kf, rf, 0, CASTLE))
-            if pos.seirawan and pos.gates:
+            if pos.gate_rules.seirawan and pos.gates:
                 n = gen_gated_castle(pos, out, n, kf, rf)
     return n
 
@@ -720,10 +726,10 @@ def gen_drops(
     fd: cython.int
     fl: cython.int
     turned: cython.int
-    if pos.opp_bishop and pos.hand[2 * pos.opp_bishop + us] > 0:
+    if pos.drop_rules.opp_bishop and pos.hand[2 * pos.drop_rules.opp_bishop + us] > 0:
         # dropOppositeColoredBishop: the bishops still in hand need free squares of a
         # colour each that no own bishop holds
-        bishop = 2 * pos.opp_bishop + us
+        bishop = 2 * pos.drop_rules.opp_bishop + us
         for i in range(pos.pcount[us]):
             sq = pos.plist[us * MAXP + i]
             if pos.board[sq] == bishop:
@@ -738,8 +744,8 @@ def gen_drops(
                     free_light += 1
                 else:
                     free_dark += 1
-    if pos.nodbl_type and pos.hand[2 * pos.nodbl_type + us] > 0:
-        nodbl = 2 * pos.nodbl_type + us
+    if pos.drop_rules.nodbl_type and pos.hand[2 * pos.drop_rules.nodbl_type + us] > 0:
+        nodbl = 2 * pos.drop_rules.nodbl_type + us
         for i in range(pos.files):
             pos.file_count[i] = 0
         for i in range(pos.pcount[us]):
@@ -749,14 +755,14 @@ def gen_drops(
     for p in range(2 + us, pos.npc, 2):
         if pos.hand[p] <= 0:
             continue
-        turned = pos.promoted[p >> 1] if pos.drop_promo else 0  # dropPromoted: +L@b1 too
+        turned = pos.promoted[p >> 1] if pos.drop_rules.drop_promo else 0  # dropPromoted: +L@b1 too
         for i in range(pos.nplay):
             sq = pos.sq_list[i]
             if pos.board[sq] != EMPTY or not pos.drop_zone[p * pos.nsq + sq]:
                 continue
             if narrow and pos.blk_mark[sq] != pos.blk_stamp:
                 continue
-            if p == nodbl and pos.file_count[pos.file_idx[sq]] >= pos.nodbl_count:
+            if p == nodbl and pos.file_count[pos.file_idx[sq]] >= pos.drop_rules.nodbl_count:
                 continue
             if bishop:
                 dark = ((pos.sq_file[sq] + pos.sq_rank[sq]) & 1) == 0
@@ -786,9 +792,9 @@ def is_pseudo_legal(pos: Position, m: cython.int) -> cython.bint:
     n: cython.int
     i: cython.int
     kind: cython.int = move_kind(m)
-    if kind == DROP and not (pos.full_gen or pos.opp_bishop):
+    if kind == DROP and not (pos.move_rules.full_gen or pos.drop_rules.opp_bishop):
         return is_drop(pos, m)
-    if kind == CASTLE or kind == DROP or pos.full_gen:  # noqa: SIM109
+    if kind == CASTLE or kind == DROP or pos.move_rules.full_gen:  # noqa: SIM109
         n = gen(pos, pos.scratch, 0, False)
     else:
         p = pos.board[fr]
@@ -820,14 +826,14 @@ def is_drop(pos: Position, m: cython.int) -> cython.bint:
         return False
     if pos.hand[p] <= 0 or pos.board[sq] != EMPTY or not pos.drop_zone[p * pos.nsq + sq]:
         return False
-    if promo and not (pos.drop_promo and promo == pos.promoted[t]):
+    if promo and not (pos.drop_rules.drop_promo and promo == pos.promoted[t]):
         return False
-    if p == 2 * pos.nodbl_type + pos.side and pos.nodbl_type:
+    if p == 2 * pos.drop_rules.nodbl_type + pos.side and pos.drop_rules.nodbl_type:
         for i in range(pos.pcount[pos.side]):  # no more than nodbl_count of it on a file
             at = pos.plist[pos.side * MAXP + i]
             if pos.board[at] == p and pos.file_idx[at] == pos.file_idx[sq]:
                 k += 1
-        if k >= pos.nodbl_count:
+        if k >= pos.drop_rules.nodbl_count:
             return False
     return not attacks.parry_squares(pos) or pos.blk_mark[sq] == pos.blk_stamp
 
@@ -840,6 +846,6 @@ def _castle_attacked(
     pos: Position, sq: cython.int, by: cython.int, king: cython.int
 ) -> cython.bint:
     """Whether `by` attacks a square of the king's castling path (atomic: its own test)."""
-    if pos.blast:
+    if pos.move_rules.blast:
         return attacks.castle_attacked(pos, sq, by, king)
     return attacks.attacked(pos, sq, by)

@@ -81,6 +81,66 @@ cdef struct PlyState:
     int blast_sq[9]
     int blast_pc[9]
 
+# The rule switches of a variant, grouped by concern: each group a struct filled from
+# tables.Tables's group of the same name (tables.RuleGroup, a mapping whose keys are these
+# fields) when a Position is made. Read as pos.end_rules.mate_value in the core; from Python,
+# pos.end_rules is a dict compiled and a RuleGroup uncompiled (read both as pos.end_rules["x"]).
+
+# How a game ends and what it is worth (endrules.py), and the rules judged after each move
+cdef struct EndRules:
+    int any  # an ending beyond mate and repetition (extinction, flags, checks, janggi)
+    int after_rules  # rules judged after every legal move: whether it checks (no_checking...)
+    # the values (for the side to move: 1, 0, -1) of a checkmate, a stalemate (by the piece
+    # count: stale_pieces) and an n-fold repetition (nfold_white: White's value)
+    int mate_value, stale_value, stale_pieces, nfold_value, nfold_white
+    int perpetual_rule  # perpetualCheckIllegal (PlyState.in_check)
+    int chase_rule  # xiangqi's chasing rule (chase.py)
+    int dropmate_type  # the type that may not mate by a drop (shogi's pawn), 0 for none
+    # extinction: on, its value, every type (else ext_types[:n_ext]), the counts, claims
+    int ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim
+    int flag_on, flag_move  # flags (flag_sq) and flagMove (1 royal flag piece, 2 another)
+    int check_count, no_checking  # 3check (checks_left), racing kings (no move may check)
+    # makruk counting (countingRule: 1 makruk, 2 asean, 3 cambodian) and the piece types
+    # whose numbers set the pieces' honour limit (-1 for none)
+    int counting, cnt_rook, cnt_khon, cnt_knight
+    # janggi: bikjang (PlyState.kings_facing), passing or bikjang (jang), the material
+    # count (materialCounting: 1 janggi's weights mat_w, 2 unweighted)
+    int bik_rule, jang, mat_count
+    int shatar, mate_knight  # shatar's mate rule (PlyState.shak), its knight type
+    int ply_rules  # bik_rule or shatar: make records a ply's facts for them
+
+# Promotions (movegen.py's add): the choices, mandatory ones, pieces that turn over
+cdef struct PromoRules:
+    int n_promo  # promotion choices per colour (promo_list)
+    int mand_promo, mand_piece_promo  # a pawn, a piece must promote where it can
+    int toggle, demote, promo_capt  # kyoto, micro shogi: pieceDemotion, promotion on capture
+    int sit_promo, n_sit  # sittuyin's promotions in place (sit_types[:n_sit], sit_zone)
+
+# Drops and hands
+cdef struct DropRules:
+    int drops, capt_to_hand  # pieces are dropped; captured pieces go to the captor's hand
+    int drop_checks  # a drop may check
+    int drop_promo  # dropPromoted: promoted pieces are dropped as such too
+    int nodbl_type, nodbl_count  # no more than nodbl_count of this type on a file (nifu)
+    int must_drop, must_drop_type  # mustDrop (of this type, 0 any) while the hand holds one
+    int castle_drop  # castlingDroppedPiece: a dropped rook or king may castle
+    int opp_bishop  # the bishop type dropped on the other colour's squares (0: none)
+
+# How pieces move and which moves the generator lists
+cdef struct MoveRules:
+    int fast_legal, chk_all  # the legality and check fast paths hold (tables.Tables._lines)
+    int ep_enabled, flying  # en passant; flying general (the kings may not face each other)
+    int blast  # atomic: captures explode (blastOnCapture) on the squares blast_vec reaches
+    int must_capture, makpong, immobile  # losers' captures, makpong, immobility illegal
+    int gen_filter  # must_capture, makpong or must_drop narrow the list
+    int full_gen  # the move list must be generated whole (see tables.Tables._gates)
+    int king_pass  # janggi: the king may pass
+
+# Gating: cambodianMoves and seirawanGating (gates in Position.gates)
+cdef struct GateRules:
+    int any  # cambodian or seirawan: make saves the gates per ply
+    int cambodian, cambodian_fers, cambodian_rook, seirawan
+
 cdef inline PlyState* alloc_states(Py_ssize_t n) noexcept nogil:
     return <PlyState*>calloc(n, sizeof(PlyState))  # zeroed (NULL: no memory)
 
@@ -89,7 +149,7 @@ cdef inline PlyState* alloc_states(Py_ssize_t n) noexcept nogil:
 cdef class Position:
     cdef public object rules
     cdef public int files, ranks, stride, nsq, npc, side, halfmove, fullmove, ep, castling
-    cdef public int ply, game_ply, mg, eg, phase, flying
+    cdef public int ply, game_ply, mg, eg, phase
     cdef public unsigned long long key
     cdef public unsigned long long pkey  # the pawns alone (correction history of the search)
     # board and piece bookkeeping
@@ -102,7 +162,12 @@ cdef class Position:
     cdef int[::1] can_promote
     cdef int[::1] sq_list
     cdef public int nplay
-    cdef int n_promo, capt_to_hand, ep_enabled, drops
+    # the rule switches by concern (the structs above), filled from tables.Tables
+    cdef readonly EndRules end_rules
+    cdef readonly PromoRules promo_rules
+    cdef readonly DropRules drop_rules
+    cdef readonly MoveRules move_rules
+    cdef readonly GateRules gate_rules
     cdef int[::1] ep_vec, ep_pc
     # castling: per right (0 = white kingside, 1 = white queenside, 2, 3 black)
     cdef int[::1] c_king_from, c_rook_from, c_king_to, c_rook_to, c_mask
@@ -117,31 +182,19 @@ cdef class Position:
     # legality fast path: line directions from a king, rider masks per colour and vector
     cdef int[::1] line_dir, sq_file, sq_rank
     cdef unsigned long long[::1] ray_mask
-    cdef int fast_legal
     # direct checks per piece code and offset to the king (see tables.Tables._checks)
     cdef int[::1] chk_kind, chk_vec, chk_slow
     cdef public int[::1] lvalue  # piece value per code for SEE's least attacker (set by Evaluator)
-    cdef int chk_all
     # rules beyond chess (ferz.variants): see tables.Tables._variant_rules
     cdef int[::1] a_minr, pr_minr, rel_rank, file_idx, dead, drop_zone, promo_limit, file_count
-    cdef int mand_promo, mand_piece_promo, nodbl_type, nodbl_count, dropmate_type, drop_checks
     cdef int[::1] ext_types, flag_sq, flag_start, flag_type
-    cdef int end_rules, ext_on, ext_value, ext_all, n_ext, ext_count, ext_opp, ext_claim, flag_on
-    # the values (for the side to move: 1, 0, -1) of a checkmate, a stalemate (by the piece
-    # count: stale_pieces) and an n-fold repetition (nfold_white: White's value); chasing rule
-    cdef int mate_value, stale_value, stale_pieces, nfold_value, nfold_white, chase_rule
-    cdef int cap_end, must_capture, immobile, makpong, opp_bishop, castle_drop, gen_filter
-    # check counting (3check), no checking (racing kings), flagMove, the e.p. region
-    cdef public int check_count, no_checking, flag_move, after_rules
+    cdef int cap_end  # the end of the room in the move buffer (movegen.add stops there)
+    # 3check's checks left per colour, the e.p. region, flags per colour, the flag moves' buffer
     cdef public int[::1] checks_left
     cdef int[::1] ep_ok, flag_zone, flag_buf
     cdef unsigned long long[::1] z_checks
-    # atomic: captures explode (blastOnCapture) on the squares blast_vec reaches
-    cdef public int blast
-    cdef int[::1] blast_vec
-    # sittuyin: mustDrop, promotions in place or to a fers square (sit_zone per colour)
-    cdef public int full_gen  # the move list must be generated whole (see tables.Tables._gates)
-    cdef int must_drop, sit_promo, n_sit
+    cdef int[::1] blast_vec  # atomic: the squares an explosion reaches
+    # sittuyin: promotions in place or to a fers square (sit_zone per colour), their types
     cdef int[::1] sit_zone, sit_types
     cdef public int overflow
     # the squares where a piece other than the royal one can parry the check
@@ -149,19 +202,14 @@ cdef class Position:
     cdef int[::1] blk_mark
     cdef int blk_stamp
     cdef object trial  # a spare Position that set_fen validates in (built on first use)
-    # makruk counting (countingRule): limit in plies (0 = none) and the count; piece types
-    # whose numbers set the pieces' honour limit
+    # makruk counting (end_rules.counting): limit in plies (0 = none) and the count
     cdef public int cnt_limit, cnt_ply
-    # perpetualCheckIllegal (PlyState.in_check: whether the side to move was in check)
-    cdef public int perpetual_rule
     # a move known to give check or not here (hint_check), so make need not look (perpetual_rule)
     cdef int hint_move, hint_chk
     cdef unsigned long long hint_key
-    cdef int counting, cnt_rook, cnt_khon, cnt_knight
     # cambodianMoves: gates still open, bit 16 * colour + file (see Rules.cambodian_moves);
     # gate_bit[colour * nsq + sq] is the bit of a square on that colour's gate rank, else 0
     cdef public long long gates
-    cdef int cambodian, cambodian_fers, cambodian_rook
     cdef long long[::1] gate_bit
     # neural evaluation (core/nnue.py): the network's hidden weights and biases, the offset of
     # each (piece code, square) row from both views, and the accumulators (White's view, then
@@ -187,19 +235,13 @@ cdef class Position:
     # count) row from both views (see nnue.hand_features), and each cache entry's hands
     cdef public int nn_hands
     cdef int[::1] nn_hrow, nn_chand
-    # --- gating and two-board games (vargate)
-    cdef public int seirawan, must_drop_type, gating
+    # --- gating and two-board games (vargate): the gates' keys (seirawanGating)
     cdef unsigned long long[::1] z_gate
     # janggi (varmore): the second leg of each atom and probe (= the first for one-legged
-    # leapers), the palace diagonals' squares, janggi cannons per type, passing (kingPass),
-    # bikjang (PlyState.kings_facing), and the material count (materialCounting: 1 janggi's
-    # weights mat_w, 2 unweighted)
+    # leapers), the palace diagonals' squares, janggi cannons per type, the material count's
+    # weights (end_rules.mat_count)
     cdef int[::1] a_leg2, pr_leg2, diag_ok, jcannon, mat_w
-    cdef public int king_pass, bik_rule, mat_count, jang
-    # kyoto and micro shogi: pieceDemotion / piecePromotionOnCapture (toggle), dropPromoted
-    cdef public int toggle, demote, promo_capt, drop_promo
-    # shatar's mate rule (PlyState.shak per ply): the shak types and the knight type
-    cdef public int shatar, mate_knight, ply_rules
+    # shatar's mate rule (end_rules.shatar): the shak types
     cdef int[::1] shak_type
 
     cdef void put(self, int p, int sq) noexcept nogil

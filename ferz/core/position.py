@@ -73,57 +73,27 @@ class Position:
         self.pr_start, self.pr_vec, self.pr_range = t.pr_start, t.pr_vec, t.pr_range
         self.pr_kind, self.pr_leg, self.pr_minr = t.pr_kind, t.pr_leg, t.pr_minr
         self.pr_near, self.pr_far, self.line_dir = t.pr_near, t.pr_far, t.line_dir
-        self.ray_mask, self.fast_legal, self.chk_kind = t.ray_mask, t.fast_legal, t.chk_kind
-        self.chk_vec, self.chk_slow, self.chk_all = t.chk_vec, t.chk_slow, t.chk_all
+        self.ray_mask, self.chk_kind = t.ray_mask, t.chk_kind
+        self.chk_vec, self.chk_slow = t.chk_vec, t.chk_slow
+        # the rule switches by concern: each group a struct (position.pxd) filled by name
+        # from a copy of the table's group (uncompiled: the copy itself; tbgen writes one)
+        self.end_rules, self.promo_rules = t.end_rules.copy(), t.promo_rules.copy()
+        self.drop_rules, self.move_rules = t.drop_rules.copy(), t.move_rules.copy()
+        self.gate_rules = t.gate_rules.copy()
         # piece roles, zones, promotions, drops
         self.is_pawn, self.is_royal, self.region = t.is_pawn, t.is_royal, t.region
         self.dbl_zone, self.promo_zone, self.ep_ok = t.dbl_zone, t.promo_zone, t.ep_ok
-        self.dead, self.promo_list, self.n_promo = t.dead, t.promo_list, t.n_promo
-        self.promo_limit, self.promoted, self.demoted = t.promo_limit, t.promoted, t.demoted
-        self.can_promote, self.mand_promo = t.can_promote, t.mand_promo
-        self.mand_piece_promo, self.ep_enabled = t.mand_piece_promo, t.ep_enabled
-        self.ep_vec, self.ep_pc, self.drops = t.ep_vec, t.ep_pc, t.drops
-        self.capt_to_hand, self.drop_zone = t.capt_to_hand, t.drop_zone
-        self.nodbl_type, self.nodbl_count = t.nodbl_type, t.nodbl_count
-        self.dropmate_type, self.drop_checks = t.dropmate_type, t.drop_checks
+        self.dead, self.promo_list, self.promo_limit = t.dead, t.promo_list, t.promo_limit
+        self.promoted, self.demoted, self.can_promote = t.promoted, t.demoted, t.can_promote
+        self.ep_vec, self.ep_pc, self.drop_zone = t.ep_vec, t.ep_pc, t.drop_zone
         # rules beyond chess
-        self.flying, self.immobile, self.must_capture = t.flying, t.immobile, t.must_capture
-        self.makpong, self.opp_bishop, self.castle_drop = t.makpong, t.opp_bishop, t.castle_drop
-        self.gen_filter = t.gen_filter
-        self.ext_on, self.ext_value, self.ext_all = t.ext_on, t.ext_value, t.ext_all
-        self.ext_types, self.n_ext, self.ext_count = t.ext_types, t.n_ext, t.ext_count
-        self.ext_opp, self.ext_claim, self.flag_sq = t.ext_opp, t.ext_claim, t.flag_sq
-        self.flag_start, self.flag_type, self.flag_on = t.flag_start, t.flag_type, t.flag_on
-        self.flag_zone, self.flag_move, self.check_count = t.flag_zone, t.flag_move, t.check_count
-        self.no_checking, self.counting = t.no_checking, t.counting
-        self.perpetual_rule = t.perpetual_rule
-        self.cnt_rook, self.cnt_khon, self.cnt_knight = t.cnt_rook, t.cnt_khon, t.cnt_knight
-        self.after_rules, self.end_rules, self.full_gen = t.after_rules, t.end_rules, t.full_gen
-        self.blast, self.blast_vec, self.must_drop = t.blast, t.blast_vec, t.must_drop
-        self.sit_promo, self.sit_zone, self.sit_types = t.sit_promo, t.sit_zone, t.sit_types
-        self.n_sit, self.cambodian, self.cambodian_fers = t.n_sit, t.cambodian, t.cambodian_fers
-        self.cambodian_rook, self.gate_bit = t.cambodian_rook, t.gate_bit
-        # gating and two-board games (vargate)
-        self.seirawan, self.z_gate, self.must_drop_type = t.seirawan, t.z_gate, t.must_drop_type
-        self.gating = t.gating
+        self.ext_types, self.flag_sq, self.flag_start = t.ext_types, t.flag_sq, t.flag_start
+        self.flag_type, self.flag_zone, self.blast_vec = t.flag_type, t.flag_zone, t.blast_vec
+        self.sit_zone, self.sit_types, self.gate_bit = t.sit_zone, t.sit_types, t.gate_bit
+        self.z_gate, self.shak_type = t.z_gate, t.shak_type
         # janggi
         self.a_leg2, self.pr_leg2, self.diag_ok = t.a_leg2, t.pr_leg2, t.diag_ok
-        self.jcannon, self.mat_w, self.mat_count = t.jcannon, t.mat_w, t.mat_count
-        self.king_pass, self.bik_rule, self.jang = t.king_pass, t.bik_rule, t.jang
-        self.toggle, self.demote, self.promo_capt = t.toggle, t.demote, t.promo_capt
-        self.drop_promo = t.drop_promo
-        self.shatar, self.shak_type, self.mate_knight = t.shatar, t.shak_type, t.mate_knight
-        self.mate_value, self.stale_value, self.stale_pieces = (
-            t.mate_value,
-            t.stale_value,
-            t.stale_pieces,
-        )
-        self.nfold_value, self.nfold_white, self.chase_rule = (
-            t.nfold_value,
-            t.nfold_white,
-            t.chase_rule,
-        )
-        self.ply_rules = 1 if t.bik_rule or t.shatar else 0
+        self.jcannon, self.mat_w = t.jcannon, t.mat_w
         # hashing
         self.z_piece, self.z_castle, self.z_ep = t.z_piece, t.z_castle, t.z_ep
         self.z_hand, self.z_side, self.z_checks = t.z_hand, t.z_side, t.z_checks
@@ -468,7 +438,7 @@ class Position:
         else:
             self.gates &= ~self.gate_bit[them * nsq + to]
         if (
-            (p >> 1) == self.cambodian_rook
+            (p >> 1) == self.gate_rules.cambodian_rook
             and k >= 0
             and self.gates & self.gate_bit[them * nsq + k]
             and (self.sq_file[k] == self.sq_file[to] or self.sq_rank[k] == self.sq_rank[to])
@@ -565,12 +535,12 @@ class Position:
         self.states[ply].mg = self.mg
         self.states[ply].eg = self.eg
         self.states[ply].phase = self.phase
-        if self.check_count:
+        if self.end_rules.check_count:
             self.states[ply].checks_left = self.checks_left[us]
-        if self.counting:
+        if self.end_rules.counting:
             self.states[ply].count_limit = self.cnt_limit
             self.states[ply].count_ply = self.cnt_ply
-        if self.gating:  # cambodianMoves, seirawanGating
+        if self.gate_rules.any:  # cambodianMoves, seirawanGating
             self.states[ply].gates = self.gates
             self.states[ply].gated = 0
         if self.ep:
@@ -604,7 +574,7 @@ class Position:
             key ^= self.z_piece[q * nsq + to]
             self.mg += self.pst_mg[q * nsq + to] - self.pst_mg[p * nsq]
             self.eg += self.pst_eg[q * nsq + to] - self.pst_eg[p * nsq]
-            if self.castle_drop:
+            if self.drop_rules.castle_drop:
                 rights = self.castling | self.dropped_rights(p, to)
                 if rights != self.castling:
                     key ^= self.z_castle[self.castling] ^ self.z_castle[rights]
@@ -625,7 +595,7 @@ class Position:
                 self.eg -= self.pst_eg[capt * nsq + victim]
                 self.phase -= self.phase_w[capt]
                 self.halfmove = 0
-                if self.capt_to_hand:
+                if self.drop_rules.capt_to_hand:
                     h = 2 * self.demoted[capt >> 1] + us
                     key ^= self.z_hand[h * MAXHAND + self.hand[h]]
                     self.hand[h] += 1
@@ -651,7 +621,7 @@ class Position:
                 self.mg += self.pst_mg[q * nsq + to] - self.pst_mg[p * nsq + to]
                 self.eg += self.pst_eg[q * nsq + to] - self.pst_eg[p * nsq + to]
                 self.phase += self.phase_w[q] - self.phase_w[p]
-            elif kind == DOUBLE and self.ep_enabled:
+            elif kind == DOUBLE and self.move_rules.ep_enabled:
                 victim = (fr + to) >> 1
                 if self.ep_ok[victim] and self.ep_square_after(victim, them):
                     self.ep = victim
@@ -666,21 +636,21 @@ class Position:
                 self.castling = rights
         if self.gates:
             self.close_gates(p, fr, to, kind)  # gates are not hashed, as in Fairy-Stockfish
-        if capt and self.blast:
+        if capt and self.move_rules.blast:
             key = self.explode(to, ply, key)
         self.side = them
         self.key = key ^ self.z_side
         self.ply = ply + 1
         self.game_ply += 1
-        if self.counting:
+        if self.end_rules.counting:
             endrules.update_count(self, us, capt, kind)
-        if self.blast:
+        if self.move_rules.blast:
             if not attacks.blast_legal(self, us):
                 self.unmake()
                 return False
         elif self.royal[us] >= 0:
             if (
-                self.fast_legal
+                self.move_rules.fast_legal
                 and kind != EP
                 and kind != CASTLE
                 and self.royal[us] != to
@@ -692,39 +662,44 @@ class Position:
                     self.unmake()
                     return False
             elif attacks.attacked(self, self.royal[us], them) and not (
-                self.bik_rule and self.states[ply].kings_facing and fr == to and kind == NORMAL
+                self.end_rules.bik_rule
+                and self.states[ply].kings_facing
+                and fr == to
+                and kind == NORMAL
             ):  # (janggi: a pass while the kings face each other is legal even in check)
                 self.unmake()
                 return False
-        if self.seirawan:
+        if self.gate_rules.seirawan:
             # after the legality test: a gated piece never covers its own king (FSF 11.1)
             self.gate_in(m, us, ply)
-        if self.flying and attacks.kings_facing(self):
+        if self.move_rules.flying and attacks.kings_facing(self):
             self.unmake()
             return False
         # drops that may not check (dropChecks = false); a pawn drop that mates is legal but
         # loses (Fairy-Stockfish's reading of shogiPawnDropMateIllegal): see pawn_drop_check
-        if kind == DROP and not self.drop_checks and attacks.in_check(self):
+        if kind == DROP and not self.drop_rules.drop_checks and attacks.in_check(self):
             self.unmake()
             return False
-        if self.after_rules:
+        if self.end_rules.after_rules:
             # racing kings: no move may check; 3check: a check uses up one of the mover's
             check = attacks.in_check(self)
-            if check and (self.no_checking or (kind == PROMO and self.sit_promo)):
+            if check and (
+                self.end_rules.no_checking or (kind == PROMO and self.promo_rules.sit_promo)
+            ):
                 self.unmake()
                 return False
-            if check and self.check_count and self.checks_left[us] > 0:
+            if check and self.end_rules.check_count and self.checks_left[us] > 0:
                 h = us * MAX_CHECKS + self.checks_left[us]
                 self.key ^= self.z_checks[h] ^ self.z_checks[h - 1]
                 self.checks_left[us] -= 1
             self.note_check(check)
-        if self.perpetual_rule:
+        if self.end_rules.perpetual_rule:
             if self.hint_move == m and self.hint_key == self.states[ply].key:
                 self.states[ply + 1].in_check = self.hint_chk
             else:
                 self.states[ply + 1].in_check = attacks.in_check(self)
-        if self.ply_rules:  # (one test for janggi's bikjang and shatar's checks)
-            if self.bik_rule:
+        if self.end_rules.ply_rules:  # (one test for janggi's bikjang and shatar's checks)
+            if self.end_rules.bik_rule:
                 # bikjang: the side facing the enemy king must part the kings (or pass)
                 if (
                     self.states[ply].kings_facing
@@ -734,7 +709,7 @@ class Position:
                     self.unmake()
                     return False
                 self.states[ply + 1].kings_facing = attacks.kings_see(self)
-            if self.shatar:
+            if self.end_rules.shatar:
                 self.states[ply + 1].shak = attacks.shak(self)
         return True
 
@@ -786,7 +761,7 @@ class Position:
             self.eg += self.pst_eg[q * nsq + sq] - self.pst_eg[q * nsq]
             self.phase += self.phase_w[q]
             self.states[ply].gated = q
-        if not self.capt_to_hand and (self.gates >> (16 * us)) & 0xFFFF:
+        if not self.drop_rules.capt_to_hand and (self.gates >> (16 * us)) & 0xFFFF:
             for t in range(2 + us, self.npc, 2):
                 if self.hand[t] > 0:
                     held = True
@@ -794,7 +769,7 @@ class Position:
                 self.gates &= ~(cython.cast(cython.longlong, 0xFFFF) << (16 * us))
         if self.gates != self.states[ply].gates:
             key ^= self.gate_key(self.gates) ^ self.gate_key(self.states[ply].gates)
-            if not self.capt_to_hand:
+            if not self.drop_rules.capt_to_hand:
                 self.strand(self.states[ply].gates, self.gates)
         self.key = key
 
@@ -852,13 +827,13 @@ class Position:
         self.ply = ply
         self.game_ply -= 1
         self.side = us
-        if self.gating:
+        if self.gate_rules.any:
             if self.states[ply].gated:
                 self.gate_out(m, ply)
             self.gates = self.states[ply].gates
-        if self.check_count:
+        if self.end_rules.check_count:
             self.checks_left[us] = self.states[ply].checks_left
-        if capt and self.blast:
+        if capt and self.move_rules.blast:
             for i in range(self.states[ply].blasts - 1, -1, -1):
                 self.put(self.states[ply].blast_pc[i], self.states[ply].blast_sq[i])
         if kind == CASTLE:
@@ -887,14 +862,14 @@ class Position:
                     self.put(capt, to - self.stride if us == 0 else to + self.stride)
                 else:
                     self.put(capt, to)
-                if self.capt_to_hand:
+                if self.drop_rules.capt_to_hand:
                     h = 2 * self.demoted[capt >> 1] + us
                     self.nn_hand(h, self.hand[h], False)
                     self.hand[h] -= 1
         self.castling = self.states[ply].castling
         self.ep = self.states[ply].ep
         self.halfmove = self.states[ply].halfmove
-        if self.counting:
+        if self.end_rules.counting:
             self.cnt_limit = self.states[ply].count_limit
             self.cnt_ply = self.states[ply].count_ply
         self.key = self.states[ply].key
@@ -989,7 +964,7 @@ class Position:
             trial.royal[them] >= 0
             and attacks.attacked(trial, trial.royal[them], setup.side)
             and not (
-                trial.blast  # atomic: touching kings, or the king to move has exploded
+                trial.move_rules.blast  # atomic: touching kings, or the king to move has exploded
                 and (
                     trial.royal[setup.side] < 0
                     or attacks.touching(trial, trial.royal[them], trial.royal[setup.side])
@@ -999,7 +974,7 @@ class Position:
             if trial is self:
                 self._clear()
             raise ValueError("side to move: the side not to move is in check")
-        if trial.flying and attacks.kings_facing(trial):
+        if trial.move_rules.flying and attacks.kings_facing(trial):
             if trial is self:
                 self._clear()
             raise ValueError("piece placement: the kings face each other on an open file")
@@ -1036,15 +1011,19 @@ class Position:
             self.ep = setup.ep
         checks = setup.checks if setup.checks is not None else (1, 1)  # FSF's default
         self.checks_left[0], self.checks_left[1] = checks
-        self.cnt_limit = setup.count_limit if self.counting else 0
-        self.cnt_ply = setup.count_ply if self.counting else 0
+        self.cnt_limit = setup.count_limit if self.end_rules.counting else 0
+        self.cnt_ply = setup.count_ply if self.end_rules.counting else 0
         self.gates = 0
         for color, file in setup.gates:
             self.gates |= 1 << (16 * color + file)
         self.refresh()
-        self.states[0].in_check = 1 if self.perpetual_rule and attacks.in_check(self) else 0
-        self.states[0].kings_facing = 1 if self.bik_rule and attacks.kings_see(self) else 0
-        self.states[0].shak = attacks.shak(self) if self.shatar else 0
+        self.states[0].in_check = (
+            1 if self.end_rules.perpetual_rule and attacks.in_check(self) else 0
+        )
+        self.states[0].kings_facing = (
+            1 if self.end_rules.bik_rule and attacks.kings_see(self) else 0
+        )
+        self.states[0].shak = attacks.shak(self) if self.end_rules.shatar else 0
 
     def _load_castling(self, setup: fenlib.Setup) -> None:
         """Castling tables for the rights of a setup (given as rook squares)."""
@@ -1054,7 +1033,7 @@ class Position:
             self.c_mask[sq] = 15
         self.castling = 0
         self.c_rook_type = rules.piece_index(rules.castling_rook) if rules.castling else 0
-        if self.castle_drop:
+        if self.drop_rules.castle_drop:
             # placement: every right has its king on the castling file, its rook in a corner
             for r in range(4):
                 color, kingside = r >> 1, r & 1 == 0
@@ -1100,8 +1079,8 @@ class Position:
             if self.hand[p]:
                 key ^= self.z_hand[p * MAXHAND] ^ self.z_hand[p * MAXHAND + self.hand[p]]
                 if (
-                    self.seirawan
-                    and not self.capt_to_hand
+                    self.gate_rules.seirawan
+                    and not self.drop_rules.capt_to_hand
                     and not (self.gates >> (16 * (p & 1))) & 0xFFFF
                 ):
                     continue  # no gate left: these can never enter (see strand)
@@ -1110,10 +1089,10 @@ class Position:
         key ^= self.z_castle[self.castling]
         if self.ep:
             key ^= self.z_ep[self.ep]
-        if self.check_count:
+        if self.end_rules.check_count:
             key ^= self.z_checks[self.checks_left[0]]
             key ^= self.z_checks[MAX_CHECKS + self.checks_left[1]]
-        if self.seirawan:
+        if self.gate_rules.seirawan:
             key ^= self.gate_key(self.gates)
         self.key, self.mg, self.eg, self.phase = key, mg, eg, phase
         self.nn_refresh()
@@ -1168,7 +1147,7 @@ class Position:
         pieces = {sq: self.board[sq] for sq in self.rules.squares() if self.board[sq] > WALL}
         rooks = [self.c_rook_from[r] for r in range(4) if self.castling & (1 << r)]
         hand = {p: self.hand[p] for p in range(2, self.npc) if self.hand[p]}
-        checks = (self.checks_left[0], self.checks_left[1]) if self.check_count else None
+        checks = (self.checks_left[0], self.checks_left[1]) if self.end_rules.check_count else None
         setup = fenlib.Setup(
             pieces, self.side, rooks, self.ep, self.halfmove, self.fullmove_number(), hand, checks
         )

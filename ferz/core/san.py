@@ -164,13 +164,13 @@ class Matcher:
         p: cython.int
         t: cython.int
         if (
-            pos.end_rules
-            or pos.gen_filter
-            or pos.sit_promo
-            or pos.full_gen
-            or pos.drops
-            or pos.king_pass
-            or pos.gating
+            pos.end_rules.any
+            or pos.move_rules.gen_filter
+            or pos.promo_rules.sit_promo
+            or pos.move_rules.full_gen
+            or pos.drop_rules.drops
+            or pos.move_rules.king_pass
+            or pos.gate_rules.any
         ):
             return movegen.gen(pos, buf, 0, takes)
         pos.cap_end = MAXMOVES

@@ -115,9 +115,9 @@ class Search:
         rules = pos.rules
         self.draw_moves = 2 * rules.n_move_rule if rules.n_move_rule > 0 else 0
         self.nfold_rule = rules.n_fold_rule
-        self.variant_end = 1 if pos.end_rules else 0
+        self.variant_end = 1 if pos.end_rules.any else 0
         # checks of a move are found before playing it where the rules allow (attacks.checks)
-        self.fast_checks = 1 if pos.fast_legal else 0
+        self.fast_checks = 1 if pos.move_rules.fast_legal else 0
         self.chk_move = 0  # the last move asked about by checks(), its position and answer
         self.chk_key = 0
         self.chk_val = 0
@@ -171,7 +171,8 @@ class Search:
         """The search parameters from ferz.params.SEARCH (in drop games with DROPS' values, in
         games with a palace with PALACE's), each into its declared field."""
         palace = has_palace(self.pos.rules)
-        p = dict(values(SEARCH, self.pos.drops, palace))  # ferz.params' tunables, read by name
+        # ferz.params' tunables, read by name
+        p = dict(values(SEARCH, self.pos.drop_rules.drops, palace))
         self.aspiration_delta = p.pop("aspiration_delta")
         self.aspiration_min_depth = p.pop("aspiration_min_depth")
         self.null_min_depth = p.pop("null_min_depth")
@@ -679,7 +680,7 @@ class Search:
         # Step 1. Draws by repetition or the n-move rule (a perpetual check loses where the
         # variant says so); quiescence at the horizon.
         if self.is_draw():
-            if self.pos.perpetual_rule:
+            if self.pos.end_rules.perpetual_rule:
                 value = self.pos.perpetual()
                 if value != 0:
                     return (MATE - ply) * value
@@ -687,11 +688,11 @@ class Search:
                 value = self.chase_value()  # a lone chaser through the cycle loses (xiangqi)
                 if value != 0:
                     return (MATE - ply) * value
-            if self.pos.nfold_value:
+            if self.pos.end_rules.nfold_value:
                 value = self.nfold_value()  # shogi: the fourth occurrence loses for sente
                 if value != 0:
                     return (MATE - ply) * value
-            if self.pos.mat_count:
+            if self.pos.end_rules.mat_count:
                 return (MATE - ply) * endrules.material_result(self.pos)  # janggi's count
             return 0
         if self.variant_end:
@@ -893,7 +894,7 @@ class Search:
         prev = self.cur_move[ply - 1] if ply > 0 else 0
         self.pos.note_check(in_check)
         self.pv_len[ply] = ply
-        self.mp.start(ply, ttm, not in_check and not self.pos.full_gen, prev)
+        self.mp.start(ply, ttm, not in_check and not self.pos.move_rules.full_gen, prev)
 
         # Step 11. The move loop.
         while True:

@@ -39,7 +39,7 @@ def captured_value(pos: Position, ev: Evaluator, m: cython.int) -> cython.int:
     victim: cython.int
     if kind == CASTLE or kind == DROP:  # noqa: SIM109 - C comparisons, no tuple
         return 0
-    if pos.blast:
+    if pos.move_rules.blast:
         if kind == EP or (pos.board[move_to(m)] != EMPTY and move_to(m) != move_from(m)):
             return _blast(pos, ev, m)
         if move_promo(m):
@@ -147,7 +147,7 @@ def _least_attacker(pos: Position, sq: cython.int, by: cython.int) -> cython.int
     Both ways of finding it look outwards from sq over the board as it stands, so pieces
     lifted off the board during an exchange reveal the attackers behind them.
     """
-    if pos.chk_all:
+    if pos.move_rules.chk_all:
         return attacks.attacker(pos, sq, by, True)
     return attacks.probe_attacker(pos, sq, by, True)
 
@@ -171,7 +171,7 @@ def see(pos: Position, ev: Evaluator, m: cython.int, buf: cython.int[::1]) -> cy
     on_square: cython.int
     if move_kind(m) == CASTLE or move_kind(m) == DROP:  # noqa: SIM109 - C comparisons
         return 0
-    if pos.blast:
+    if pos.move_rules.blast:
         if move_kind(m) == EP or (pos.board[sq] != EMPTY and sq != fr):
             return _blast(pos, ev, m)
         return captured_value(pos, ev, m) - _blast_threat(pos, ev, m)
@@ -213,7 +213,7 @@ def see_ge(
     pos: Position, ev: Evaluator, m: cython.int, threshold: cython.int, buf: cython.int[::1]
 ) -> cython.bint:
     """Whether the exchange started by m wins at least `threshold` centipawns."""
-    if pos.blast:
+    if pos.move_rules.blast:
         return see(pos, ev, m, buf) >= threshold
     gain: cython.int = captured_value(pos, ev, m)
     if gain - threshold < 0:

@@ -46,6 +46,26 @@ def _keys(rng: random.Random, n: int) -> array:
     return array("Q", [rng.getrandbits(64) for _ in range(n)])
 
 
+class RuleGroup:
+    """One group of a variant's rule switches (ints), read and written as attributes: the
+    fields of the struct of position.pxd of the same name (EndRules for `end_rules`...).
+    A Position takes a copy; compiled, Cython fills its struct from the copy by name
+    (`group["name"]`), and a field missing here is a ValueError there."""
+
+    def __getitem__(self, name: str) -> int:
+        return self.__dict__[name]
+
+    def copy(self) -> RuleGroup:
+        """A group of the same fields and values (a Position's own)."""
+        group = RuleGroup()
+        group.__dict__.update(self.__dict__)
+        return group
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={value}" for name, value in self.__dict__.items())
+        return f"RuleGroup({fields})"
+
+
 def of(rules: Rules) -> Tables:
     """The tables of these rules, compiled on first use (Rules must not change afterwards)."""
     tables = rules.__dict__.get("_tables")
@@ -71,10 +91,13 @@ class Tables:
         self.files, self.ranks = rules.files, rules.ranks
         self.stride, self.nsq = rules.stride, rules.nsq
         self.npc = 2 * ntypes + 2
-        self.flying = 1 if rules.flying_general else 0
-        self.capt_to_hand = 1 if rules.captures_to_hand else 0
-        self.ep_enabled = 1 if rules.en_passant else 0
-        self.drops = 1 if rules.drops else 0
+        # the rule switches by concern, each a struct of position.pxd of the same fields
+        self.end_rules, self.promo_rules, self.drop_rules = RuleGroup(), RuleGroup(), RuleGroup()
+        self.move_rules, self.gate_rules = RuleGroup(), RuleGroup()
+        self.move_rules.flying = 1 if rules.flying_general else 0
+        self.move_rules.ep_enabled = 1 if rules.en_passant else 0
+        self.drop_rules.drops = 1 if rules.drops else 0
+        self.drop_rules.capt_to_hand = 1 if rules.captures_to_hand else 0
         self.squares = rules.squares()
         self.nplay = len(self.squares)
         self.sq_list = array("i", self.squares)
@@ -134,7 +157,7 @@ class Tables:
         width = max(len(white), len(black))
         padded = white + [0] * (width - len(white)) + black + [0] * (width - len(black))
         self.promo_list = array("i", padded or [0])
-        self.n_promo = width
+        self.promo_rules.n_promo = width
         self.promoted = ints(ntypes + 1)
         self.demoted = array("i", range(ntypes + 1))
         for t, piece in enumerate(rules.pieces, start=1):
@@ -253,7 +276,7 @@ class Tables:
                                 index = (fx + LINE_REACH) * LINE_SPAN + fy + LINE_REACH
                                 self.line_dir[index] = -v
         # explosions remove blockers and touching kings ignore checks: no shortcut in atomic
-        self.fast_legal = 1 if simple and not rules.blast_on_capture else 0
+        self.move_rules.fast_legal = 1 if simple and not rules.blast_on_capture else 0
 
     def _checks(self, rules: Rules) -> None:
         """Direct-check table for `checks`: per piece code and (file, rank) offset from the
@@ -298,7 +321,8 @@ class Tables:
                     elif self.chk_kind[i] == 2 and self.chk_vec[i] != v:
                         self.chk_slow[p] = 1
         # every piece simple: attack tests may go piece by piece through the table
-        self.chk_all = 1 if self.fast_legal and not any(self.chk_slow) else 0
+        moves = self.move_rules
+        moves.chk_all = 1 if moves.fast_legal and not any(self.chk_slow) else 0
 
     def _zones(self, rules: Rules) -> None:
         """Mobility regions per piece code, double-step and promotion zones per colour."""
@@ -339,7 +363,7 @@ class Tables:
             self.file_idx[sq] = rules.file_of(sq)
         on_board = set(squares)
         self.dead = ints(npc * nsq)
-        self.immobile = 1 if rules.immobility_illegal else 0
+        self.move_rules.immobile = 1 if rules.immobility_illegal else 0
         if rules.immobility_illegal:
             for p in range(2, npc):
                 for sq in squares:
@@ -366,16 +390,17 @@ class Tables:
         self.promo_limit = ints(ntypes + 1)
         for letter, limit in rules.promotion_limit.items():
             self.promo_limit[rules.piece_index(letter)] = limit
-        self.mand_promo = 1 if rules.mandatory_promotion else 0
-        self.mand_piece_promo = 1 if rules.mandatory_piece_promotion else 0
-        self.nodbl_type = rules.piece_index(rules.drop_no_doubled) if rules.drop_no_doubled else 0
-        self.nodbl_count = rules.drop_no_doubled_count
-        self.dropmate_type = max(0, _index(rules, rules.drop_mate_letter))
-        self.drop_checks = 1 if rules.drop_checks else 0
-        self.must_capture = 1 if rules.must_capture else 0
-        self.makpong = 1 if rules.makpong else 0
-        self.opp_bishop = max(0, _index(rules, rules.opposite_bishop_letter))  # type, 0 = none
-        self.castle_drop = 1 if rules.castling_dropped else 0
+        self.promo_rules.mand_promo = 1 if rules.mandatory_promotion else 0
+        self.promo_rules.mand_piece_promo = 1 if rules.mandatory_piece_promotion else 0
+        drops = self.drop_rules
+        drops.nodbl_type = rules.piece_index(rules.drop_no_doubled) if rules.drop_no_doubled else 0
+        drops.nodbl_count = rules.drop_no_doubled_count
+        drops.drop_checks = 1 if rules.drop_checks else 0
+        drops.opp_bishop = max(0, _index(rules, rules.opposite_bishop_letter))  # type, 0 = none
+        drops.castle_drop = 1 if rules.castling_dropped else 0
+        self.end_rules.dropmate_type = max(0, _index(rules, rules.drop_mate_letter))
+        self.move_rules.must_capture = 1 if rules.must_capture else 0
+        self.move_rules.makpong = 1 if rules.makpong else 0
 
     def _can_leave(self, p: int, sq: int, on_board: set) -> bool:
         """Whether piece p on sq has a move on an otherwise empty board (immobility rule)."""
@@ -394,14 +419,15 @@ class Tables:
 
     def _endings(self, rules: Rules) -> None:
         """Extinction, flags, check counting, counting rules, atomic blasts, sittuyin."""
-        self.ext_on = 1 if rules.extinction_value else 0
-        self.ext_value = ENDS.get(rules.extinction_value, 0)
-        self.ext_all = 1 if rules.extinction_letters == "*" else 0
-        types = [] if self.ext_all else [rules.piece_index(x) for x in rules.extinction_letters]
-        self.ext_types, self.n_ext = array("i", types or [0]), len(types)
-        self.ext_count = rules.extinction_count
-        self.ext_opp = rules.extinction_opponent_count
-        self.ext_claim = 1 if rules.extinction_claim else 0
+        end = self.end_rules
+        end.ext_on = 1 if rules.extinction_value else 0
+        end.ext_value = ENDS.get(rules.extinction_value, 0)
+        end.ext_all = 1 if rules.extinction_letters == "*" else 0
+        types = [] if end.ext_all else [rules.piece_index(x) for x in rules.extinction_letters]
+        self.ext_types, end.n_ext = array("i", types or [0]), len(types)
+        end.ext_count = rules.extinction_count
+        end.ext_opp = rules.extinction_opponent_count
+        end.ext_claim = 1 if rules.extinction_claim else 0
         squares, starts, kinds = [], [0], []
         for color in (0, 1):
             letter = rules.flag_letters[color]
@@ -410,7 +436,7 @@ class Tables:
             starts.append(len(squares))
         self.flag_sq, self.flag_start = array("i", squares or [0]), array("i", starts)
         self.flag_type = array("i", kinds)
-        self.flag_on = 1 if squares else 0
+        end.flag_on = 1 if squares else 0
         self.flag_zone = ints(2 * self.nsq)
         for color in (0, 1):
             for sq in squares[starts[color] : starts[color + 1]]:
@@ -418,63 +444,68 @@ class Tables:
         # flagMove: 1 with the royal piece as the flag piece (racing kings: a king that cannot
         # follow loses at once, both kings there draw), 2 with another piece (jesonmor)
         royal = [p.letter for p in rules.pieces if p.royal]
-        self.flag_move = 0
+        end.flag_move = 0
         if rules.flag_move:
-            self.flag_move = 1 if royal and rules.flag_letters[0] == royal[0] else 2
-        self.check_count = 1 if rules.check_counting else 0
-        self.counting = COUNTING[rules.counting_rule]
-        self.perpetual_rule = 1 if rules.perpetual_check_illegal else 0
-        self.chase_rule = 1 if rules.chasing_rule else 0
+            end.flag_move = 1 if royal and rules.flag_letters[0] == royal[0] else 2
+        end.check_count = 1 if rules.check_counting else 0
+        end.counting = COUNTING[rules.counting_rule]
+        end.perpetual_rule = 1 if rules.perpetual_check_illegal else 0
+        end.chase_rule = 1 if rules.chasing_rule else 0
         # the values of having no legal move and of an n-fold repetition (endrules.py)
-        self.mate_value = ENDS[rules.checkmate_value]
-        self.stale_value = ENDS[rules.stalemate_value]
-        self.stale_pieces = 1 if rules.stalemate_piece_count else 0
-        self.nfold_value = ENDS[rules.n_fold_value]
-        self.nfold_white = 1 if rules.n_fold_value_absolute else 0
+        end.mate_value = ENDS[rules.checkmate_value]
+        end.stale_value = ENDS[rules.stalemate_value]
+        end.stale_pieces = 1 if rules.stalemate_piece_count else 0
+        end.nfold_value = ENDS[rules.n_fold_value]
+        end.nfold_white = 1 if rules.n_fold_value_absolute else 0
         rook, khon, knight = rules.counting_letters
-        self.cnt_rook = _index(rules, rook)
-        self.cnt_khon = _index(rules, khon)
-        self.cnt_knight = _index(rules, knight)
-        self.no_checking = 0 if rules.checking else 1
+        end.cnt_rook = _index(rules, rook)
+        end.cnt_khon = _index(rules, khon)
+        end.cnt_knight = _index(rules, knight)
+        end.no_checking = 0 if rules.checking else 1
         # rules judged after every legal move (whether it checks): off for chess
-        self.after_rules = 1 if self.check_count or self.no_checking else 0
-        self.end_rules = 1 if self.ext_on or self.flag_on or self.check_count else 0
+        end.after_rules = 1 if end.check_count or end.no_checking else 0
+        end.any = 1 if end.ext_on or end.flag_on or end.check_count else 0
         if rules.king_pass or rules.bikjang:
-            self.end_rules = 1  # two passes or two bikjang positions in a row (janggi)
-        self.blast = 1 if rules.blast_on_capture else 0
+            end.any = 1  # two passes or two bikjang positions in a row (janggi)
+        self.move_rules.blast = 1 if rules.blast_on_capture else 0
         stride = self.stride
         self.blast_vec = array("i", [dy * stride + dx for dy in (-1, 0, 1) for dx in (-1, 0, 1)])
-        self.must_drop = 1 if rules.must_drop else 0
-        self.sit_promo = 1 if rules.sittuyin_promotion else 0
+        self.drop_rules.must_drop = 1 if rules.must_drop else 0
+        promos = self.promo_rules
+        promos.sit_promo = 1 if rules.sittuyin_promotion else 0
         nsq = self.nsq
         self.sit_zone = ints(2 * nsq)
         for f, r in rules.promotion_region or ():
             self.sit_zone[rules.square(f, r)] = 1
             self.sit_zone[nsq + rules.square(f, rules.ranks - 1 - r)] = 1
-        types = [rules.promotion_type(x) for x in rules.promotion_letters] if self.sit_promo else []
-        self.sit_types, self.n_sit = array("i", types or [0]), len(types)
-        if self.sit_promo:
-            self.after_rules = 1  # a sittuyin promotion may not give check
+        types = (
+            [rules.promotion_type(x) for x in rules.promotion_letters] if promos.sit_promo else []
+        )
+        self.sit_types, promos.n_sit = array("i", types or [0]), len(types)
+        if promos.sit_promo:
+            end.after_rules = 1  # a sittuyin promotion may not give check
 
     def _gates(self, rules: Rules) -> None:
         """cambodianMoves: the gate bit of each square on a colour's gate (castling) rank, and
         the piece types with a part in it (the met leaps, a rook move may take a leap away)."""
         nsq = self.nsq
-        self.cambodian = 1 if rules.cambodian_moves else 0
+        gates = self.gate_rules
+        gates.cambodian = 1 if rules.cambodian_moves else 0
         fers, rook = rules.cambodian_letters
-        self.cambodian_fers = _index(rules, fers)
-        self.cambodian_rook = _index(rules, rook)
+        gates.cambodian_fers = _index(rules, fers)
+        gates.cambodian_rook = _index(rules, rook)
         self.gate_bit = array("q", [0]) * (2 * nsq)
-        if self.cambodian:
+        if gates.cambodian:
             for color in (0, 1):
                 rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
                 for file in range(rules.files):
                     self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
         # rules that is_pseudo_legal cannot judge from one piece's moves
-        self.full_gen = 1 if self.must_capture or self.end_rules or self.must_drop else 0
-        self.full_gen |= self.makpong
-        self.gen_filter = 1 if self.must_capture or self.makpong or self.must_drop else 0
-        self.full_gen |= self.sit_promo | self.cambodian  # (Cambodian leaps: is_pseudo_legal)
+        moves, must_drop = self.move_rules, self.drop_rules.must_drop
+        moves.full_gen = 1 if moves.must_capture or self.end_rules.any or must_drop else 0
+        moves.full_gen |= moves.makpong
+        moves.gen_filter = 1 if moves.must_capture or moves.makpong or must_drop else 0
+        moves.full_gen |= self.promo_rules.sit_promo | gates.cambodian  # (Cambodian leaps)
 
     def _janggi(self, rules: Rules) -> None:
         """Janggi's rules: the palace diagonals (squares), the janggi cannons (per type),
@@ -483,27 +514,29 @@ class Tables:
         for f, r in rules.diagonal_lines:
             self.diag_ok[rules.square(f, r)] = 1
         self.jcannon = array("i", [0] + [1 if p.janggi_cannon else 0 for p in rules.pieces])
-        self.king_pass = 1 if rules.king_pass else 0
-        self.bik_rule = 1 if rules.bikjang else 0
-        self.mat_count = {"none": 0, "janggi": 1, "unweighted": 2}[rules.material_counting]
+        end, promos = self.end_rules, self.promo_rules
+        self.move_rules.king_pass = 1 if rules.king_pass else 0
+        end.bik_rule = 1 if rules.bikjang else 0
+        end.mat_count = {"none": 0, "janggi": 1, "unweighted": 2}[rules.material_counting]
         self.mat_w = ints(len(rules.pieces) + 1)
         for letter, weight in rules.material_letters:
             self.mat_w[rules.piece_index(letter)] = weight
-        self.jang = 1 if self.king_pass or self.bik_rule else 0
+        end.jang = 1 if self.move_rules.king_pass or end.bik_rule else 0
         # kyoto and micro shogi: pieces that turn over (promote or demote) as they move
-        self.toggle = 1 if rules.piece_demotion or rules.promotion_on_capture else 0
-        self.demote = 1 if rules.piece_demotion else 0
-        self.promo_capt = 1 if rules.promotion_on_capture else 0
-        self.drop_promo = 1 if rules.drop_promoted else 0
+        promos.toggle = 1 if rules.piece_demotion or rules.promotion_on_capture else 0
+        promos.demote = 1 if rules.piece_demotion else 0
+        promos.promo_capt = 1 if rules.promotion_on_capture else 0
+        self.drop_rules.drop_promo = 1 if rules.drop_promoted else 0
         # shatar: the types whose checks are a shak, the knight (a mate by knights alone)
-        self.shatar = 1 if rules.shatar_mate else 0
+        end.shatar = 1 if rules.shatar_mate else 0
         self.shak_type = ints(len(rules.pieces) + 1)
         for letter in rules.shak_letters:
             self.shak_type[rules.piece_index(letter)] = 1
-        self.mate_knight = _index(rules, rules.mate_knight_letter)
-        if self.shatar and not self.chk_all:
+        end.mate_knight = _index(rules, rules.mate_knight_letter)
+        end.ply_rules = 1 if end.bik_rule or end.shatar else 0  # make records a ply's facts
+        if end.shatar and not self.move_rules.chk_all:
             raise ValueError("shatarMateRule needs plain leapers and riders only")
-        if self.toggle:
+        if promos.toggle:
             # a quiet move that turns a piece over is a quiet move (staged generation and
             # quiescence leave it to the quiet stage): no captures-only look at empty squares
             for t in range(1, len(rules.pieces) + 1):
@@ -530,13 +563,14 @@ class Tables:
         16 * colour + file, as for cambodianMoves) and a key per gate bit (gates are hashed);
         mustDropType: the type whose presence in hand forces a drop (0: any piece)."""
         nsq = self.nsq
-        self.seirawan = 1 if rules.seirawan_gating else 0
-        if self.seirawan:
+        gates = self.gate_rules
+        gates.seirawan = 1 if rules.seirawan_gating else 0
+        if gates.seirawan:
             for color in (0, 1):
                 rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
                 for file in range(rules.files):
                     self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
         # a stream of its own, so that every other key stays as it was
         self.z_gate = _keys(random.Random(ZOBRIST_SEED + 1), 32)
-        self.must_drop_type = max(0, _index(rules, rules.must_drop_letter))
-        self.gating = 1 if self.cambodian or self.seirawan else 0  # make saves the gates per ply
+        self.drop_rules.must_drop_type = max(0, _index(rules, rules.must_drop_letter))
+        gates.any = 1 if gates.cambodian or gates.seirawan else 0  # make saves the gates per ply

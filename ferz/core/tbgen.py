@@ -249,7 +249,7 @@ class Builder:
         self.rev_start[k * nsq] = len(flat)
         self.rev_sq = ints(flat or [0])
         # the position: no counting (the tables ignore it: see ferz.tablebase), no network
-        pos.counting = 0
+        pos.end_rules.counting = 0
         pos.cnt_limit = 0
         pos.nn = 0
 
@@ -332,7 +332,7 @@ class Builder:
         if pos.royal[stm ^ 1] >= 0 and attacks.attacked(pos, pos.royal[stm ^ 1], stm):
             t.val[idx] = TB_INVALID
             return
-        if pos.flying and attacks.kings_facing(pos):
+        if pos.move_rules.flying and attacks.kings_facing(pos):
             t.val[idx] = TB_INVALID
             return
         e = endrules.end_value(pos)

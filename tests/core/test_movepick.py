@@ -31,7 +31,7 @@ class Picker:
     def start(self, ttm: int = 0, prev: int = 0) -> None:
         """Start picking at ply 0 as the search does (staged unless in check or full_gen)."""
         check = bool(self.s.board.is_check())
-        self.mp.start(0, ttm, not check and not self.s.pos.full_gen, prev)
+        self.mp.start(0, ttm, not check and not self.s.pos.move_rules["full_gen"], prev)
 
     def moves(self, ttm: int = 0, prev: int = 0) -> list[int]:
         """Every move the picker returns, in its order."""

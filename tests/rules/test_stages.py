@@ -27,7 +27,7 @@ def _positions(variant: str, games: int, seed: int):
 def test_captures_and_quiets_make_the_whole_list(variant: str) -> None:
     checked = 0
     for pos in _positions(variant, 6, 11):
-        if pos.full_gen:
+        if pos.move_rules["full_gen"]:
             pytest.skip(f"{variant}'s rules need the whole move list: the search does not stage it")
         whole = sorted(pos.pseudo_moves())
         parts = sorted(pos.pseudo_moves(True) + pos.quiet_moves())

@@ -1,5 +1,7 @@
 """The rule tables are compiled once per Rules and shared by every position of the variant."""
 
+from pathlib import Path
+
 import pytest
 
 from ferz import variants
@@ -35,3 +37,39 @@ def test_too_many_piece_types():
     rules = Rules("many", 8, 8, pieces, "8/8/8/8/8/8/8/8 w - - 0 1")
     with pytest.raises(ValueError, match=f"at most {MAX_TYPES} piece types"):
         tables.of(rules)
+
+
+GROUPS = {
+    "end_rules": "EndRules",
+    "promo_rules": "PromoRules",
+    "drop_rules": "DropRules",
+    "move_rules": "MoveRules",
+    "gate_rules": "GateRules",
+}
+
+
+def _struct_fields(name: str) -> list[str]:
+    """The int fields of a struct of position.pxd, in order."""
+    text = (Path(tables.__file__).parent / "position.pxd").read_text()
+    body = text.split(f"cdef struct {name}:\n")[1].split("\n\n")[0]
+    fields = []
+    for line in body.splitlines():
+        code = line.split("#")[0].strip()
+        if not code:
+            continue
+        assert code.startswith("int "), line
+        fields += [field.strip() for field in code[4:].split(",")]
+    return fields
+
+
+@pytest.mark.parametrize("group", sorted(GROUPS))
+def test_rule_groups_fill_their_structs(group: str):
+    """Each rule group of the tables has the fields of its struct in position.pxd, no more,
+    no fewer, and a position reads the table's values (a dict compiled, a RuleGroup not)."""
+    fields = _struct_fields(GROUPS[group])
+    for variant in ("chess", "makruk", "janggi", "shatar", "seirawan", "sittuyin", "atomic"):
+        rules = variants.get(variant)
+        table = getattr(tables.of(rules), group)
+        assert sorted(vars(table)) == sorted(fields), variant
+        held = getattr(Position(rules), group)
+        assert {field: held[field] for field in fields} == vars(table), variant
