@@ -246,6 +246,7 @@ class Engine:
         self._tables: Tablebase | None = None  # SyzygyPath's tables
         self._own: dict[str, Endgames] = {}  # FerzTbPath's tables, per variant (on first use)
         self._root_tb: tuple[int, int] | None = None  # the root's (wdl, dtz) when in the tables
+        self._safe_move: str | None = None  # this search's first root move (tables applied)
         self.options = self._declare_options()
 
     # ------------------------------------------------------------------ options
@@ -751,13 +752,14 @@ class Engine:
         best: str | None = None
         ponder: str | None = None
         self._budget = timeman.Budget(None, None)
+        self._safe_move = None
         try:
             best, ponder = self._think(limits, searchmoves, on_info)
         except Exception as error:  # report instead of dying silently; still send a move
             if on_info:
                 with contextlib.suppress(Exception):
                     on_info(Info(string=f"search error: {error!r}"))
-            best, ponder = self._fallback_move(), None
+            best, ponder = self._safe_move or self._fallback_move(), None
         finally:
             with self._lock:
                 for search in self._searches:
@@ -873,6 +875,9 @@ class Engine:
         main.poll_mask = SEARCH["poll_mask"]
         if main.set_root(searchmoves) == 0:
             main.set_root()
+        # what an error from here on still plays: a root move that keeps the tables' result
+        first = main.root_move_list()[:1]
+        self._safe_move = self._uci(first[0]) if first else None
         depth = limits.depth or DEPTH_LIMIT
         multipv = int(self.options.get("MultiPV"))
         budget = 0  # a skill level's node budget, applied once depth 1 has chosen a move
@@ -914,7 +919,8 @@ class Engine:
         if skill is not None:
             pv = [self._skill_pick(last.lines, skill)]
         best = self._uci(pv[0])
-        ponder = self._pv_texts(pv)[1] if len(pv) > 1 else None
+        texts = self._pv_texts(pv)  # ends at a move that is not legal: it may be shorter
+        ponder = texts[1] if len(texts) > 1 else None
         return best, ponder
 
     def _start_helpers(self, helpers: list[Search], searchmoves: list[int], depth: int) -> list:

@@ -678,7 +678,9 @@ class Search:
         old_alpha: cython.int = alpha
 
         # Step 1. Draws by repetition or the n-move rule (a perpetual check loses where the
-        # variant says so); quiescence at the horizon.
+        # variant says so); quiescence at the horizon. The line from here is empty first: a
+        # node that returns at once must not hand its parent an older search's moves.
+        self.pv_len[ply] = ply
         if self.is_draw():
             if self.pos.end_rules.perpetual_rule:
                 value = self.pos.perpetual()
@@ -701,7 +703,6 @@ class Search:
                 return (MATE - ply) * value  # a variant rule (extinction, flag) ended the game
         if depth <= 0:
             return self.qsearch(alpha, beta, ply, True)
-        self.pv_len[ply] = ply
         self.nodes += 1
         self.poll()
         if self.stopped:

@@ -36,6 +36,18 @@ def test_repetition_scores_zero(engine: Engine):
     assert scored(infos)[-1].score_cp != 0
 
 
+def test_repetition_after_another_search_has_a_clean_line(engine: Engine):
+    """A root move that repeats returns at once: its line is that move alone, not the moves
+    an earlier search left at the next ply (they made the ponder move fail and the engine
+    play its first legal move instead of the search's; #48)."""
+    think(engine, "7k/8/8/8/8/8/6q1/7K w - - 0 1", depth=8)  # Kxg2 and the king's walk
+    fen = "6r1/8/8/8/8/8/5k1K/8 b - - 0 1"  # Kh1-h2 then repeats the first position
+    best, infos = think(engine, fen, ["g8g7", "h2h1", "g7g8"], depth=10)
+    assert best == "h1h2"
+    assert not [i.string for i in infos if i.string]
+    assert all(i.pv == ["h1h2"] for i in scored(infos))
+
+
 def test_fifty_move_rule_draws_a_won_position(engine: Engine):
     """With the halfmove clock at 99 and no capture or mate available, a queen up is a draw."""
     _, infos = think(engine, "7k/8/8/8/8/8/8/1Q5K w - - 99 120", depth=5)

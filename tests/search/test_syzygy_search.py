@@ -57,6 +57,23 @@ def test_drawn_root_holds_the_draw(tb_engine: Engine) -> None:
     assert scored(infos)[-1].score_cp == 0
 
 
+def test_an_error_in_the_search_still_keeps_the_draw(tb_engine: Engine, monkeypatch) -> None:
+    """KRvKR, the rook checking: only Rxb7 holds and the first legal move (Kc3) loses. An
+    error after the root is ranked plays a root move the tables allow, not the first legal
+    one (a drawn KRNvKR game was lost so, #48)."""
+
+    def broken(self, pv):
+        """A failing principal variation."""
+        raise RuntimeError("broken")
+
+    monkeypatch.setattr(Engine, "_pv_texts", broken)
+    fen = "2k5/Rr6/8/8/8/1K6/8/8 w - - 0 1"
+    assert Board(fen).uci(Board(fen).legal_moves[0]) == "b3c3"
+    best, infos = think(tb_engine, fen, depth=4)
+    assert best == "a7b7"
+    assert any("search error" in (i.string or "") for i in infos)
+
+
 def test_lost_root_reports_a_tablebase_loss(tb_engine: Engine) -> None:
     """The losing side sees a tablebase loss (-20000 + DTZ), not a small evaluation."""
     _, infos = think(tb_engine, "8/8/4k3/8/8/8/3PK3/7R b - - 0 1", depth=6)
