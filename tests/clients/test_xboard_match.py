@@ -51,6 +51,8 @@ def xboard_match(
     command += ["-adjudicateDrawMoves", str(max_moves), "-sgf", str(pgn)]
     command += ["-debug", "-nameOfDebugFile", str(debug), "-popupExitMessage", "false"]
     command += ["-saveSettingsOnExit", "false", "-settingsFile", str(tmp_path / "xboardrc")]
+    # XBoard waits 10 s between the games of a match (-matchPause 10000) by default
+    command += ["-matchPause", "500"]
     if uci:
         command += ["-fUCI", "-adapterCommand", f'{POLYGLOT} -noini -ec "%fcp" -ed "%fd"']
     if position:
@@ -122,8 +124,11 @@ def fairymax(tmp_path: Path, name: str = "fairymax") -> str:
 @pytest.mark.timeout(300)
 @pytest.mark.programs("xboard", "Xvfb", "fairymax")
 def test_xboard_match_chess_against_fairy_max(tmp_path: Path) -> None:
-    """One game of chess at 10 s + 0.1 s against Fairy-Max: a proper result, no fault."""
-    (game,) = xboard_match(tmp_path, fairymax(tmp_path), "normal", 1)
+    """One game of chess at 5 s + 0.05 s against Fairy-Max, a draw adjudicated after 50
+    moves: a proper result, no fault (whole games at 10 s + 0.1 s: the slow series below)."""
+    (game,) = xboard_match(
+        tmp_path, fairymax(tmp_path), "normal", 1, tc="0:05", inc="0.05", max_moves=50
+    )
     assert game["White"].startswith("ferz")
 
 
