@@ -18,8 +18,9 @@ pytestmark = pytest.mark.e2e
 
 @pytest.mark.programs("xboard", "polyglot", "Xvfb")
 def test_xboard_plays_ferz_native_against_ferz_via_polyglot(tmp_path: Path) -> None:
+    # 8 moves on a 6 s clock (a fortieth of it a move): play on the clock, in a moment
     second = ["-scp", f"{ENGINE} uci", "-sUCI"]
-    run_xboard(tmp_path, second, "xboard-ferz-vs-ferz-polyglot")
+    run_xboard(tmp_path, second, "xboard-ferz-vs-ferz-polyglot", tc="0:06")
 
 
 @pytest.mark.variant
@@ -32,8 +33,8 @@ def test_xboard_xiangqi_ranks_from_zero(tmp_path: Path) -> None:
     run_xboard(tmp_path, second, "xboard-xiangqi")
 
 
-def run_xboard(tmp_path: Path, extra: list[str], name: str) -> None:
+def run_xboard(tmp_path: Path, extra: list[str], name: str, tc: str = "0:30") -> None:
     """XBoard, ferz (CECP) first and `extra` naming the second engine: 8 clean moves."""
     adapter = f'{POLYGLOT or "polyglot"} -noini -ec "%fcp" -ed "%fd"'
     options = ["-fcp", f"{ENGINE} xboard", "-fd", str(ROOT), "-sd", str(ROOT), *extra]
-    play_in_xboard(tmp_path, [*options, "-adapterCommand", adapter], name)
+    play_in_xboard(tmp_path, [*options, "-adapterCommand", adapter], name, tc)

@@ -44,8 +44,11 @@ def start_xvfb() -> tuple[subprocess.Popen, int]:
     return server, int(number)
 
 
-def play_in_xboard(tmp_path: Path, options: list[str], name: str) -> tuple[str, list[str]]:
-    """XBoard with `options` (engines, variant) plays a TwoMachines game of MOVES moves.
+def play_in_xboard(
+    tmp_path: Path, options: list[str], name: str, tc: str = "0:30"
+) -> tuple[str, list[str]]:
+    """XBoard with `options` (engines, variant) plays a TwoMachines game of MOVES moves at
+    `tc` (minutes:seconds, no increment).
 
     Fails if a move was refused, the game stopped short or an engine sent an error; then
     saves a screenshot and the debug log as test-artifacts/NAME.*. Returns (log, moves).
@@ -54,7 +57,7 @@ def play_in_xboard(tmp_path: Path, options: list[str], name: str) -> tuple[str, 
     server, display = start_xvfb()
     env = dict(os.environ, DISPLAY=f":{display}", PYTHONPATH=str(ROOT))
     debug = tmp_path / "xboard.debug"
-    command = [XBOARD, *options, "-mode", "TwoMachines", "-tc", "0:30", "-inc", "0"]
+    command = [XBOARD, *options, "-mode", "TwoMachines", "-tc", tc, "-inc", "0"]
     command += ["-debug", "-nameOfDebugFile", str(debug), "-saveSettingsOnExit", "false"]
     command += ["-settingsFile", str(tmp_path / "xboardrc"), "-popupExitMessage", "false"]
     command += ["-size", "medium"]
