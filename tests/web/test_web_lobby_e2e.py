@@ -3,8 +3,9 @@ Bob accepts it from his own browser context (a 390x844 phone); no clock runs unt
 moved, names and ratings are on both screens, a spectator's (a third context) and in the PGN
 tags, and the game changes both ratings by the Glicko-2 amounts the test computes with its
 own implementation; a second seek accepted and not played is aborted for want of a first
-move (the server's first-move limit made short for the test) and changes no rating. Through
-a friend's link, Black not moving in time aborts the game too."""
+move (the server's first-move limit made short for the test: 8 s, and 4 s where the test
+waits for the abort) and changes no rating. Through a friend's link, Black not moving in
+time aborts the game too."""
 
 from __future__ import annotations
 
@@ -25,17 +26,37 @@ pytestmark = [pytest.mark.e2e, pytest.mark.timeout(240)]
 chromium_path()  # skip the module (or fail in CI) without chromium or Playwright
 
 FIRST_MOVE_S = 8.0  # each side's time for its first move here (30 s in ferz web)
+#: ... and in the games that wait for the abort, set just before the first move is due
+ABORT_S = 4.0
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """ferz web (stand-in engines: nobody plays ferz here) whose first moves are due within
-    FIRST_MOVE_S, served on a free loopback port."""
+def app(tmp_path_factory):
+    """ferz web's app (stand-in engines: nobody plays ferz here) whose first moves are due
+    within FIRST_MOVE_S."""
     from tests.web.test_web_people import app_for
 
-    app = app_for(tmp_path_factory.mktemp("lobby"), first_move_s=FIRST_MOVE_S, policy=None)
+    return app_for(tmp_path_factory.mktemp("lobby"), first_move_s=FIRST_MOVE_S, policy=None)
+
+
+@pytest.fixture(scope="module")
+def server(app):
+    """The app served on a free loopback port."""
     with serving(app) as port:
         yield f"http://127.0.0.1:{port}/"
+
+
+@pytest.fixture
+def short_first_move(app):
+    """A function that makes the first moves due within ABORT_S from then on (the games
+    that wait for an abort), FIRST_MOVE_S again after the test."""
+    games = app.state.context.games
+
+    def shorten() -> None:
+        games.first_move_s = ABORT_S
+
+    yield shorten
+    games.first_move_s = FIRST_MOVE_S
 
 
 def seek(page, server: str) -> str:
@@ -88,7 +109,7 @@ def ratings(page, server: str) -> dict:
     return {(r["variant"], r["speed"]): r for r in me["ratings"]}
 
 
-def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
+def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server, short_first_move):
     alice, bob, carol = people(), people(), people()
     choose_name(alice, server, "Alice")
     choose_name(bob, server, "Bob")
@@ -190,6 +211,7 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
     assert f'[WhiteRatingDiff "-{lost}"]' in text and f'[BlackRatingDiff "+{won}"]' in text
 
     # a second rated seek, accepted, in which White never moves: aborted, nobody rated
+    short_first_move()
     again = seek(alice, server)
     accept(bob, server, again, f"{round(white[0])}?")
     shown = f"○ Alice {round(white[0])}?"
@@ -197,11 +219,9 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
     assert clocks(bob) == ("5:00", "5:00", 0)
     started = time.monotonic()
     for page in (alice, bob):
-        page.locator(".game-over-text").wait_for(
-            state="visible", timeout=(FIRST_MOVE_S + 10) * 1000
-        )
+        page.locator(".game-over-text").wait_for(state="visible", timeout=(ABORT_S + 10) * 1000)
         assert "aborted" in banner(page)
-    assert time.monotonic() - started > FIRST_MOVE_S - 3  # not before its time
+    assert time.monotonic() - started > ABORT_S - 3  # not before its time
     assert alice.locator(".rating-change .rating-line").count() == 0
     for page in (alice, bob):  # no rematch offered after an abort
         assert page.locator(".game-over [data-action=rematch]").is_hidden()
@@ -212,7 +232,7 @@ def test_a_rated_seek_accepted_in_the_lobby_from_two_browsers(people, server):
     assert aborted["moves"] == [] and aborted["rating_change"] is None
 
 
-def test_through_a_friend_link_black_not_moving_in_time_aborts(people, server):
+def test_through_a_friend_link_black_not_moving_in_time_aborts(people, server, short_first_move):
     """The other way to meet (a friend's link) and the other first move: White moves, Black
     does not, and the game is aborted on both screens with White's move kept."""
     alice, bob = people(), people()
@@ -221,17 +241,16 @@ def test_through_a_friend_link_black_not_moving_in_time_aborts(people, server):
     link = open_rated_friend_game(alice, bob, server, "3", "2")
     assert alice.locator(".player.top .name").inner_text() == "● Ben 1500?"
     assert bob.locator(".player.top .name").inner_text() == "○ Ann 1500?"
+    short_first_move()  # (White's move is due within ABORT_S of Bob's joining too)
     move(alice, "e2", "e4", 1)
     bob.wait_for_selector(".move[data-ply='1']")
     assert clocks(bob) == ("3:00", "3:00", 0)  # no increment, no clock before both moved
     started = time.monotonic()
     for page in (alice, bob):
-        page.locator(".game-over-text").wait_for(
-            state="visible", timeout=(FIRST_MOVE_S + 10) * 1000
-        )
+        page.locator(".game-over-text").wait_for(state="visible", timeout=(ABORT_S + 10) * 1000)
         assert "aborted" in banner(page)
         assert page.locator(".game-over [data-action=rematch]").is_hidden()
-    assert time.monotonic() - started > FIRST_MOVE_S - 3
+    assert time.monotonic() - started > ABORT_S - 3
     game_id = link.split("/")[-1]
     done = bob.request.get(f"{server}api/games/{game_id}").json()
     assert done["result"] == "*" and [m["uci"] for m in done["moves"]] == ["e2e4"]
