@@ -90,7 +90,9 @@ def _params() -> list:
 
 @pytest.mark.parametrize("name", _params())
 def test_perft_after_random_play_matches_fsf(fsf, name: str) -> None:
-    assert sum(_compare(fsf, name, seed, NODE_CAP) for seed in range(4)) >= 4
+    """Two random games a variant in the default run (up to ten positions); the slow test
+    below compares ten more games, deeper."""
+    assert sum(_compare(fsf, name, seed, NODE_CAP) for seed in range(2)) >= 2
 
 
 @pytest.mark.slow
