@@ -51,6 +51,18 @@ COMMANDS: dict[str, str] = {
 PROTOCOLS = ("uci", "xboard", "usi", "ucci")
 
 
+def option_pairs(values: Sequence[str]) -> list[tuple[str, str]]:
+    """Engine options given as `--option NAME=VALUE` (repeatable), as (name, value) pairs;
+    ValueError for one without `=`."""
+    pairs = []
+    for option in values:
+        name, sep, value = option.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--option {option!r}: expected NAME=VALUE")
+        pairs.append((name, value))
+    return pairs
+
+
 def module_of(command: str | None):
     """The module that runs a command (None, ferz alone: the protocol told by the first line)."""
     name = "protocol" if command is None or command in PROTOCOLS else command

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, TextIO
 
 from ..analyse import VERIFY_FACTOR
+from . import option_pairs
 
 if TYPE_CHECKING:
     from ..match.engines import MoveLimits
@@ -98,12 +99,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         raise ValueError("--verify must be at least 1")
     if args.jobs < 1:
         raise ValueError("--jobs must be at least 1")
-    options = []
-    for option in args.option:
-        name, sep, value = option.partition("=")
-        if not sep:
-            raise ValueError(f"--option {option!r}: expected NAME=VALUE")
-        options.append((name, value))
+    options = option_pairs(args.option)
     syzygy = args.syzygy or ""
     if syzygy:
         from ..syzygy import open_tablebase, parse_path

@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from .. import data
 from ..board import Board
 from ..engine import Engine, Limits
 from ..epd import Record, parse_line
+from . import option_pairs
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +24,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nodes", type=int, help="fixed nodes per position instead of time")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--hash", type=int, default=64, help="transposition table MB")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an engine option, as UCI's setoption sets it (repeatable; EvalFile=NET.nnue)",
+    )
 
 
 def _codes(board: Board, sans: list[str]) -> set[int]:
@@ -93,7 +102,8 @@ def read_suite(path: Path, lines: list[str], engine: Engine) -> list[tuple[int, 
 
 def main(args: argparse.Namespace) -> int:
     """`ferz epd` with its parsed options."""
-    return run(args.file, args.movetime, args.threads, args.hash, args.nodes)
+    options = option_pairs(args.option)
+    return run(args.file, args.movetime, args.threads, args.hash, args.nodes, options)
 
 
 def run(
@@ -102,11 +112,14 @@ def run(
     threads: int = 1,
     hash_mb: int = 64,
     nodes: int | None = None,
+    options: Sequence[tuple[str, str]] = (),
 ) -> int:
     """Run a suite and print one line per position, then `solved K/N`; returns the exit code.
 
     With `nodes`, every position gets that node budget instead of `movetime` (deterministic
-    with one thread, and independent of the machine's load).
+    with one thread, and independent of the machine's load). `options` are set on the engine
+    after Threads and Hash, as (name, value) pairs; an unknown option or a bad value is a
+    ValueError before any position is searched.
     """
     path = resolve(file)
     if movetime < 1:
@@ -117,6 +130,8 @@ def run(
     engine = Engine()
     engine.set_option("Threads", threads)
     engine.set_option("Hash", hash_mb)
+    for name, value in options:
+        engine.set_option(name, value)
     items = read_suite(path, lines, engine)
     solved = total = 0
     start = time.monotonic()

@@ -103,3 +103,28 @@ def test_epd_fixed_nodes_is_deterministic(tmp_path, capsys):
     assert outputs[0] == outputs[1]
     with pytest.raises(ValueError):
         run_suite(str(suite), nodes=0)
+
+
+def test_epd_sets_engine_options(tmp_path, capsys, monkeypatch):
+    """`--option NAME=VALUE` reaches the engine before the first search (EvalFile to compare
+    networks on a suite); a malformed or unknown option is refused before any position."""
+    from ferz.commands import epd as epd_command
+
+    seen: list[tuple[str, object]] = []
+
+    class Recording(epd_command.Engine):
+        def set_option(self, name, value):
+            seen.append((name, value))
+            super().set_option(name, value)
+
+    monkeypatch.setattr(epd_command, "Engine", Recording)
+    suite = tmp_path / "suite.epd"
+    suite.write_text('7k/8/5K2/8/8/8/8/6Q1 w - - bm Qg7#; id "m1";\n')
+    args = ["epd", str(suite), "--nodes", "500", "--option", "Use NNUE=false"]
+    assert commands.main(args) == 0
+    assert ("Use NNUE", "false") in seen
+    assert capsys.readouterr().out.startswith("m1: ok")
+    for bad, reason in (("Use NNUE", "expected NAME=VALUE"), ("Bogus=1", "unknown option")):
+        assert commands.main(["epd", str(suite), "--option", bad]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and reason in err
