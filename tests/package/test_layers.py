@@ -11,6 +11,8 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "ferz"
@@ -150,26 +152,31 @@ def layer_of(module: str) -> int | None:
     return None
 
 
-def test_the_graph_is_read_from_the_code() -> None:
-    graph = import_graph()
+@pytest.fixture(scope="module")
+def graph() -> dict[str, set[str]]:
+    """The import graph, read once for the module's tests (about 2 s: every module parsed)."""
+    return import_graph()
+
+
+def test_the_graph_is_read_from_the_code(graph) -> None:
     assert "ferz.core.movegen" in graph["ferz.core.position"]
     assert "ferz.board" in graph["ferz.engine"]
     assert "ferz.match.engines" in graph["ferz.match.uci"]
     assert len(graph) > 100
 
 
-def test_no_import_circle_but_the_cores() -> None:
-    assert circles(import_graph()) == [CORE_CIRCLE]
+def test_no_import_circle_but_the_cores(graph) -> None:
+    assert circles(graph) == [CORE_CIRCLE]
 
 
-def test_every_module_has_a_layer() -> None:
-    homeless = [m for m in import_graph() if m != "ferz" and layer_of(m) is None]
+def test_every_module_has_a_layer(graph) -> None:
+    homeless = [m for m in graph if m != "ferz" and layer_of(m) is None]
     assert homeless == [], "add these modules to a layer in LAYERS (and docs/architecture.md)"
 
 
-def test_no_import_runs_upward() -> None:
+def test_no_import_runs_upward(graph) -> None:
     upward = []
-    for module, targets in import_graph().items():
+    for module, targets in graph.items():
         for target in targets:
             here, there = layer_of(module), layer_of(target)
             if here is not None and there is not None and there > here:
@@ -177,9 +184,8 @@ def test_no_import_runs_upward() -> None:
     assert sorted(upward) == []
 
 
-def test_the_search_does_not_read_variant_definitions() -> None:
-    core = [m for m in import_graph() if m.startswith("ferz.core")]
-    graph = import_graph()
+def test_the_search_does_not_read_variant_definitions(graph) -> None:
+    core = [m for m in graph if m.startswith("ferz.core")]
     assert [(m, t) for m in core for t in graph[m] if t.startswith("ferz.variants")] == []
 
 
