@@ -104,7 +104,7 @@ def test_random_moves_are_labelled_with_the_engine_move() -> None:
 
 def recipe_for(engine: str, **changes: object) -> Recipe:
     """A small recipe with the stand-in engine."""
-    small = Recipe(engine=engine, nodes=1, chunk_games=2, max_moves=25)
+    small = Recipe(engine=engine, nodes=1, chunk_games=2, max_moves=18)
     return dataclasses.replace(small, **changes)  # type: ignore[arg-type]
 
 
@@ -134,13 +134,18 @@ def test_duplicate_positions_are_kept_once(tmp_path, stand_in) -> None:
     assert len({ff.position_key(r.fen) for r in records}) == len(records) == progress.positions
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_continues_to_the_same_bytes(tmp_path, stand_in) -> None:
+    """The match driver's run stopped by Ctrl-C and continued. The default run covers it with
+    test_selfplay.py's test of the same name (the same command's Ctrl-C handling and
+    continuation from the manifest, with the other driver) and test_match_resume.py's match
+    stopped by SIGTERM (the match runner's stop)."""
     full = tmp_path / "full"
     generate(recipe_for(stand_in), 8, full, 2, report=lambda line: None)
     out = tmp_path / "interrupted"
     command = [
         sys.executable, "-m", "ferz", "datagen", "--engine", stand_in, "--nodes", "1",
-        "--chunk-games", "2", "--max-moves", "25", "--games", "8", "--concurrency", "2",
+        "--chunk-games", "2", "--max-moves", "18", "--games", "8", "--concurrency", "2",
         "--out", str(out),
     ]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -167,7 +172,11 @@ def test_an_interrupted_run_continues_to_the_same_bytes(tmp_path, stand_in) -> N
     assert not list(out.glob("*.tmp"))
 
 
+@pytest.mark.slow
 def test_a_killed_run_and_a_damaged_chunk_are_regenerated(tmp_path, stand_in) -> None:
+    """The match driver's chunks checked and regenerated; the default run covers it with
+    test_selfplay.py's test of the same name (the chunks are checked before either driver
+    plays: generate's verified)."""
     full = tmp_path / "full"
     generate(recipe_for(stand_in), 6, full, 2, report=lambda line: None)
     out = tmp_path / "out"

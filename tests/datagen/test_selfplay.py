@@ -51,7 +51,7 @@ def stand_in(tmp_path: Path) -> str:
 
 def recipe_for(engine: str, **changes: object) -> Recipe:
     """A small selfplay recipe with the stand-in engine."""
-    small = Recipe(engine=engine, nodes=8, chunk_games=3, max_moves=30, driver="selfplay")
+    small = Recipe(engine=engine, nodes=8, chunk_games=3, max_moves=20, driver="selfplay")
     return dataclasses.replace(small, **changes)  # type: ignore[arg-type]
 
 
@@ -110,7 +110,7 @@ def test_an_interrupted_run_continues_to_the_same_bytes(tmp_path, stand_in) -> N
     out = tmp_path / "interrupted"
     command = [
         sys.executable, "-m", "ferz", "datagen", "--engine", stand_in, "--nodes", "8",
-        "--chunk-games", "3", "--max-moves", "30", "--games", "12", "--concurrency", "2",
+        "--chunk-games", "3", "--max-moves", "20", "--games", "12", "--concurrency", "2",
         "--driver", "selfplay", "--out", str(out),
     ]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -241,7 +241,7 @@ def test_results_are_read_from_lines_that_start_with_bestmove(tmp_path) -> None:
         "#!/bin/sh\nwhile read line; do case $line in\nuci) echo uciok;;\n"
         "isready) echo readyok;;\n"
         "go*) echo 'info string the bestmove e2e4 is not this'; echo 'info score cp 7'\n"
-        "     echo 'bestmove d2d4 ponder d7d5';;\nesac; done\n"
+        "     echo 'bestmove d2d4 ponder d7d5';;\nquit) exit 0;;\nesac; done\n"
     )
     talker.chmod(0o755)
     engine = UciProcess([str(talker)], {}, "chess")
