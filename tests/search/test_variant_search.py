@@ -162,7 +162,8 @@ def test_material_draws_only_where_mate_is_the_goal():
 @pytest.mark.parametrize(
     "fen",
     [
-        "8/8/3k4/8/8/2M1M3/2K1M3/8 w - 128 10 1",  # three mets, two colours
+        # three mets, two colours (the longer mate: -m slow; the default run keeps the other)
+        pytest.param("8/8/3k4/8/8/2M1M3/2K1M3/8 w - 128 10 1", marks=pytest.mark.slow),
         "8/8/8/2k5/8/4M3/2S5/4K3 w - 88 8 1",  # met and khon
     ],
 )
