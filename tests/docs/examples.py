@@ -80,8 +80,9 @@ REWRITES: list[tuple[str, str]] = [
     (r"--depth \d+", "--depth 3"),
     # (a run without --iterations would play the default 1000 pairs)
     (r"^(ferz spsa (?!.*--iterations ).*)$", r"\1 --iterations 2"),
-    # ... and a game lasts at most 25 moves (a 1 s game could last hundreds)
-    (r"^(ferz (?:match|spsa) (?!.*--max-moves ).*)$", r"\1 --max-moves 25"),
+    # ... and a game lasts at most 12 moves (a 1 s game could last hundreds; 12 moves of both
+    # engines show the game is played and scored as well as more would)
+    (r"^(ferz (?:match|spsa) (?!.*--max-moves ).*)$", r"\1 --max-moves 12"),
     # ferz analyse's default is 100 ms a move
     (r"^(ferz analyse (?!.*--(?:movetime|depth|nodes) ).*)$", r"\1 --nodes 300"),
     # python-chess's side of the speed measurement, two plies less
