@@ -303,7 +303,16 @@ def clock_game(
     return board
 
 
-@pytest.mark.parametrize("opening", ["e2e4", "d2d4", "g1f3"])
+@pytest.mark.parametrize(
+    "opening",
+    # one game in the default run (the same clock handling whatever the opening); the other
+    # two, and the twenty games below, with -m slow
+    [
+        "e2e4",
+        pytest.param("d2d4", marks=pytest.mark.slow),
+        pytest.param("g1f3", marks=pytest.mark.slow),
+    ],
+)
 def test_no_time_forfeit_at_one_second_plus_increment(
     ferz: chess.engine.SimpleEngine, opening: str
 ) -> None:
