@@ -92,7 +92,7 @@ def test_first_check_wins_kar_ouk() -> None:
 def test_random_games_agree_with_fsf(name: str) -> None:
     """Moves, FENs and results at every ply of seeded random games (more than the generic
     test gives a non-core variant: the leaps matter in the opening)."""
-    assert sum(play(name, seed, plies=60) for seed in range(200, 206)) >= 60
+    assert sum(play(name, seed, plies=60) for seed in range(200, 204)) >= 40
 
 
 @pytest.mark.parametrize(
