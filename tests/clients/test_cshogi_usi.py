@@ -49,10 +49,11 @@ def match(tmp_path: Path, opponent: str, games: int, plies: int, **clock: int) -
 
 @pytest.mark.timeout(180)
 def test_cshogi_match_with_clock_and_ponder(tmp_path: Path) -> None:
-    """Two 30-ply games at 1 s + 0.1 s with pondering, ferz against Fairy-Stockfish (or
-    itself without it): every move legal on cshogi's board, no clock lost."""
+    """Two 20-ply games at 1 s + 0.1 s with pondering, ferz against Fairy-Stockfish (or
+    itself without it): every move legal on cshogi's board, no clock lost (whole games: the
+    slow test below)."""
     opponent = find("fairy-stockfish") or str(launcher(tmp_path, "usi"))
-    match(tmp_path, opponent, 2, 30, time=1000, inc=100)
+    match(tmp_path, opponent, 2, 20, time=1000, inc=100)
 
 
 @pytest.mark.slow
