@@ -32,7 +32,11 @@ def choices(page) -> dict[str, str]:
     )
 
 
-@pytest.mark.parametrize("variant", ["janggi", "janggimodern"])
+@pytest.mark.parametrize(
+    # the same button and move in both (the default run keeps janggi's)
+    "variant",
+    ["janggi", pytest.param("janggimodern", marks=pytest.mark.slow)],
+)
 def test_janggi_pass_button(page, server, variant):
     # Kings on different files (no bikjang); White a chariot up, so that the engine does not
     # answer the pass with a pass (two passes end the game, and the material count would lose).
@@ -100,9 +104,17 @@ def test_seirawan_gating_chooser(page, server):
     assert seen["b1"] == "white h-piece" and seen["c3"] == "white n-piece"
 
 
-@pytest.mark.parametrize("variant", ["seirawan", "shouse"])
 @pytest.mark.parametrize(
-    "uci, san, gated", [("h1e1h", "O-O/Hh1", "h1"), ("e1g1e", "O-O/Ee1", "e1"), ("e1g1", "O-O", "")]
+    ("variant", "uci", "san", "gated"),
+    [
+        ("seirawan", "h1e1h", "O-O/Hh1", "h1"),
+        ("seirawan", "e1g1e", "O-O/Ee1", "e1"),
+        ("seirawan", "e1g1", "O-O", ""),
+        # S-House's chooser is Seirawan's: one castle in the default run, the others slow
+        ("shouse", "h1e1h", "O-O/Hh1", "h1"),
+        pytest.param("shouse", "e1g1e", "O-O/Ee1", "e1", marks=pytest.mark.slow),
+        pytest.param("shouse", "e1g1", "O-O", "", marks=pytest.mark.slow),
+    ],
 )
 def test_castling_with_gating(page, server, variant, uci, san, gated):
     start_game(page, server, variant=variant, fen=CASTLES)
