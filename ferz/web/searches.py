@@ -41,10 +41,12 @@ RETRIES = 1  # a search whose engine failed is tried again this many times on a 
 
 @dataclass
 class Result:
-    """The end of one search: the best move (None if there was none) and the last info seen."""
+    """The end of one search: the best move (None if there was none) and each line's last
+    exact report (a lowerbound or upperbound score is no score: `ferz analyse` and the match's
+    drivers read lines so too, ferz.match.uci.parse_info)."""
 
     best: str | None
-    infos: dict[int, Any] = field(default_factory=dict)  # multipv number -> last Info
+    infos: dict[int, Any] = field(default_factory=dict)  # multipv number -> last exact Info
 
 
 @dataclass
@@ -515,10 +517,11 @@ class SearchPool:
         live = True
 
         def info_cb(info: Any) -> None:
-            """Runs on the event loop: keep the last info per line and pass it on."""
+            """Runs on the event loop: keep the last exact info per line, pass each on."""
             if not live or info.pv is None or not info.pv:
                 return
-            result.infos[info.multipv or 1] = info
+            if info.bound is None:
+                result.infos[info.multipv or 1] = info
             if on_info is not None:
                 on_info(info)
 

@@ -194,6 +194,23 @@ def test_review_scores_every_position(tmp_path):
         assert reviews[7]["score_cp"] is None and reviews[7]["outcome"] == "1-0"
 
 
+def test_review_reads_exact_scores_not_bounds(tmp_path):
+    """A search's last lowerbound report (a deeper iteration that failed high and was cut
+    short) is no score: the review keeps the last exact one, as `ferz analyse` reads UCI."""
+    with (
+        client_for(tmp_path, score_cp=10, bound_cp=900) as client,
+        client.websocket_connect("/ws/analysis") as ws,
+    ):
+        line = client.post("/api/import", json={"text": SCHOLAR}).json()
+        ws.send_json({"type": "review", "moves": line["moves"]})
+        final: dict[int, dict[str, Any]] = {}
+        while (message := ws.receive_json())["type"] != "review_done":
+            if message["type"] == "review":
+                final[message["ply"]] = message
+        assert final[0]["score_cp"] == 10 and final[1]["score_cp"] == -10
+        assert all(final[ply]["score_cp"] in (10, -10) for ply in range(7))
+
+
 def test_review_marks_moves_as_ferz_analyse_does(tmp_path):
     """Each reviewed move carries the NAG ferz.analyse.judge gives it: a stand-in that always
     thinks the side to move is 3 pawns up makes every move a blunder (the mover drops from +3

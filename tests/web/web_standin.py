@@ -33,6 +33,7 @@ class StandIn:
     """Engine contract: set_position, go(limits, on_info, on_bestmove), stop, wait."""
 
     score_cp = 20  # score reported from the side to move
+    bound_cp: int | None = None  # then a deeper lowerbound report with this score (fail high)
     think_ms = 20  # how long a time-limited search takes (infinite ones wait for stop)
 
     def __init__(self, variant: str, stats: Stats) -> None:
@@ -86,6 +87,10 @@ class StandIn:
             for n, uci in enumerate(moves[: self.options.get("MultiPV")]):
                 if on_info:
                     on_info(Info(depth=1, multipv=n + 1, score_cp=self.score_cp - n, pv=[uci]))
+            if on_info and self.bound_cp is not None and moves:
+                deeper = Info(depth=2, multipv=1, score_cp=self.bound_cp, bound="lower")
+                deeper.pv = [moves[-1]]
+                on_info(deeper)
             if limits.infinite:
                 self._stop.wait(60)
             elif limits.depth is None:
