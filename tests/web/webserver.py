@@ -22,12 +22,15 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_server(db: Path, options: Sequence[str] = ()) -> Iterator[int]:
+def running_server(
+    db: Path, options: Sequence[str] = (), web_options: Sequence[str] = ()
+) -> Iterator[int]:
     """Run the server with a fresh database until the block ends; yields its port.
-    `options` go before `web` (ferz's own, e.g. --variants FILE)."""
+    `options` go before `web` (ferz's own, e.g. --variants FILE), `web_options` after it
+    (`ferz web`'s, e.g. --review-ms MS)."""
     port = free_port()
     cmd = [sys.executable, "-m", "ferz", *options, "web", "--no-browser", "--port", str(port)]
-    cmd += ["--db", str(db)]
+    cmd += ["--db", str(db), *web_options]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         seen = []
