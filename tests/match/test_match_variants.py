@@ -48,7 +48,7 @@ def run_match(capsys, tmp_path, variant: str, engine_b: list[str]) -> list[pgn.G
     out = tmp_path / f"{variant}.pgn"
     code = commands.main(
         [
-            "match", "--quiet", "--variant", variant, "--games", "2", "--tc", "2+0.05",
+            "match", "--quiet", "--variant", variant, "--games", "2", "--tc", "1+0.05",
             "--max-moves", "6", "--timemargin", "500", "--concurrency", "1",
             "--engine", "cmd=ferz", "proto=xboard", "name=ferz",
             "--engine", *engine_b, "proto=xboard",
