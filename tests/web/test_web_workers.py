@@ -156,7 +156,7 @@ def test_a_worker_killed_mid_search_is_replaced_and_the_search_still_answers():
         await engines.warm("chess")
         asked = time.monotonic()
         result = await engines.search(
-            owner="g", variant="chess", limits={"movetime": 1500}, on_info=on_info, **START
+            owner="g", variant="chess", limits={"movetime": 800}, on_info=on_info, **START
         )
         took = time.monotonic() - asked
         workers = engines.stats()["workers"]
@@ -324,7 +324,7 @@ def test_a_game_goes_on_when_its_worker_is_killed(tmp_path: Path):
     with TestClient(app) as client:
         warm = [w["pid"] for w in client.get("/api/stats").json()["workers"]]
         assert len(warm) == 1  # one worker per slot, started with the server
-        game = client.post("/api/games", json={"movetime_ms": 2000, "book": False}).json()
+        game = client.post("/api/games", json={"movetime_ms": 1000, "book": False}).json()
         with client.websocket_connect(f"/ws/games/{game['id']}") as ws:
             state(ws)
             ws.send_json({"type": "move", "uci": "e2e4", "ply": 0})
