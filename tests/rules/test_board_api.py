@@ -20,7 +20,7 @@ chess_variant = pytest.importorskip("chess.variant", reason="python-chess is the
 
 # The default run checks a few hundred positions; the slow one 10 000 of chess and 10 000 of
 # Chess960 (FERZ_API_POSITIONS sets the count of both).
-POSITIONS = int(os.environ.get("FERZ_API_POSITIONS", "1200"))
+POSITIONS = int(os.environ.get("FERZ_API_POSITIONS", "800"))
 SLOW_POSITIONS = int(os.environ.get("FERZ_API_POSITIONS", "10000"))
 
 
