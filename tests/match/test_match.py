@@ -142,7 +142,7 @@ def test_summary_format_and_pgn_of_a_ferz_match(capsys, tmp_path) -> None:
 def test_sprt_stops_the_match_when_decided(capsys) -> None:
     code, out, _ = run(
         capsys, *standins("crash 1"), "--movetime", "100", "--games", "60", "--concurrency", "1",
-        "--sprt", "0", "100",
+        "--sprt", "0", "200",  # (decided after 6 lost games; [0, 100] takes 14)
     )  # fmt: skip
     assert code == 0
     figures = summary(out)
