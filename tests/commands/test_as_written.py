@@ -23,7 +23,8 @@ def test_a_match_leaves_no_lock_beside_its_pgn(tmp_path, capsys) -> None:
     (finished, or unable to start) it is gone, and a match that played nothing leaves no
     PGN either."""
     games = tmp_path / "games.pgn"
-    common = ["match", "--depth", "1", "--games", "2", "--quiet", "--pgn", str(games)]
+    common = ["match", "--depth", "1", "--games", "2", "--max-moves", "10", "--quiet"]
+    common += ["--pgn", str(games)]
     assert commands.main([*common, "--engine", "cmd=ferz", "--engine", "cmd=ferz"]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == ["games.pgn", "games.pgn.state.json"]
     other = tmp_path / "other.pgn"
