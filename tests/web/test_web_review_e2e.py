@@ -24,7 +24,7 @@ from ferz.engine import Info
 from tests.web.conftest import chromium_path
 from tests.web.test_web_e2e import ARTIFACTS, ROOT
 from tests.web.web_standin import StandIn, Stats
-from tests.web.webserver import running_server, serving
+from tests.web.webserver import serving
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 
@@ -191,19 +191,10 @@ SHILLING = (
 )
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """`ferz web` reviewing at 150 ms a position (300 ms by default: the same judging, the
-    trap is found at either)."""
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    with running_server(db, web_options=["--review-ms", "150"]) as port:
-        yield f"http://127.0.0.1:{port}/"
-
-
 def test_a_review_by_ferz_itself(browser, server):
-    """The real engine (150 ms a position): every move graphed, both sides summed up, White's
-    fifth move at least a mistake; the screenshots docs/screenshots/review.png and, on a phone,
-    review-phone.png."""
+    """The real engine (150 ms a position: conftest's server): every move graphed, both
+    sides summed up, White's fifth move at least a mistake; the screenshots
+    docs/screenshots/review.png and, on a phone, review-phone.png."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000}, bypass_csp=True)
     page = context.new_page()
     errors: list[str] = []
