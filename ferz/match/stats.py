@@ -120,6 +120,10 @@ def normalized(pairs: list[int]) -> Estimate:
 
 # ---------------------------------------------------------------------------- SPRT
 
+# The normalized model's fixed point (_mle_t_value) finds no distribution for a t beyond about
+# 231 nElo, whatever the results: bounds past this are refused before a match starts.
+NELO_LIMIT = 200
+
 
 def _secular(pdf: list[tuple[float, float]]) -> float:
     """The root x of sum p*a / (1 + x*a) = 0 (the values a must have both signs)."""
@@ -214,6 +218,11 @@ class Sprt:
             raise ValueError("--sprt: alpha and beta must lie between 0 and 1")
         if self.model not in ("logistic", "normalized"):
             raise ValueError("--sprt-model: logistic or normalized")
+        if self.model == "normalized" and max(abs(self.elo0), abs(self.elo1)) > NELO_LIMIT:
+            raise ValueError(
+                f"--sprt: the normalized model cannot test bounds beyond +-{NELO_LIMIT} nElo (its "
+                "likelihood has no maximum there; fishtest's use a few): use --sprt-model logistic"
+            )
 
     def bounds(self) -> tuple[float, float]:
         """The LLR at which H0 and H1 are accepted."""

@@ -67,6 +67,16 @@ def test_sprt_bounds_and_decisions() -> None:
     assert test.decision([1, 2, 3, 2, 1]) == ""
     with pytest.raises(ValueError, match="elo0 must be below elo1"):
         stats.Sprt(5, 0).check()
+    # normalized bounds as wide as this have no maximum likelihood: refused before any game
+    # (a match with --sprt 0 300 stopped with an error once every game was lost)
+    with pytest.raises(ValueError, match="use --sprt-model logistic"):
+        stats.Sprt(0, 300).check()
+    stats.Sprt(0, 300, model="logistic").check()
+    assert stats.Sprt(0, 300, model="logistic").decision([40, 0, 0, 0, 0]) == "H0"
+    widest = stats.Sprt(-stats.NELO_LIMIT, stats.NELO_LIMIT)
+    widest.check()
+    for pairs in ([40, 0, 0, 0, 0], [0, 0, 0, 0, 40], [0, 0, 40, 0, 0], [1, 0, 0, 0, 1]):
+        widest.llr(pairs)  # every result has an LLR within the limit
 
 
 def test_tally_pairs_games_by_opening() -> None:
