@@ -891,6 +891,7 @@ def train(
     command: list[str] | None = None,
     stm_offset: float = 0.0,
     layers: str = "all",
+    input_lr: float = 1.0,
 ) -> dict:
     """Fit a network to the files' scores (and results) and write it at the end (after every
     pass too with `write_passes`); returns its statistics. With `checkpoints` (a directory),
@@ -902,7 +903,8 @@ def train(
     side to move's view (a search's score sits above the static evaluation that the network
     stands for: `check` measures by how much). `layers` "output" trains the output layer
     only, the inputs' weights kept as `init`'s (Adam moves a rarely seen input's weights as
-    far as a common one's: docs/measurements/networks.md)."""
+    far as a common one's: docs/measurements/networks.md); `input_lr` scales the inputs'
+    learning rate against the output layer's (between both: the inputs move, by less)."""
     import hashlib
     import json
 
@@ -943,6 +945,10 @@ def train(
         if init is None:
             raise ValueError("--layers output trains on a network's inputs: give --init")
         settings["layers"] = layers
+    if input_lr != 1.0:  # (the same: runs at one rate keep their checkpoints' keys)
+        if not 0.0 < input_lr <= 1.0 or layers != "all":
+            raise ValueError("--input-lr takes a factor in (0, 1], with --layers all")
+        settings["input_lr"] = input_lr
     torch.manual_seed(seed)
     model = build_model(layout, hidden, buckets)
     start = ""
@@ -959,11 +965,9 @@ def train(
         if ledger is not None:
             check_unseen(load_ledger(ledger), ledger, settings["init"], read, allow_seen)
     mirror = mirror_table(layout)
-    optimiser = adam(model, lr, layers)
+    optimiser = adam(model, lr, layers, input_lr)
     per_epoch = sum((g + batch - 1) // batch for g in group_sizes(stream, seed, 0))
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(
-        optimiser, max(1, epochs * per_epoch), eta_min=lr / 50
-    )
+    sched = cosine(optimiser, max(1, epochs * per_epoch), input_lr != 1.0)
     flips = torch.Generator().manual_seed(seed)
     start_epoch, start_step = 0, 0
     state_file = None
@@ -1029,6 +1033,7 @@ def train(
             f" kings {kings}{start}"
             + (f", side to move's offset {stm_offset:g} cp" if stm_offset else "")
             + (f", {layers} layer only" if layers != "all" else "")
+            + (f", inputs at {input_lr:g} of the rate" if input_lr != 1.0 else "")
         )
         return header
 
@@ -1195,17 +1200,43 @@ def initialise(model, layout: Layout, net) -> int:
         return int((model.ft.weight.abs() > own).sum())
 
 
-def adam(model, lr: float, layers: str = "all"):
-    """Adam over the model's parameters (`layers` "output": the output layer's only),
-    PyTorch's fused CPU kernel where it has one (a seventh of the time of its loop over
-    tensors for 1.8 M weights)."""
+def adam(model, lr: float, layers: str = "all", input_lr: float = 1.0):
+    """Adam over the model's parameters (`layers` "output": the output layer's only; the
+    inputs' at `input_lr` times `lr`), PyTorch's fused CPU kernel where it has one (a seventh
+    of the time of its loop over tensors for 1.8 M weights)."""
     import torch
 
     params = list(model.out.parameters() if layers == "output" else model.parameters())
+    if input_lr != 1.0:
+        outputs = {id(q) for q in model.out.parameters()}
+        inputs = [q for q in params if id(q) not in outputs]
+        params = [
+            {"params": list(model.out.parameters()), "lr": lr},
+            {"params": inputs, "lr": lr * input_lr},
+        ]
     try:
         return torch.optim.Adam(params, lr=lr, fused=True)
     except (RuntimeError, TypeError):  # (an older PyTorch without the fused CPU kernel)
         return torch.optim.Adam(params, lr=lr)
+
+
+def cosine(optimiser, steps: int, grouped: bool):
+    """The learning rate's cosine decay to a fiftieth over `steps` steps, each parameter
+    group's from its own rate (`grouped`: PyTorch's CosineAnnealingLR takes one floor for all
+    groups, which a group started below it would climb to; one group keeps it, bit for bit
+    as the networks before were trained)."""
+    import math
+
+    import torch
+
+    if not grouped:
+        base = optimiser.param_groups[0]["lr"]
+        return torch.optim.lr_scheduler.CosineAnnealingLR(optimiser, steps, eta_min=base / 50)
+
+    def factor(step: int) -> float:
+        return 1 / 50 + (1 - 1 / 50) * (1 + math.cos(math.pi * min(step, steps) / steps)) / 2
+
+    return torch.optim.lr_scheduler.LambdaLR(optimiser, factor)
 
 
 def held_out_loss(model, held: dict, scale: int, size: int = 16384) -> float:
@@ -1508,6 +1539,13 @@ def run(argv: list[str] | None = None) -> int:
         default="all",
         help="the weights that learn: all, or the output layer only (with --init)",
     )
+    p.add_argument(
+        "--input-lr",
+        type=float,
+        default=1.0,
+        help="the inputs' learning rate as a share of --lr (0 < F <= 1; with --init, a fine-tune"
+        " that moves the inputs less than the output layer)",
+    )
     p.add_argument("--scale", type=int, default=400, help="centipawns per output unit")
     p.add_argument("--seed", type=int, default=1, help="random seed")
     p.add_argument("--threads", type=int, default=0, help="torch threads (0: its default)")
@@ -1608,7 +1646,7 @@ def run(argv: list[str] | None = None) -> int:
             args.jobs, args.kings, args.group, args.checkpoints, args.save_every, True,
             args.max_steps, args.hand_cap, args.write_passes, args.init, args.ledger,
             args.allow_seen, ["tools/nnue.py", *(sys.argv[1:] if argv is None else argv)],
-            args.stm_offset, args.layers,
+            args.stm_offset, args.layers, args.input_lr,
         )  # fmt: skip
         if args.agree and not stats["stopped"]:
             result = agree(

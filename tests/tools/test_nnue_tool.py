@@ -393,6 +393,39 @@ def test_training_the_output_layer_only_keeps_every_inputs_weights(tmp_path):
         tool.train([data], out, epochs=1, layers="output", **settings)
 
 
+def test_a_lower_input_rate_moves_the_inputs_less(tmp_path):
+    """--input-lr 0.1: a pass from chess-2 moves the inputs' weights, by less than at the full
+    rate, and the header says so; a factor outside (0, 1] or beside --layers output is
+    refused."""
+    need_module("torch")
+    need_module("numpy")
+    shipped = ROOT / "ferz" / "nets" / "chess.nnue"
+    rng = random.Random(7)
+    lines = []
+    for _ in range(60):
+        fen = list(random_game(rng, rng.randint(4, 40)))[-1].fen()
+        lines.append(f"{fen};{rng.choice((0, 0.5, 1))};{rng.randint(-300, 300)}\n")
+    data = tmp_path / "data.txt"
+    data.write_text("".join(lines))
+    settings = dict(variant="chess", hidden=256, buckets=8, bucket_div=4, batch=16, lr=0.01)
+    settings |= dict(result_weight=0.1, scale=400, seed=1, cache=False, kings="none")
+    old = nnue.read(shipped)
+    moved = {}
+    for factor in (1.0, 0.1):
+        out = tmp_path / f"inputs-{factor}.nnue"
+        tool.train([data], out, epochs=1, init=shipped, input_lr=factor, **settings)
+        new = nnue.read(out)
+        moved[factor] = sum(abs(a - b) for a, b in zip(new.ft_w, old.ft_w, strict=True))
+        assert list(new.out_w) != [w * new.qb // old.qb for w in old.out_w]
+    assert 0 < moved[0.1] < moved[1.0] / 3
+    assert "inputs at 0.1 of the rate" in new.header["trained"]
+    for bad in (0.0, 1.5):
+        with pytest.raises(ValueError, match="--input-lr"):
+            tool.train([data], out, epochs=1, init=shipped, input_lr=bad, **settings)
+    with pytest.raises(ValueError, match="--input-lr"):
+        tool.train([data], out, epochs=1, init=shipped, input_lr=0.5, layers="output", **settings)
+
+
 def datagen_folder(folder: Path, games: int, seed: int) -> Path:
     """A `ferz datagen` directory of random games (random_chunks) with its manifest and a
     recipe of that seed."""
