@@ -11,6 +11,7 @@ cdef enum:
     TB_INVALID = -32768  # an index that is no position (pieces on one square, a king in check)
     TB_NONE = -32767  # no value (not in the table; no e.p. capture)
     TB_RULE = 10000  # distances from here on are losses by a repetition rule (perpetual check)
+    TB_UNSURE = 2  # a draw unless a repetition rule decides otherwise (no exact value)
 
 
 @cython.final

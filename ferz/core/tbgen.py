@@ -21,10 +21,17 @@ Building is the counting retrograde analysis:
    only keep the draw by checking at every move, while the other side can always answer
    without checking and keep it so, are lost (the greatest such set: Builder.perpetual);
    step 2 then goes on from them at distance TB_RULE, and step 4 again, until nothing changes.
+5. Where a perpetual chase loses too (xiangqi's chasing rule, judged by ferz.core.chase), the
+   same for chases, one enemy piece at a time: the side to move can only keep the draw by
+   chasing that piece at every move, the other side can always answer without checking or
+   chasing anything and keep it so (Builder.perpetual, with steps 4 and 2).
+6. Where a repetition can decide, a draw is exact only where each side can keep it without
+   ever checking or chasing (Builder.exactness); every other draw is TB_UNSURE.
 
-Values: TB_WIN - d is a win in d plies, d - TB_WIN a loss in d plies, 0 and TB_DRAWN draws; a
-distance of TB_RULE or more is a win by the perpetual-check rule, TB_RULE plus the plies until
-the loser must check forever (not a distance to mate).
+Values: TB_WIN - d is a win in d plies, d - TB_WIN a loss in d plies, 0 and TB_DRAWN draws
+(TB_UNSURE: a draw unless a repetition rule decides otherwise, step 6); a distance of TB_RULE
+or more is a win by the perpetual-check or chasing rule, TB_RULE plus the plies until the
+loser must check or chase forever (not a distance to mate).
 """
 
 from __future__ import annotations
@@ -52,6 +59,8 @@ from cython.cimports.ferz.core.defs import (
 )
 from cython.cimports.ferz.core.position import Position
 
+from ferz.core.attacks import attackers as attackers_of  # (a def: the chasing rule's probe)
+
 if not cython.compiled:  # the constants of tbgen.pxd, for the uncompiled fallback
     TB_MAXK = 8
     TB_WIN = 32000
@@ -60,6 +69,7 @@ if not cython.compiled:  # the constants of tbgen.pxd, for the uncompiled fallba
     TB_INVALID = -32768
     TB_NONE = -32767
     TB_RULE = 10000
+    TB_UNSURE = 2
 
 
 @cython.cfunc
@@ -537,23 +547,41 @@ class Builder:
         """The index of the position on the board (after a move inside the table)."""
         return self.t.locate(self.pos)
 
-    def perpetual(self, top: int, progress: object = None) -> int:
-        """Step 4 (after run), for rules where a perpetual check loses; the longest distance.
+    def perpetual(self, top: int, progress: object = None, chases: object = None) -> int:
+        """Steps 4 and 5 (after run), for rules where a perpetual check loses and, with
+        `chases` (a ferz.core.chase.Chases), a perpetual chase; the longest distance.
 
-        An open position p is lost for its side to move X when X keeps the draw only by
-        checking: every move that does not lose is a check into an open position q, where
-        the other side Y has an answer that does not check and leads to another such
+        Step 4, checks: an open position p is lost for its side to move X when X keeps the
+        draw only by checking: every move that does not lose is a check into an open position
+        q, where the other side Y has an answer that does not check and leads to another such
         position. The set is the greatest one (positions are taken out of the candidates
         until every one left has its answers), so that Y, never checking, can keep X
-        checking forever; the repetition that follows loses for X. Step 2 then goes on from
-        these losses at distance TB_RULE (or past the longest distance already set), and the
-        step is done again on what is still open. A Y that must check back somewhere keeps
-        the draw: both sides checking is a draw by the rule."""
+        checking forever; the repetition that follows loses for X. A Y that must check back
+        somewhere keeps the draw: both sides checking is a draw by the rule.
+
+        Step 5, chases (one set per enemy piece, `slot`): the same with "chases the piece of
+        that slot" for "checks" (the moves may check too), and Y's answers must neither check
+        nor chase anything: in every cycle that follows, X chased that one piece at each of
+        its moves and Y nothing, which the game's judge (ferz.core.chase) scores as X's loss.
+        A move that chases one piece and then another never makes such a set: the judge asks
+        for one piece chased through the whole cycle (the intersection of what each move
+        chased, the piece followed through Y's moves).
+
+        Step 2 then goes on from these losses at distance TB_RULE (or past the longest
+        distance already set), and the steps are done again on what is still open. The chase
+        verdict also counts X's move into the first position of the cycle: where X could
+        enter a position of a chase loop (Y to move) by a move that does not chase the loop's
+        piece, X might come back to it and repeat it with that move in the cycle, a draw by
+        the judge; a position whose loss relies on such a move is not claimed (the round is
+        undone and the position kept out of every later loss: left drawn)."""
         t: Table = self.t
         idx: cython.longlong
+        i: cython.longlong
+        entries: dict = {}  # the chase loops' positions, Y to move: the slots chased into them
         while True:
-            # 1. The candidates, each with the open positions its checks lead to.
+            # 1. The candidates, each with the open positions its forced moves lead to.
             checks: dict[int, list[int]] = {}
+            chasing: dict = {}  # (idx, slot) -> the open positions its chases lead to
             for idx in range(t.size):
                 if t.val[idx] != 0 or self.lmax[idx] < 0:
                     continue  # settled, or a draw by leaving the table
@@ -563,31 +591,408 @@ class Builder:
                 found = self.forced_checks(idx)
                 if found is not None:
                     checks[idx] = found
-            # 2. The greatest set: out goes a candidate with a check that Y cannot answer
-            # without checking into the set.
-            lost = set(checks)
-            answered: dict[int, bool] = {}
-            changed = True
-            while changed and lost:
-                changed = False
-                answered.clear()
-                for idx in list(lost):
-                    for q in checks[idx]:
-                        if q not in answered:
-                            answered[q] = self.quiet_answer(q, lost)
-                        if not answered[q]:
-                            lost.discard(idx)
-                            changed = True
-                            break
-            if not lost:
+                if chases is not None:
+                    for j, qs in self.forced_chases(idx, chases).items():
+                        chasing[idx, j] = qs
+            # 2. The greatest sets.
+            lost = self.greatest_checks(checks)
+            chased = self.greatest_chases(chasing, chases) if chasing else set()
+            if not lost and not chased:
                 self.leave()
                 return top
+            now = dict(entries)
+            for key in chased:
+                for q in chasing[key]:
+                    now.setdefault(q, set()).add(key[1])
+            old_val = array("h", t.val)
+            old_cnt = array("B", self.cnt)
+            old_lmax = array("h", self.lmax)
             base = max(TB_RULE, top + 1)
-            for idx in lost:
+            for idx in lost | {key[0] for key in chased}:
                 t.val[idx] = base - TB_WIN
                 self.cnt[idx] = 0
-            top = self.layers(base, base, progress)
+            new_top = self.layers(base, base, progress)
             # (mirror images: layers() updates the canonical predecessors of both)
+            tainted = []
+            if now:
+                for i in range(t.size):
+                    if (
+                        old_val[i] == 0
+                        and t.val[i] <= -TB_WINMIN
+                        and self.bad_entry(i, now, chases)
+                    ):
+                        tainted.append(i)
+            if not tainted:
+                entries = now
+                top = new_top
+                continue
+            for i in range(t.size):  # undo the round
+                t.val[i] = old_val[i]
+                self.cnt[i] = old_cnt[i]
+                self.lmax[i] = old_lmax[i]
+            for i in tainted:
+                self.lmax[i] = -1  # never lost: left drawn
+
+    def greatest_checks(self, checks: dict) -> set:
+        """Step 4's greatest set: out goes a candidate with a check that Y cannot answer
+        without checking into the set."""
+        lost = set(checks)
+        answered: dict[int, bool] = {}
+        changed = True
+        while changed and lost:
+            changed = False
+            answered.clear()
+            for idx in list(lost):
+                for q in checks[idx]:
+                    if q not in answered:
+                        answered[q] = self.quiet_answer(q, lost)
+                    if not answered[q]:
+                        lost.discard(idx)
+                        changed = True
+                        break
+        return lost
+
+    def greatest_chases(self, chasing: dict, chases: object) -> set:
+        """Step 5's greatest set of (position, slot): out goes a candidate with a chase that
+        Y cannot answer, checking nothing and chasing nothing, into the set (the slot's piece
+        the same)."""
+        lost = set(chasing)
+        innocent: dict = {}  # (q, move) -> whether Y's move checks and chases nothing
+        answered: dict = {}
+        changed = True
+        while changed and lost:
+            changed = False
+            answered.clear()
+            for key in list(lost):
+                j = key[1]
+                for q in chasing[key]:
+                    if (q, j) not in answered:
+                        answered[q, j] = self.innocent_answer(q, j, lost, chases, innocent)
+                    if not answered[q, j]:
+                        lost.discard(key)
+                        changed = True
+                        break
+        return lost
+
+    def exactness(self, chases: object, out: object = None) -> int:
+        """Step 6 (after perpetual), for rules where a repetition can be lost: every draw
+        that a repetition rule might decide otherwise is marked TB_UNSURE; the number marked.
+
+        A side is *safe* at a drawn position when it can keep the draw without ever checking
+        or chasing: it has a move that neither checks nor chases anything (ferz.core.chase)
+        into a drawn position from which every move of the other side leads to its win or to
+        a drawn position where it is safe again, or a move out of the table into its win or
+        an exact draw (no cycle goes through a capture). The safe positions are the greatest
+        such set. A side that never checks and never chases is neither a perpetual checker
+        nor a perpetual chaser in any cycle, so no repetition loses for it. A draw is exact
+        when its side to move is safe there and every move of it that does not lose leaves
+        the other side safe (or in an exact draw out of the table): then neither side can
+        be made to lose. Every other draw is marked."""
+        t: Table = self.t
+        size: cython.longlong = t.size
+        idx: cython.longlong
+        q: cython.longlong
+        changed: cython.bint = True
+        draw = bytearray(size)  # the drawn positions (canonical)
+        for idx in range(size):
+            if t.val[idx] == 0 or t.val[idx] == TB_DRAWN:  # noqa: SIM109 - C ints
+                t.decode(idx, self.sq)
+                if not (t.mirror and t.fl[self.sq[0]] > t.mid):
+                    draw[idx] = 1
+        safe = bytearray(draw)
+        witness: dict = {}  # a safe position's safe move, as its successor (-1: for good)
+        while changed:
+            changed = False
+            kept = bytearray(size)  # per position q: 0 not asked, 1 keeps, 2 does not
+            for idx in range(size):
+                if not safe[idx]:
+                    continue
+                q = witness.get(idx, -2)
+                if q == -1 or (q >= 0 and self.keeps(q, safe, kept)):
+                    continue
+                q = self.safe_move(idx, safe, kept, chases)
+                if q == -2:
+                    safe[idx] = 0
+                    changed = True
+                else:
+                    witness[idx] = q
+        marked: cython.longlong = 0
+        if out is not None:
+            out.append(safe)  # (for a look at which side is safe where)
+        unsure = bytearray(size)  # (marked after: the test reads the values as they were)
+        for idx in range(size):
+            if draw[idx] and not (safe[idx] and self.leaves_safe(idx, safe)):
+                unsure[idx] = 1
+                marked += 1
+        for idx in range(size):
+            if unsure[idx]:
+                t.val[idx] = TB_UNSURE
+        self.leave()
+        return marked
+
+    def moves_here(self, idx: int) -> list:
+        """Position idx on the board and its pseudo-legal moves ([] where the game is over
+        by a rule)."""
+        pos: Position = self.pos
+        n: cython.int
+        self.t.decode(idx, self.sq)
+        self.place(self.sq, idx & 1)
+        if endrules.end_value(pos) != NO_END:
+            return []
+        n = movegen.gen(pos, self.buf, 0, False)
+        return [self.buf[k] for k in range(n)]
+
+    def safe_move(self, idx: int, safe: bytearray, kept: bytearray, chases: object) -> int:
+        """A move that keeps the side to move at idx safe (see exactness): its successor; -1
+        where no move is needed (the game is over), for a win, or for an exit into an exact
+        draw; -2 if none."""
+        t: Table = self.t
+        pos: Position = self.pos
+        m: cython.int
+        v: cython.int
+        q: cython.longlong
+        legal: cython.bint = False
+        options: list = []
+        for m in self.moves_here(idx):
+            exit_move = leaves(pos, m)
+            if not pos.make(m):
+                continue
+            legal = True
+            if exit_move:
+                v = self.exit_value()  # for the other side
+                if v <= -TB_WINMIN or v == 0 or v == TB_DRAWN:  # noqa: SIM109 - C ints
+                    pos.unmake()
+                    return -1
+            else:
+                q = self.successor()
+                v = t.val[q]
+                if v <= -TB_WINMIN and v != TB_INVALID:
+                    pos.unmake()
+                    return -1
+                if (v == 0 or v == TB_DRAWN) and not attacks.in_check(pos):  # noqa: SIM109
+                    options.append((q, m))
+            pos.unmake()
+        if not legal:
+            return -1  # over: mate or stalemate, valued by the rules
+        for q, m in options:
+            if not self.keeps(q, safe, kept):
+                continue
+            self.moves_here(idx)  # (the board back)
+            pos.make(m)
+            good = self.innocent(m, chases)
+            pos.unmake()
+            if good:
+                return q
+        return -2
+
+    def keeps(self, q: int, safe: bytearray, kept: bytearray) -> cython.bint:
+        """Whether every move of the side to move at q leaves the other side safe, in its win
+        or in an exact draw (cached in kept for the pass)."""
+        t: Table = self.t
+        pos: Position = self.pos
+        m: cython.int
+        v: cython.int
+        r: cython.longlong
+        good: cython.bint = True
+        if kept[q]:
+            return kept[q] == 1
+        for m in self.moves_here(q):
+            exit_move = leaves(pos, m)
+            if not pos.make(m):
+                continue
+            if exit_move:
+                v = self.exit_value()  # for the side that stays safe
+                good = v >= TB_WINMIN or v == 0 or v == TB_DRAWN  # noqa: SIM109 - C ints
+            else:
+                r = self.successor()
+                v = t.val[r]
+                good = v >= TB_WINMIN or ((v == 0 or v == TB_DRAWN) and safe[r] != 0)  # noqa: SIM109
+            pos.unmake()
+            if not good:
+                break
+        kept[q] = 1 if good else 2
+        return good
+
+    def leaves_safe(self, idx: int, safe: bytearray) -> cython.bint:
+        """Whether every move of the side to move at idx that does not lose leaves the other
+        side safe, or in an exact draw out of the table."""
+        t: Table = self.t
+        pos: Position = self.pos
+        m: cython.int
+        v: cython.int
+        q: cython.longlong
+        good: cython.bint = True
+        for m in self.moves_here(idx):
+            exit_move = leaves(pos, m)
+            if not pos.make(m):
+                continue
+            if exit_move:
+                v = self.exit_value()  # for the other side
+                good = v >= TB_WINMIN or v == 0 or v == TB_DRAWN  # noqa: SIM109 - C ints
+            else:
+                q = self.successor()
+                v = t.val[q]
+                good = v >= TB_WINMIN or ((v == 0 or v == TB_DRAWN) and safe[q] != 0)  # noqa: SIM109
+            pos.unmake()
+            if not good:
+                return False
+        return True
+
+    def square_of(self, j: cython.int) -> cython.int:
+        """The square of the piece of slot j (its code unique in the table) on the board."""
+        pos: Position = self.pos
+        code: cython.int = self.t.codes[j]
+        c: cython.int = code & 1
+        i: cython.int
+        s: cython.int
+        for i in range(pos.pcount[c]):
+            s = pos.plist[c * MAXP + i]
+            if pos.board[s] == code:
+                return s
+        return -1
+
+    def targets(self, stm: cython.int, chases: object) -> set:
+        """The slots whose pieces the side `stm` may chase: the other side's pieces that are
+        no king and have a code of their own (two pieces alike: not followed here), if `stm`
+        has a piece whose moves can chase (not a king or soldier only)."""
+        t: Table = self.t
+        role = chases.role
+        if not any(
+            t.codes[j] & 1 == stm and role[t.codes[j] >> 1] not in ("king", "soldier")
+            for j in range(t.k)
+        ):
+            return set()
+        return {
+            j
+            for j in range(t.k)
+            if t.codes[j] & 1 != stm
+            and role[t.codes[j] >> 1] != "king"
+            and t.count[t.codes[j]] == 1
+        }
+
+    def forced_chases(self, idx: int, chases: object) -> dict:
+        """The slots of the enemy pieces that every move of position idx's side to move that
+        does not lose chases (each an inside move into an open position), each with those
+        positions; {} if none."""
+        t: Table = self.t
+        pos: Position = self.pos
+        i: cython.int
+        m: cython.int
+        n: cython.int
+        v: cython.int
+        stm: cython.int = idx & 1
+        q: cython.longlong
+        exit_move: cython.bint
+        escape: cython.bint = False
+        cand = self.targets(stm, chases)
+        if not cand:
+            return {}
+        t.decode(idx, self.sq)
+        self.place(self.sq, stm)
+        n = movegen.gen(pos, self.buf, 0, False)
+        kept: list = []
+        for i in range(n):
+            m = self.buf[i]
+            exit_move = leaves(pos, m)
+            if not pos.make(m):
+                continue
+            if exit_move:
+                escape = negate(self.exit_value()) > -TB_WINMIN
+            else:
+                q = self.successor()
+                v = t.val[q]
+                if v >= TB_WINMIN:
+                    pass  # lost for the mover
+                elif v != 0:
+                    escape = True
+                else:
+                    # a chased piece is one the mover attacks (ferz.core.chase): a sieve
+                    cand = {j for j in cand if attackers_of(pos, self.square_of(j), stm, True)}
+                    kept.append((m, q))
+            pos.unmake()
+            if escape or not cand:
+                return {}
+        if not kept:
+            return {}
+        for m, _q in kept:
+            pos.make(m)
+            squares = chases.chased(pos, m)
+            cand = {j for j in cand if self.square_of(j) in squares}
+            pos.unmake()
+            if not cand:
+                return {}
+        return {j: [q for m, q in kept] for j in cand}
+
+    def innocent_answer(self, q: int, j: int, lost: set, chases: object, cache: dict) -> bool:
+        """Whether the side to move at q has a legal move inside the table that neither
+        checks nor chases and leads to a position p with (p, j) in `lost`."""
+        t: Table = self.t
+        pos: Position = self.pos
+        i: cython.int
+        m: cython.int
+        n: cython.int
+        good: cython.bint
+        t.decode(q, self.sq)
+        self.place(self.sq, q & 1)
+        n = movegen.gen(pos, self.buf, 0, False)
+        for i in range(n):
+            m = self.buf[i]
+            if leaves(pos, m) or not pos.make(m):
+                continue
+            good = not attacks.in_check(pos) and (self.successor(), j) in lost
+            if good:
+                if (q, m) not in cache:
+                    cache[q, m] = self.innocent(m, chases)
+                good = cache[q, m]
+            pos.unmake()
+            if good:
+                return True
+        return False
+
+    def innocent(self, m: int, chases: object) -> bool:
+        """Whether the last move, m (it gave no check), chased nothing."""
+        pos: Position = self.pos
+        them: cython.int = pos.side
+        i: cython.int
+        s: cython.int
+        if chases is None:
+            return True  # (no chasing rule)
+        for i in range(pos.pcount[them]):
+            s = pos.plist[them * MAXP + i]
+            if s != pos.royal[them] and attackers_of(pos, s, them ^ 1, True):
+                return not chases.chased(pos, m)  # it attacks one: ask the judge
+        return True  # (a chased piece is an attacked one)
+
+    def bad_entry(self, idx: int, entries: dict, chases: object) -> bool:
+        """Whether the side to move at idx has a move into a chase loop's position that does
+        not chase one of the pieces chased into it there (see perpetual)."""
+        t: Table = self.t
+        pos: Position = self.pos
+        i: cython.int
+        m: cython.int
+        n: cython.int
+        stm: cython.int = idx & 1
+        q: cython.longlong
+        bad: cython.bint
+        t.decode(idx, self.sq)
+        self.place(self.sq, stm)
+        n = movegen.gen(pos, self.buf, 0, False)
+        for i in range(n):
+            m = self.buf[i]
+            if leaves(pos, m) or not pos.make(m):
+                continue
+            q = self.successor()
+            bad = False
+            if q in entries:
+                near = {j for j in entries[q] if attackers_of(pos, self.square_of(j), stm, True)}
+                bad = True
+                if near:
+                    squares = chases.chased(pos, m)
+                    bad = not any(self.square_of(j) in squares for j in near)
+            pos.unmake()
+            if bad:
+                return True
+        return False
 
     def forced_checks(self, idx: int) -> list[int] | None:
         """The open positions that the checks of position idx lead to, if every move of its
