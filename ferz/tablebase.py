@@ -14,18 +14,20 @@ Black's) in a folder per variant::
         tables.probe_wdl(board)  # 1: the side to move wins
         tables.probe_dtm(board)  # plies to mate: positive won, negative lost, 0 drawn
 
-Where a perpetual check loses (xiangqi), the tables apply it: a side that can only keep the
-draw by checking at every move, against answers that never check, loses (a distance of
-RULE plies or more: not a mate distance, see ferz.core.tbgen). What they leave out, by design:
-other repetitions are draws (xiangqi's chasing rule, which makes some of them losses, is not
-applied: ``probe_*`` answers such positions as a draw, and the search does not take a table's
-xiangqi draw as exact), the n-move rule does not apply (as Syzygy's WDL without its 50-move
-flags), and under a counting rule (makruk) a win is only reported when the mate fits in what is
-left of the count with a bare king on the board (else no answer).
+Where a perpetual check loses (xiangqi), the tables apply it, and xiangqi's chasing rule too:
+a side that can only keep the draw by checking at every move, or by chasing one enemy piece at
+every move, against answers that never check (nor chase), loses (a distance of RULE plies or
+more: not a mate distance, see ferz.core.tbgen). A draw that such a rule might decide
+otherwise is stored as UNSURE and gets no answer (``probe_*`` as for a position no table
+holds, TB_FAIL for the search): the draws answered are the game's. What they leave out, by
+design: the n-move rule does not apply (as Syzygy's WDL without its 50-move flags), and under
+a counting rule (makruk) a win is only reported when the mate fits in what is left of the
+count with a bare king on the board (else no answer).
 
 File format 1 (``.fzt``): the line ``FERZTB 1``, one line of JSON (variant, rules fingerprint,
-material, piece codes and squares per slot, mirror flag, number of positions, longest mate),
-then the values, one little-endian int16 per index, zlib-compressed. See docs/tablebases.md.
+material, piece codes and squares per slot, mirror flag, number of positions, longest mate;
+the repetition rules applied, for xiangqi), then the values, one little-endian int16 per
+index, zlib-compressed. See docs/tablebases.md.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from pathlib import Path
 
 from .board import Board, Move, rules_for
 from .core import tbgen
+from .core.chase import Chases
 from .core.evaluate import Evaluator
 from .core.position import Position
 from .core.rules import Rules
@@ -51,6 +54,7 @@ MAGIC = b"FERZTB 1\n"
 SUFFIX = ".fzt"
 WIN, MINWIN, DRAWN, INVALID, NONE = 32000, 2000, 1, -32768, -32767
 RULE = 10000  # tbgen.TB_RULE: distances from here on are wins by the perpetual-check rule
+UNSURE = 2  # tbgen.TB_UNSURE: a draw unless a repetition rule decides otherwise (no answer)
 TB_FAIL = 99  # the search's "no verdict" (ferz.core.search)
 MAX_PIECES = 5  # the most a table may have (a 6-man table would not fit in memory here)
 MAX_POSITIONS = 1 << 31  # the largest index a table may have (4 GB of values)
@@ -348,7 +352,10 @@ def build(
         builder = tbgen.Builder(table, spec.pos, tables, spec.unmoves(table), rules.en_passant)
         longest = builder.run()
         if rules.perpetual_check_illegal:
-            builder.perpetual(longest)  # (wins by the rule: distances from RULE on)
+            # (wins by the rules: distances from RULE on)
+            chases = Chases(rules) if rules.chasing_rule else None
+            builder.perpetual(longest, None, chases)
+            builder.exactness(chases)  # (draws a repetition may decide: UNSURE)
         seconds = time.perf_counter() - start
         tables[key_of(table)] = table
         write(path, rules, table, longest)
@@ -382,8 +389,18 @@ def header(rules: Rules, table: tbgen.Table, longest: int) -> dict[str, object]:
         "positions": table.size,
         "longest": longest,
         # (only where it applies: the other variants' headers, and files, stay as they were)
-        **({"perpetual": "check loses"} if rules.perpetual_check_illegal else {}),
+        **(
+            {"perpetual": perpetual(rules), "unsure": UNSURE}
+            if rules.perpetual_check_illegal
+            else {}
+        ),
     }
+
+
+def perpetual(rules: Rules) -> str:
+    """The header's note of the repetition rules a table applies (step 4, and step 5 where a
+    perpetual chase loses too: docs/tablebases.md)."""
+    return "check and chase lose" if rules.chasing_rule else "check loses"
 
 
 def table_of_header(rules: Rules, head: dict[str, object]) -> tbgen.Table:
@@ -467,6 +484,10 @@ def other_rules(path: Path, head: dict[str, object], rules: Rules) -> str | None
         return f"{path} was built for other rules of {rules.name}: build it again"
     if rules.perpetual_check_illegal and "perpetual" not in head:
         return f"{path} was built without the perpetual-check rule: build it again"
+    if rules.perpetual_check_illegal and head.get("perpetual") != perpetual(rules):
+        return f"{path} was built without the chasing rule: build it again"
+    if rules.perpetual_check_illegal and head.get("unsure") != UNSURE:
+        return f"{path} was built before its inexact draws were marked: build it again"
     return None
 
 
@@ -553,13 +574,14 @@ class Endgames:
 
     @property
     def exact_draws(self) -> bool:
-        """Whether the tables' draws are the game's: not where a repetition can be lost
-        (xiangqi's perpetual check and chase rules), which the tables do not apply."""
-        return not (self.rules.perpetual_check_illegal or self.rules.chasing_rule)
+        """Whether the draws the tables answer are the game's: always, since a draw that a
+        repetition rule might decide otherwise (xiangqi's perpetual check and chase) is
+        UNSURE in the file and gets no answer (tables without that mark are refused)."""
+        return True
 
-    def probe_position(self, pos: Position) -> int | None:
+    def probe_position(self, pos: Position, unsure: bool = False) -> int | None:
         """The table value of a core position without an e.p. square (see ferz.core.tbgen),
-        or None if no table holds it."""
+        or None if no table holds it or its draw is UNSURE (with `unsure`: UNSURE then)."""
         if pos.rules.name != self.rules.name or pos.castling or pos.ep:
             return None
         if pos.pcount[0] + pos.pcount[1] > MAX_PIECES:
@@ -572,14 +594,14 @@ class Endgames:
         if table is None:
             return None
         value = table.probe(pos)
-        if value in (NONE, INVALID):
+        if value in (NONE, INVALID) or (value == UNSURE and not unsure):
             return None
         return self._counted(pos, value)
 
     def search_probe(self, pos: Position) -> int:
         """The search's probe (ferz.core.search, step 3b): 2 won, 0 drawn, -2 lost for the
-        side to move, TB_FAIL (99) without a verdict (no table, or a draw that a repetition
-        rule may make a loss)."""
+        side to move, TB_FAIL (99) without a verdict (no table, or an UNSURE draw: one that a
+        repetition rule may decide)."""
         value = self.probe_position(pos)
         if value is None:
             return TB_FAIL
@@ -587,32 +609,36 @@ class Endgames:
             return 2
         if value <= -MINWIN:
             return -2
-        return 0 if self.exact_draws else TB_FAIL
+        return 0
 
-    def probe_value(self, board: Board) -> int | None:
+    def probe_value(self, board: Board, unsure: bool = False) -> int | None:
         """The table value of the position (see ferz.core.tbgen), or None if no table holds
-        it."""
+        it or its draw is UNSURE (with `unsure`: UNSURE then)."""
         pos = board.position
         if pos.ep and board.rules.name == self.rules.name:
             return self._expand(board)
-        return self.probe_position(pos)
+        return self.probe_position(pos, unsure)
 
     def root_moves(self, board: Board) -> list[tuple[Move, int]]:
         """Every legal move with its distance to mate from the mover's view (plies:
         positive won, negative lost, 0 drawn), best first: the fastest wins, then draws,
         then the longest losses; [] if the tables do not hold the position or the result of
-        one of its moves."""
-        if self.probe_value(board) is None:
+        one of its moves. From a won position, a move into an UNSURE draw is listed as a
+        draw (it does not win: what matters there); from a drawn one it leaves no answer."""
+        value = self.probe_value(board)
+        if value is None:
             return []
         out: list[tuple[Move, int]] = []
         for move in board.legal_moves:
             board.push(move)
             try:
-                child = self.probe_value(board)
+                child = self.probe_value(board, unsure=value >= MINWIN)
             finally:
                 board.pop()
             if child is None:
                 return []
+            if child == UNSURE:
+                child = 0
             out.append((move, plies(tbgen.flip(child))))
 
         def rank(entry: tuple[Move, int]) -> tuple[int, int]:
@@ -724,13 +750,19 @@ def note(tables: Endgames, board: Board) -> str | None:
         return None  # the game is over
     mover, other = ("White", "Black") if board.turn else ("Black", "White")
     if by_rule(value):
-        return f"tablebase: {mover if dtm > 0 else other} wins (a perpetual check loses)"
+        return f"tablebase: {mover if dtm > 0 else other} wins ({rule_text(tables.rules)} loses)"
     moves = (dtm + 1) // 2 if dtm > 0 else (-dtm) // 2
     return f"tablebase: {mover if dtm > 0 else other} wins, mate in {moves}"
 
 
+def rule_text(rules: Rules) -> str:
+    """What a win by a repetition rule is won by, for these rules' texts."""
+    return "a perpetual check or chase" if rules.chasing_rule else "a perpetual check"
+
+
 def by_rule(value: int) -> bool:
-    """Whether a table value is a win or a loss by the perpetual-check rule, not by mate."""
+    """Whether a table value is a win or a loss by the perpetual-check or chasing rule, not
+    by mate."""
     return abs(value) >= MINWIN and plies_of(value) >= RULE
 
 
@@ -741,7 +773,8 @@ def plies_of(value: int) -> int:
 
 def plies(value: int) -> int:
     """A table value as plies to mate: positive won, negative lost, 0 drawn (RULE or more:
-    won or lost by the perpetual-check rule, RULE plus the plies to where it starts)."""
+    won or lost by the perpetual-check or chasing rule, RULE plus the plies to where it
+    starts)."""
     if value >= MINWIN:
         return WIN - value
     if value <= -MINWIN:

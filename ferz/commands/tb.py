@@ -9,11 +9,13 @@ from pathlib import Path
 
 from .. import data
 from ..board import Board, rules_for
+from ..core.rules import Rules
 from ..notation import move_text
 from ..tablebase import (
     MAX_PIECES,
     MINWIN,
     RULE,
+    UNSURE,
     TablebaseError,
     build,
     by_rule,
@@ -23,6 +25,7 @@ from ..tablebase import (
     read_header,
     refusal,
     royal_letter,
+    rule_text,
 )
 
 DESCRIPTION = """\
@@ -113,12 +116,12 @@ def probe(variant: str, fen: str, folder: Path) -> int:
     """Print the verdict of a position and of each legal move."""
     board = Board(fen, variant=variant)
     with open_tablebase(folder, variant) as tables:
-        value = tables.probe_value(board)
+        value = tables.probe_value(board, unsure=True)
         if value is None:
             raise TablebaseError(f"no table in {folder} holds {board.fen()}")
         print(verdict(board, value))
         for move, after in tables.root_moves(board):
-            print(f"  {move_text(board, move):8} {verdict_after(after)}")
+            print(f"  {move_text(board, move):8} {verdict_after(after, board.rules)}")
     return 0
 
 
@@ -128,19 +131,22 @@ def verdict(board: Board, value: int) -> str:
     dtm = plies(value)
     if value <= -MINWIN and dtm == 0:
         return f"{other} has won (the game is over)"
+    if value == UNSURE:
+        return f"no exact value: a draw unless {rule_text(board.rules)} decides it"
     if dtm == 0:
         return "draw"
     if by_rule(value):
-        return f"{side if dtm > 0 else other} wins: a perpetual check loses"
+        return f"{side if dtm > 0 else other} wins: {rule_text(board.rules)} loses"
     if dtm > 0:
         return f"{side} wins, mate in {(dtm + 1) // 2} ({dtm} plies)"
     return f"{other} wins, mate in {(-dtm) // 2} ({-dtm} plies)"
 
 
-def verdict_after(plies: int) -> str:
+def verdict_after(plies: int, rules: Rules | None = None) -> str:
     """A move's result for the mover."""
     if abs(plies) >= RULE:
-        return "wins (a perpetual check loses)" if plies > 0 else "loses (a perpetual check)"
+        what = rule_text(rules) if rules is not None else "a perpetual check"
+        return f"wins ({what} loses)" if plies > 0 else f"loses ({what})"
     if plies > 0:
         return f"wins, mate in {(plies + 1) // 2}"
     if plies < 0:

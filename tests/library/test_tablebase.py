@@ -273,16 +273,17 @@ def test_bundled_tables_are_read_for_their_rules(variant: str) -> None:
 
 def test_notes_for_analyse_and_hints() -> None:
     """ferz analyse's comment and ferz play's hint: without Syzygy, the bundled tables'
-    verdict; xiangqi's draws are not given (a repetition there may be a loss)."""
+    verdict; a xiangqi draw only where no repetition rule can decide it."""
     from ferz.analyse import tablebase_note
 
     board = Board("4k4/9/9/9/9/9/9/9/9/3K4R w - - 0 1", variant="xiangqi")
     assert tablebase_note(None, board) == "tablebase: White wins, mate in 2"
     board = Board("4k4/9/9/9/9/9/9/9/9/3K4R b - - 0 1", variant="xiangqi")
     assert tablebase_note(None, board) == "tablebase: White wins, mate in 2"
-    assert (
-        tablebase_note(None, Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", variant="xiangqi")) is None
-    )
+    kings = Board("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 1", variant="xiangqi")
+    assert tablebase_note(None, kings) == "tablebase: draw"
+    chased = Board("9/9/3k5/9/9/9/9/4K4/9/n3R4 b - - 0 1", variant="xiangqi")
+    assert tablebase_note(None, chased) is None  # (held only by a chase: no exact value)
     shatranj = Board("8/8/8/8/8/8/1k6/R3K3 b - - 0 1", variant="shatranj")
     assert tablebase_note(None, shatranj) == "tablebase: draw"
     assert tablebase_note(None, Board()) is None
@@ -350,7 +351,7 @@ def test_a_perpetual_check_loses_in_xiangqis_tables(capsys) -> None:
         fen = fen_of(Board(variant="xiangqi"), table, table.squares_of(idx), idx & 1)
         board = Board(fen, variant="xiangqi")
         assert tables.probe_dtm(board) <= -RULE
-        assert note(tables, board).endswith("wins (a perpetual check loses)")
+        assert note(tables, board).endswith("wins (a perpetual check or chase loses)")
         loser, moves = board.turn, []
         while board.outcome(claim_draw=True) is None:
             ranked = tables.root_moves(board)
@@ -371,8 +372,8 @@ def test_a_perpetual_check_loses_in_xiangqis_tables(capsys) -> None:
     folder = str(data.tables("xiangqi"))
     assert main(["tb", "probe", "--variant", "xiangqi", fen, "--dir", folder]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Black wins: a perpetual check loses\n")
-    assert re.search(r"^  H5\+3 +loses \(a perpetual check\)$", out, re.M)
+    assert out.startswith("Black wins: a perpetual check or chase loses\n")
+    assert re.search(r"^  H5\+3 +loses \(a perpetual check or chase\)$", out, re.M)
 
 
 def test_a_xiangqi_table_built_without_the_rule_is_refused(tmp_path: Path) -> None:
@@ -381,7 +382,7 @@ def test_a_xiangqi_table_built_without_the_rule_is_refused(tmp_path: Path) -> No
     from ferz import data
 
     head, body = read_header(data.tables("xiangqi") / "KRvK.fzt")
-    assert head.pop("perpetual") == "check loses"
+    assert head.pop("perpetual") == "check and chase lose"
     line = json.dumps(head, separators=(",", ":")).encode()
     (tmp_path / "KRvK.fzt").write_bytes(MAGIC + line + b"\n" + body)
     with open_tablebase(tmp_path, "xiangqi") as tables:
@@ -390,3 +391,55 @@ def test_a_xiangqi_table_built_without_the_rule_is_refused(tmp_path: Path) -> No
     build("xiangqi", "KRvK", tmp_path)
     with open_tablebase(tmp_path, "xiangqi") as tables:
         assert tables.skipped == [] and "KRvK" in tables.paths
+
+
+def test_a_xiangqi_table_built_without_the_chasing_rule_is_refused(tmp_path: Path) -> None:
+    """A xiangqi table from before step 5 (its header: "perpetual": "check loses", the chasing
+    rule not applied) is skipped with the reason; building it again replaces it."""
+    from ferz import data
+
+    head, body = read_header(data.tables("xiangqi") / "KRvK.fzt")
+    head["perpetual"] = "check loses"
+    line = json.dumps(head, separators=(",", ":")).encode()
+    (tmp_path / "KRvK.fzt").write_bytes(MAGIC + line + b"\n" + body)
+    with open_tablebase(tmp_path, "xiangqi") as tables:
+        assert tables.paths == {}
+        assert "built without the chasing rule" in tables.skipped[0]
+    assert tmp_path / "KRvK.fzt" in build("xiangqi", "KRvK", tmp_path)
+    head, _ = read_header(tmp_path / "KRvK.fzt")
+    assert head["perpetual"] == "check and chase lose"
+    with open_tablebase(tmp_path, "xiangqi") as tables:
+        assert tables.skipped == [] and "KRvK" in tables.paths
+
+
+@pytest.mark.variant
+def test_xiangqi_draws_a_repetition_rule_may_decide_get_no_answer(capsys) -> None:
+    """Step 6: in the bundled KRvKN, Black's horse keeps the draw only by attacking the rook
+    (the judge, ferz.core.chase, calls that move a chase): the tables, which say "draw" only
+    where neither side needs a check or a chase to hold it, give no answer there, and the
+    search keeps searching. A draw that no repetition can decide is answered."""
+    from ferz import data
+    from ferz.commands import main
+    from ferz.core.chase import Chases
+    from ferz.tablebase import TB_FAIL, UNSURE
+
+    tables = open_tablebase(data.tables("xiangqi"), "xiangqi")
+    board = Board("9/9/3k5/9/9/9/9/4K4/9/n3R4 b - - 0 1", variant="xiangqi")
+    assert tables.get_wdl(board) is None and tables.get_dtm(board, 5) == 5
+    assert tables.probe_value(board, unsure=True) == UNSURE
+    assert tables.search_probe(board.position) == TB_FAIL
+    assert note(tables, board) is None
+    chases, holding = Chases(board.rules), []
+    for move in board.legal_moves:
+        board.push(move)
+        value = tables.probe_value(board, unsure=True)
+        if value is not None and value < MINWIN:  # not a win for White
+            holding.append((board.uci(move), chases.chased(board.position, move.code)))
+        board.pop()
+    assert holding == [("a1c2", {board.rules.parse_square("e1")})]  # the rook, chased
+    folder = str(data.tables("xiangqi"))
+    assert main(["tb", "probe", "--variant", "xiangqi", board.fen(), "--dir", folder]) == 0
+    assert capsys.readouterr().out.startswith("no exact value: a draw unless a perpetual check")
+    exact = Board("5k3/8R/9/2r6/9/9/9/9/9/4K4 w - - 0 1", variant="xiangqi")
+    assert tables.probe_wdl(exact) == 0 and tables.search_probe(exact.position) == 0
+    assert note(tables, exact) == "tablebase: draw"
