@@ -700,14 +700,15 @@ class Builder:
                 if not (t.mirror and t.fl[self.sq[0]] > t.mid):
                     draw[idx] = 1
         safe = bytearray(draw)
-        witness: dict = {}  # a safe position's safe move, as its successor (-1: for good)
+        # a safe position's safe move, as its successor (-1: for good; -2: none known)
+        witness = array("i", [-2]) * size
         while changed:
             changed = False
             kept = bytearray(size)  # per position q: 0 not asked, 1 keeps, 2 does not
             for idx in range(size):
                 if not safe[idx]:
                     continue
-                q = witness.get(idx, -2)
+                q = witness[idx]
                 if q == -1 or (q >= 0 and self.keeps(q, safe, kept)):
                     continue
                 q = self.safe_move(idx, safe, kept, chases)
