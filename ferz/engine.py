@@ -530,8 +530,6 @@ class Engine:
         if not moves:
             return searchmoves, True
         best = moves[0][1]
-        if best == 0 and not own.exact_draws:
-            return searchmoves, True
         allowed = [move.code for move, dtm in moves if dtm == best]
         if searchmoves:
             allowed = [code for code in allowed if code in searchmoves] or searchmoves

@@ -572,13 +572,6 @@ class Endgames:
         """The most pieces of a table found (0: none)."""
         return max((len(name) - 1 for name in self.paths), default=0)
 
-    @property
-    def exact_draws(self) -> bool:
-        """Whether the draws the tables answer are the game's: always, since a draw that a
-        repetition rule might decide otherwise (xiangqi's perpetual check and chase) is
-        UNSURE in the file and gets no answer (tables without that mark are refused)."""
-        return True
-
     def probe_position(self, pos: Position, unsure: bool = False) -> int | None:
         """The table value of a core position without an e.p. square (see ferz.core.tbgen),
         or None if no table holds it or its draw is UNSURE (with `unsure`: UNSURE then)."""
@@ -739,12 +732,12 @@ def bundled(variant: str) -> Endgames | None:
 def note(tables: Endgames, board: Board) -> str | None:
     """What the tables say of a position as lichess shows it ("tablebase: White wins, mate in
     8"; "tablebase: draw"), None where they do not hold it or their draw may not be the
-    game's (xiangqi)."""
+    game's (xiangqi's UNSURE draws)."""
     value = tables.probe_value(board)
     if value is None:
         return None
     if abs(value) < MINWIN:
-        return "tablebase: draw" if tables.exact_draws else None
+        return "tablebase: draw"  # (an UNSURE draw has no answer: probe_value gave None)
     dtm = plies(value)
     if dtm == 0:
         return None  # the game is over

@@ -76,9 +76,9 @@ def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
 
 def distance(dtm: int) -> dict[str, Any]:
     """A distance to mate as the page reads it: `dtm` in plies, or none and the `rule` that
-    decides a win or loss that is not a mate (xiangqi's perpetual check)."""
+    decides a win or loss that is not a mate (xiangqi's perpetual check or chase)."""
     if abs(dtm) >= RULE:
-        return {"dtm": None, "rule": "perpetual check"}
+        return {"dtm": None, "rule": "perpetual check or chase"}
     return {"dtm": dtm}
 
 
