@@ -368,22 +368,29 @@ def test_training_goes_on_from_a_shipped_network(tmp_path):
         )
 
 
-def test_training_the_output_layer_only_keeps_every_inputs_weights(tmp_path):
-    """--layers output: a pass over a few positions from chess-2 changes its output weights
-    and not one weight of its inputs; without --init it is refused."""
-    need_module("torch")
-    need_module("numpy")
-    shipped = ROOT / "ferz" / "nets" / "chess.nnue"
-    rng = random.Random(6)
+def fine_tune_setup(tmp_path: Path, seed: int) -> tuple[Path, dict]:
+    """A text file of 60 random chess positions with random results and scores, and train()'s
+    settings for a fine-tune of chess-2 on it."""
+    rng = random.Random(seed)
     lines = []
     for _ in range(60):
         fen = list(random_game(rng, rng.randint(4, 40)))[-1].fen()
         lines.append(f"{fen};{rng.choice((0, 0.5, 1))};{rng.randint(-300, 300)}\n")
     data = tmp_path / "data.txt"
     data.write_text("".join(lines))
-    out = tmp_path / "output.nnue"
     settings = dict(variant="chess", hidden=256, buckets=8, bucket_div=4, batch=16, lr=0.01)
     settings |= dict(result_weight=0.1, scale=400, seed=1, cache=False, kings="none")
+    return data, settings
+
+
+def test_training_the_output_layer_only_keeps_every_inputs_weights(tmp_path):
+    """--layers output: a pass over a few positions from chess-2 changes its output weights
+    and not one weight of its inputs; without --init it is refused."""
+    need_module("torch")
+    need_module("numpy")
+    shipped = ROOT / "ferz" / "nets" / "chess.nnue"
+    data, settings = fine_tune_setup(tmp_path, 6)
+    out = tmp_path / "output.nnue"
     tool.train([data], out, epochs=1, init=shipped, layers="output", **settings)
     new, old = nnue.read(out), nnue.read(shipped)
     assert list(new.ft_w) == list(old.ft_w) and list(new.ft_b) == list(old.ft_b)
@@ -400,15 +407,7 @@ def test_a_lower_input_rate_moves_the_inputs_less(tmp_path):
     need_module("torch")
     need_module("numpy")
     shipped = ROOT / "ferz" / "nets" / "chess.nnue"
-    rng = random.Random(7)
-    lines = []
-    for _ in range(60):
-        fen = list(random_game(rng, rng.randint(4, 40)))[-1].fen()
-        lines.append(f"{fen};{rng.choice((0, 0.5, 1))};{rng.randint(-300, 300)}\n")
-    data = tmp_path / "data.txt"
-    data.write_text("".join(lines))
-    settings = dict(variant="chess", hidden=256, buckets=8, bucket_div=4, batch=16, lr=0.01)
-    settings |= dict(result_weight=0.1, scale=400, seed=1, cache=False, kings="none")
+    data, settings = fine_tune_setup(tmp_path, 7)
     old = nnue.read(shipped)
     moved = {}
     for factor in (1.0, 0.1):
