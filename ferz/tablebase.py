@@ -748,9 +748,14 @@ def note(tables: Endgames, board: Board) -> str | None:
     return f"tablebase: {mover if dtm > 0 else other} wins, mate in {moves}"
 
 
+def rule_name(rules: Rules) -> str:
+    """The repetition rule that decides the tables' wins not by mate, for these rules."""
+    return "perpetual check or chase" if rules.chasing_rule else "perpetual check"
+
+
 def rule_text(rules: Rules) -> str:
     """What a win by a repetition rule is won by, for these rules' texts."""
-    return "a perpetual check or chase" if rules.chasing_rule else "a perpetual check"
+    return f"a {rule_name(rules)}"
 
 
 def by_rule(value: int) -> bool:

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from ...board import Board, InvalidFenError
 from ...syzygy import MissingTableError, Tablebase
-from ...tablebase import MINWIN, RULE, Endgames, bundled, plies
+from ...tablebase import MINWIN, RULE, Endgames, bundled, plies, rule_name
 from ..boards import move_text
 from ..schema import FEN, VARIANT, ClientError
 from .common import context, read_query
@@ -58,6 +58,7 @@ def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
     if value is None:
         return {"category": "unknown", "dtm": None, "moves": []}
     listed = []
+    rule = rule_name(tables.rules)
     for move, after in tables.root_moves(board):
         # the position after the move, for the side then to move: one ply nearer the mate
         dtm = -(after - (after > 0) + (after < 0))
@@ -67,18 +68,18 @@ def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
                 "san": board.san(move),
                 "text": move_text(board, move),  # as the page writes it (WXF for xiangqi)
                 "category": "loss" if after > 0 else "win" if after < 0 else "draw",
-                **distance(dtm),
+                **distance(dtm, rule),
             }
         )
     category = "win" if value >= MINWIN else "loss" if value <= -MINWIN else "draw"
-    return {"category": category, **distance(plies(value)), "moves": listed}
+    return {"category": category, **distance(plies(value), rule), "moves": listed}
 
 
-def distance(dtm: int) -> dict[str, Any]:
+def distance(dtm: int, rule: str) -> dict[str, Any]:
     """A distance to mate as the page reads it: `dtm` in plies, or none and the `rule` that
     decides a win or loss that is not a mate (xiangqi's perpetual check or chase)."""
     if abs(dtm) >= RULE:
-        return {"dtm": None, "rule": "perpetual check or chase"}
+        return {"dtm": None, "rule": rule}
     return {"dtm": dtm}
 
 
