@@ -110,6 +110,30 @@ def test_accumulators_follow_make_and_unmake(net):
         pos.unmake_null()
 
 
+def test_accumulators_follow_atomic_explosions(tmp_path):
+    """A capture in atomic removes every piece it blows up (the capturer, the captured, their
+    non-pawn neighbours): through random games the incrementally kept hidden units equal
+    those computed from scratch, and unmaking restores them."""
+    rules = get("atomic")
+    pos = Position(rules)
+    Evaluator(rules, net=nnue.read(random_net(tmp_path / "atomic.nnue", "atomic"))).install(pos)
+    rng = random.Random(5)
+    blasts = 0
+
+    def pieces() -> int:
+        return sum(c.isalpha() for c in pos.fen().split()[0])
+
+    for _ in range(40):
+        pos.set_fen(rules.start_fen)
+        before, count = pos.accumulators(), pieces()
+        for _ in random_moves(pos, rng, 100):
+            blasts += pieces() < count - 1  # (more than the captured piece left the board)
+            count = pieces()
+            assert pos.accumulators() == fresh(pos), pos.fen()
+        assert pos.accumulators() == before
+    assert blasts > 50  # (explosions were played)
+
+
 def test_unmaking_past_the_ring_of_accumulators_computes_them_again(net):
     """Make keeps one accumulator entry per move on a ring of NN_RING; a game longer than the
     ring, unmade to its start, computes each entry the ring no longer holds from the board:
