@@ -332,13 +332,14 @@ def test_shipped_networks_serve_their_own_variants():
     (not the drop games whose captures or hands work otherwise), makruk-1 for makruk only
     (not its cousins with other rules), shogi-1 for shogi only (not the smaller shogi games),
     capablanca-2 for the 10x8 games with its army and rules (not those with other pieces or
-    drops), janggi-1 for janggi only (not its modern or casual rules), chess-2 for the chess
-    family."""
+    drops), janggi-1 for janggi only (not its modern or casual rules), atomic-1 for atomic
+    only, chess-2 for the chess family."""
     assert nnue.bundled(get("xiangqi")).header["name"] == "xiangqi-1"
     assert nnue.bundled(get("crazyhouse")).header["name"] == "crazyhouse-3"
     assert nnue.bundled(get("makruk")).header["name"] == "makruk-1"
     assert nnue.bundled(get("shogi")).header["name"] == "shogi-1"
     assert nnue.bundled(get("janggi")).header["name"] == "janggi-1"
+    assert nnue.bundled(get("atomic")).header["name"] == "atomic-1"
     for variant in ("capablanca", "caparandom", "gothic", "embassy"):
         assert nnue.bundled(get(variant)).header["name"] == "capablanca-2", variant
     assert nnue.bundled(get("chess960")).header["name"] == "chess-2"
@@ -349,6 +350,7 @@ def test_shipped_networks_serve_their_own_variants():
         "shogi-1": ("minishogi", "judkins", "gorogoro", "euroshogi", "kyotoshogi", "dobutsu"),
         "capablanca-2": ("janus", "centaur", "capahouse", "grand", "seirawan", "chess"),
         "janggi-1": ("janggimodern", "janggicasual", "janggitraditional", "xiangqi", "minixiangqi"),
+        "atomic-1": ("chess", "antichess", "3check", "horde", "crazyhouse", "chess960"),
     }
     for name, variants in cousins.items():
         for variant in variants:
@@ -448,7 +450,7 @@ def test_shipped_chess_network():
     assert net is not None
     assert nnue.bundled(get("chess960")) is net
     assert nnue.bundled(get("crazyhouse")) is not net
-    assert nnue.bundled(get("atomic")) is None
+    assert nnue.bundled(get("atomic")) is not net
     rules = get("chess")
     ev = Evaluator(rules, net=net)
     pos = factory.position(rules, None, ev)
