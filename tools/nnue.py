@@ -731,7 +731,7 @@ def build_model(layout: Layout, hidden: int, buckets: int):
             # its backward's zero-filled slices took a sixth of a step)
             x = F.hardtanh(h.view(2, len(bucket), hidden) + self.ft_b, 0.0, 1.0)
             w = self.out.weight.view(buckets, 2, hidden).permute(1, 2, 0)
-            y = torch.baddbmm(self.out.bias.div(2), x, w).sum(0)
+            y = torch.baddbmm(self.out.bias.div(2), x, w).sum(0)  # (half the bias a view)
             return y.gather(1, bucket.unsqueeze(1)).squeeze(1)
 
         def clip(self) -> None:
