@@ -77,7 +77,7 @@ def own_verdict(tables: Endgames, board: Board) -> dict[str, Any]:
 
 def distance(dtm: int, rule: str) -> dict[str, Any]:
     """A distance to mate as the page reads it: `dtm` in plies, or none and the `rule` that
-    decides a win or loss that is not a mate (xiangqi's perpetual check or chase)."""
+    decides a win or loss that is not a mate (the variant's, from `rule_name`)."""
     if abs(dtm) >= RULE:
         return {"dtm": None, "rule": rule}
     return {"dtm": dtm}
