@@ -166,6 +166,28 @@ def test_king_bucket_training_writes_format_2_that_the_engine_scores_as_trained(
         assert list(getattr(again, name)) == list(getattr(net, name)), name
 
 
+def test_a_stopped_run_with_mirrored_halves_continues_as_if_never_stopped(tmp_path):
+    """Without king buckets a random half of each batch is mirrored by a seeded generator,
+    whose state the checkpoint keeps: stopped and continued, the run writes the same weights
+    as one that was not stopped."""
+    need_module("torch")
+    need_module("numpy")
+    chunks = random_chunks(tmp_path, 30, 5)
+    settings = dict(
+        variant="chess", hidden=16, buckets=2, bucket_div=16, epochs=2, batch=64, lr=0.01,
+        result_weight=0.1, scale=400, seed=4, kings="none", group=500, save_every=3,
+    )  # fmt: skip
+    whole = tmp_path / "whole.nnue"
+    tool.train(chunks, whole, checkpoints=tmp_path / "a", **settings)
+    resumed = tmp_path / "resumed.nnue"
+    first = tool.train(chunks, resumed, checkpoints=tmp_path / "b", max_steps=11, **settings)
+    assert first["stopped"] and not resumed.exists()
+    tool.train(chunks, resumed, checkpoints=tmp_path / "b", **settings)
+    net, again = nnue.read(whole), nnue.read(resumed)
+    for name in ("ft_w", "ft_b", "out_w", "out_b"):
+        assert list(getattr(again, name)) == list(getattr(net, name)), name
+
+
 def variant_lines(variant: str, games: int, seed: int) -> list[str]:
     """`FEN;result;score` lines of random games of a variant, scored by material with the
     pieces in hand (drop games) worth more than on the board (so that the hands matter)."""
