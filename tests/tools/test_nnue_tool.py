@@ -138,7 +138,7 @@ def test_king_bucket_training_writes_format_2_that_the_engine_scores_as_trained(
     format 2 network; the engine's evaluation of it equals the same network computed from
     scratch (a check of the inputs, the king buckets and the cache) and follows the float
     model within the rounding of its weights; a run stopped and continued from its checkpoint
-    writes the same file as a run that was not stopped."""
+    writes the same weights as a run that was not stopped."""
     need_module("torch")
     need_module("numpy")
     chunks = random_chunks(tmp_path, 40, 11)
@@ -155,9 +155,14 @@ def test_king_bucket_training_writes_format_2_that_the_engine_scores_as_trained(
     check = tool.agree(whole, stats["model"], stats["layout"], chunks, 200, "chess")
     assert check["positions"] == 200 and check["exact"] == 200
     assert check["beyond"] == 0 and check["mean"] < 8
-    # stopped after 7 steps, then continued: the same bytes
+    assert_continues_as_if_never_stopped(tmp_path, chunks, settings, net, steps=7)
+
+
+def assert_continues_as_if_never_stopped(tmp_path, chunks, settings, net, steps: int) -> None:
+    """A run of `settings` stopped after `steps` steps, then continued from its checkpoint,
+    writes the weights of `net`, the same run not stopped."""
     resumed = tmp_path / "resumed.nnue"
-    first = tool.train(chunks, resumed, checkpoints=tmp_path / "b", max_steps=7, **settings)
+    first = tool.train(chunks, resumed, checkpoints=tmp_path / "b", max_steps=steps, **settings)
     assert first["stopped"] and not resumed.exists()
     (checkpoint,) = (tmp_path / "b").glob("resumed-*/checkpoint.pt")
     tool.train(chunks, resumed, checkpoints=tmp_path / "b", **settings)
@@ -179,13 +184,7 @@ def test_a_stopped_run_with_mirrored_halves_continues_as_if_never_stopped(tmp_pa
     )  # fmt: skip
     whole = tmp_path / "whole.nnue"
     tool.train(chunks, whole, checkpoints=tmp_path / "a", **settings)
-    resumed = tmp_path / "resumed.nnue"
-    first = tool.train(chunks, resumed, checkpoints=tmp_path / "b", max_steps=11, **settings)
-    assert first["stopped"] and not resumed.exists()
-    tool.train(chunks, resumed, checkpoints=tmp_path / "b", **settings)
-    net, again = nnue.read(whole), nnue.read(resumed)
-    for name in ("ft_w", "ft_b", "out_w", "out_b"):
-        assert list(getattr(again, name)) == list(getattr(net, name)), name
+    assert_continues_as_if_never_stopped(tmp_path, chunks, settings, nnue.read(whole), steps=11)
 
 
 def variant_lines(variant: str, games: int, seed: int) -> list[str]:
