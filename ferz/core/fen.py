@@ -446,9 +446,9 @@ def _format_castling(rules: Rules, setup: Setup) -> str:
     out = []
     for color in (0, 1):
         king = castling_king_square(rules, setup, color)
-        if king is None:
-            continue
-        rank = rules.rank_of(king)
+        rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+        if king is None or rules.rank_of(king) != rank:
+            continue  # (a king off its castling rank has no rights; the rights there are not its)
         rights = sorted(
             (sq for sq in setup.castling if rules.rank_of(sq) == rank),
             key=lambda sq: -rules.file_of(sq),

@@ -8,12 +8,13 @@ Here one engine process per lane lives for the whole run; a chunk begins with `u
 (so a chunk's games depend on nothing played before it, whichever lane plays it), all its
 games are in play at once, and each game's next command is written as soon as its last
 result is read, so the engine always has searches queued and never waits for ferz. A search
-is sent as `position fen F moves M` where F is the position after the last capture or pawn
-move (the engine still sees the repetitions that can matter) and its score is read from the
-bytes of its last info line. Searches that could only feed positions the filters drop are
-cheaper: a position with the side to move in check (without --keep-checks) gets a search of
-an eighth of the node budget, enough to choose its move; and a game whose first score shows
-the opening lost (beyond --max-opening-score, a game the filters drop whole) stops there.
+is sent as `position fen F` alone (Stockfish counts the moves of a `moves` list written while
+it searches as nodes of the running search, which made the games depend on timing) and its
+score is read from the bytes of its last info line. Searches that could only feed positions
+the filters drop are cheaper: a position with the side to move in check (without
+--keep-checks) gets a search of an eighth of the node budget, enough to choose its move; and a
+game whose first score shows the opening lost (beyond --max-opening-score, a game the filters
+drop whole) stops there.
 
 Determinism: the engine sees the same commands in the same order for a chunk whatever the
 lane and concurrency (fixed nodes, one thread, its state reset by `ucinewgame`), and the
@@ -144,7 +145,9 @@ class UciProcess:
         if not ready:
             raise EngineFailure(f"engine {self.name!r} wrote nothing for {seconds:g} s")
         data = os.read(self._out, 1 << 16)
-        if not data:
+        if not data:  # (its output closed: the exit code follows in a moment)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(1.0)
             raise EngineFailure(f"engine {self.name!r} exited (code {self.proc.poll()})")
         self._buffer += data
 
@@ -446,7 +449,10 @@ def play_chunk(
     while head < len(queue):
         game = queue[head]
         head += 1
-        text, ponder, score = engine.result(len(queue) - head)
+        try:
+            text, ponder, score = engine.result(len(queue) - head)
+        except EngineFailure as failure:  # (say where: a position may crash an engine)
+            raise EngineFailure(f"{failure}, searching game {game.number}: {game.fen}") from None
         if _ply(game, text, ponder, score, recipe, stats) and not _over(game, adjudication):
             ask(game)
         if head > 4096:  # drop the consumed front now and then (the queue is a list)

@@ -292,7 +292,8 @@ def test_an_engine_that_dies_mid_run_stops_it_with_a_clear_error(tmp_path) -> No
     )
     dying.chmod(0o755)
     recipe = Recipe(engine=str(dying), driver="selfplay", chunk_games=2)
-    with pytest.raises(ValueError, match="exited"):
+    # the error names the game and the position whose search the engine did not survive
+    with pytest.raises(ValueError, match=r"exited \(code 3\), searching game 0: \S+/\S+ [wb] "):
         generate(recipe, 2, tmp_path / "out", 1, report=quiet)
 
 

@@ -19,6 +19,27 @@ def test_round_trip(fen: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("before", "move", "after"),
+    [
+        # Black's king walks to a1, beside White's rights on h1: they are not Black's (a
+        # self-play game wrote "Kk" here, and Stockfish 15.1 crashed on that FEN)
+        (
+            "8/8/4N3/8/P2p3p/1P5P/1k1Q1PP1/3BK2R b K - 1 38",
+            "b2a1",
+            "8/8/4N3/8/P2p3p/1P5P/3Q1PP1/k2BK2R w K - 2 39",
+        ),
+        ("4k2r/K7/8/8/8/8/8/8 w k - 0 1", "a7a8", "K3k2r/8/8/8/8/8/8/8 b k - 1 1"),
+    ],
+)
+def test_castling_rights_are_written_for_their_own_colour_only(before, move, after) -> None:
+    """A king on the other side's castling rank takes none of that side's rights in the FEN."""
+    board = Board(before)
+    board.push_uci(move)
+    assert board.fen() == after
+    assert Board(board.fen()).position.key == board.position.key
+
+
+@pytest.mark.parametrize(
     ("fen", "reason"),
     [
         ("", "fields"),
