@@ -1072,17 +1072,12 @@ class Board:
         after = replace(setup, pieces=pieces, castling=[], gates=[], ep=0)
         after.castling = self._moved_rights(setup, after, moved)
         for color, file in setup.gates:
-            to = moved(rules.square(file, self._castling_rank(color)))
-            if to is not None and rules.rank_of(to) == self._castling_rank(color):
+            to = moved(rules.square(file, self.rules.castling_rank_of(color)))
+            if to is not None and rules.rank_of(to) == self.rules.castling_rank_of(color):
                 after.gates.append((color, rules.file_of(to)))
         if setup.ep and name in SAME_RANKS:
             after.ep = moved(setup.ep) or 0
         return Board(fenlib.render(rules, after), rules=rules, chess960=self.chess960)
-
-    def _castling_rank(self, color: int) -> int:
-        """The rank on which `color` castles."""
-        rank = self.rules.castling_rank
-        return rank if color == 0 else self.ranks - 1 - rank
 
     def _moved_rights(self, setup, after, moved) -> list[int]:
         """The castling rights (rook squares) of `setup` that still hold after the pieces moved
@@ -1094,7 +1089,7 @@ class Board:
         for rook in setup.castling:
             to = moved(rook)
             color = setup.pieces[rook] & 1
-            rank = self._castling_rank(color)
+            rank = self.rules.castling_rank_of(color)
             king = _royal(rules, after.pieces, color)
             if to is None or king is None or after.pieces.get(to) != setup.pieces[rook]:
                 continue

@@ -136,17 +136,12 @@ def _royal_square(rules: Rules, setup: Setup, color: int) -> int | None:
     return None
 
 
-def castling_rank(rules: Rules, color: int) -> int:
-    """The rank on which `color` castles (Black's mirrors White's)."""
-    return rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
-
-
 def castling_king_square(rules: Rules, setup: Setup, color: int) -> int | None:
     """Square of the piece that castles: the royal piece, or in a variant without one (giveaway)
     the castling king piece on its file of the castling rank (Fairy-Stockfish 11.1's e-file)."""
     if any(p.royal for p in rules.pieces):
         return _royal_square(rules, setup, color)
-    rank = castling_rank(rules, color)
+    rank = rules.castling_rank_of(color)
     sq = rules.square(rules.castling_king_file, rank)
     code = setup.pieces.get(sq)
     if (
@@ -173,7 +168,7 @@ def _parse_castling(rules: Rules, text: str, setup: Setup) -> None:
     rook_type = rules.piece_index(rules.castling_rook)
     for char in text:
         color = 0 if char.isupper() else 1
-        rank = castling_rank(rules, color)
+        rank = rules.castling_rank_of(color)
         king = castling_king_square(rules, setup, color)
         if king is None or rules.rank_of(king) != rank:
             raise ValueError(f"castling: right {char!r} but no king on its castling rank")
@@ -451,7 +446,7 @@ def _format_castling(rules: Rules, setup: Setup) -> str:
     out = []
     for color in (0, 1):
         king = castling_king_square(rules, setup, color)
-        rank = castling_rank(rules, color)
+        rank = rules.castling_rank_of(color)
         if king is None or rules.rank_of(king) != rank:
             continue  # (a king off its castling rank has no rights; the rights there are not its)
         rights = sorted(
@@ -490,7 +485,7 @@ def _parse_seirawan(rules: Rules, text: str, setup: Setup) -> None:
     gates: set[tuple[int, int]] = set()
     for char in text:
         color = 0 if char.isupper() else 1
-        rank = castling_rank(rules, color)
+        rank = rules.castling_rank_of(color)
         king = castling_king_square(rules, setup, color)
         king_file = rules.file_of(king) if king is not None and rules.rank_of(king) == rank else -1
         rook = 2 * rook_type + color
@@ -519,7 +514,7 @@ def _parse_seirawan(rules: Rules, text: str, setup: Setup) -> None:
         else:
             raise ValueError(f"castling: unexpected character {char!r}")
     for color in (0, 1):
-        rank = castling_rank(rules, color)
+        rank = rules.castling_rank_of(color)
         king = castling_king_square(rules, setup, color)
         if (
             king is None

@@ -1037,7 +1037,7 @@ class Position:
             # placement: every right has its king on the castling file, its rook in a corner
             for r in range(4):
                 color, kingside = r >> 1, r & 1 == 0
-                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
+                rank = rules.castling_rank_of(color)
                 king = rules.square(rules.castling_king_file, rank)
                 rook = rules.square(rules.files - 1 if kingside else 0, rank)
                 king_file = (

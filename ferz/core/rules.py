@@ -238,6 +238,10 @@ class Rules:
         """Rank (from 0) of a mailbox index."""
         return (sq - PAD) // self.stride - PAD
 
+    def castling_rank_of(self, color: int) -> int:
+        """The rank on which `color` castles (Black's mirrors White's `castling_rank`)."""
+        return self.castling_rank if color == 0 else self.ranks - 1 - self.castling_rank
+
     def on_board(self, sq: int) -> bool:
         """Whether a mailbox index is a playing square."""
         return 0 <= self.file_of(sq) < self.files and 0 <= self.rank_of(sq) < self.ranks

@@ -496,16 +496,21 @@ class Tables:
         gates.cambodian_rook = _index(rules, rook)
         self.gate_bit = array("q", [0]) * (2 * nsq)
         if gates.cambodian:
-            for color in (0, 1):
-                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
-                for file in range(rules.files):
-                    self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
+            self._gate_bits(rules)
         # rules that is_pseudo_legal cannot judge from one piece's moves
         moves, must_drop = self.move_rules, self.drop_rules.must_drop
         moves.full_gen = 1 if moves.must_capture or self.end_rules.any or must_drop else 0
         moves.full_gen |= moves.makpong
         moves.gen_filter = 1 if moves.must_capture or moves.makpong or must_drop else 0
         moves.full_gen |= self.promo_rules.sit_promo | gates.cambodian  # (Cambodian leaps)
+
+    def _gate_bits(self, rules: Rules) -> None:
+        """Bit 16 * colour + file for each square of a colour's castling (gate) rank."""
+        nsq = self.nsq
+        for color in (0, 1):
+            rank = rules.castling_rank_of(color)
+            for file in range(rules.files):
+                self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
 
     def _janggi(self, rules: Rules) -> None:
         """Janggi's rules: the palace diagonals (squares), the janggi cannons (per type),
@@ -562,14 +567,10 @@ class Tables:
         """seirawanGating: the gate bit of each square of a colour's castling rank (bit
         16 * colour + file, as for cambodianMoves) and a key per gate bit (gates are hashed);
         mustDropType: the type whose presence in hand forces a drop (0: any piece)."""
-        nsq = self.nsq
         gates = self.gate_rules
         gates.seirawan = 1 if rules.seirawan_gating else 0
         if gates.seirawan:
-            for color in (0, 1):
-                rank = rules.castling_rank if color == 0 else rules.ranks - 1 - rules.castling_rank
-                for file in range(rules.files):
-                    self.gate_bit[color * nsq + rules.square(file, rank)] = 1 << (16 * color + file)
+            self._gate_bits(rules)
         # a stream of its own, so that every other key stays as it was
         self.z_gate = _keys(random.Random(ZOBRIST_SEED + 1), 32)
         self.drop_rules.must_drop_type = max(0, _index(rules, rules.must_drop_letter))
