@@ -509,12 +509,14 @@ def _keep_chunk(
     progress.chunks += 1
     progress.games += len(games)
     progress.positions += len(kept)
-    progress.seconds = time.monotonic() - started
-    rate = progress.positions / max(progress.seconds, 1e-9)
+    before, progress.seconds = progress.seconds, time.monotonic() - started
+    # the chunk's own rate first: the mean since the start stays low long after a pause
+    rate = len(kept) / max(progress.seconds - before, 1e-9)
+    mean = progress.positions / max(progress.seconds, 1e-9)
     report(
         f"chunk {chunk + 1}/{chunks}: {len(games)} games, "
         f"{len(kept)} positions ({progress.duplicates} duplicates dropped so far), "
-        f"{rate:.0f} positions/s"
+        f"{rate:.0f} positions/s ({mean:.0f}/s since the start)"
     )
 
 

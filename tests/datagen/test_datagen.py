@@ -11,12 +11,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from ferz import commands
 from ferz.datagen import fileformat as ff
-from ferz.datagen.generate import Recipe, dataset, generate, positions
+from ferz.datagen import generate as generate_module
+from ferz.datagen.generate import Progress, Recipe, dataset, generate, positions
 from ferz.match.openings import Opening
 from ferz.match.referee import GameRecord, Ply
 
@@ -132,6 +134,23 @@ def test_duplicate_positions_are_kept_once(tmp_path, stand_in) -> None:
     # games 1-3 repeat all of game 0 (which repeats some of its own positions too)
     assert progress.duplicates >= 3 * len(records) > 0
     assert len({ff.position_key(r.fen) for r in records}) == len(records) == progress.positions
+
+
+def test_progress_gives_each_chunk_its_own_rate(tmp_path, monkeypatch) -> None:
+    # a first chunk that took 100 s (a paused run) must not make the next one look slow
+    clock = iter([100.0, 100.002])
+    monkeypatch.setattr(generate_module, "time", SimpleNamespace(monotonic=lambda: next(clock)))
+    recipe, manifest, progress, lines = Recipe(), {"chunks": []}, Progress(), []
+    for chunk in (0, 1):
+        fen = START if chunk == 0 else START.replace(" w ", " b ")
+        games = [[ff.TrainingRecord(fen, 10, 0, 8, chunk * recipe.chunk_games)]]
+        keep_chunk = generate_module._keep_chunk
+        keep_chunk(recipe, chunk, 2, games, tmp_path, manifest, set(), progress, 0.0, lines.append)
+    assert lines[0].endswith(
+        "1 positions (0 duplicates dropped so far), 0 positions/s (0/s since the start)"
+    )
+    assert lines[1].endswith("500 positions/s (0/s since the start)")
+    assert progress.positions == 2 and progress.seconds == 100.002
 
 
 @pytest.mark.slow
