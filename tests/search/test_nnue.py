@@ -203,13 +203,13 @@ def move_text(pos: Position, move: int) -> str:
 
 
 def test_format_1_files_stay_format_1_and_bad_king_maps_are_refused(tmp_path):
-    """A network without king buckets is written and read as format 1 (what chess-2 is); a
+    """A network without king buckets is written and read as format 1 (what xiangqi-1 is); a
     format 2 header with a bad king bucket map or output scale, or format 1 with either, is
     refused."""
     path = random_net(tmp_path / "v1.nnue", hidden=8)
     assert int.from_bytes(path.read_bytes()[8:12], "little") == 1
     assert nnue.read(path).kings == []
-    shipped = nnue.NETS / "chess.nnue"
+    shipped = nnue.NETS / "xiangqi.nnue"
     assert int.from_bytes(shipped.read_bytes()[8:12], "little") == 1
     path = random_net(tmp_path / "v2.nnue", hidden=8, **KINGS)
     assert int.from_bytes(path.read_bytes()[8:12], "little") == 2
@@ -333,7 +333,7 @@ def test_shipped_networks_serve_their_own_variants():
     (not its cousins with other rules), shogi-1 for shogi only (not the smaller shogi games),
     capablanca-2 for the 10x8 games with its army and rules (not those with other pieces or
     drops), janggi-1 for janggi only (not its modern or casual rules), atomic-1 for atomic
-    only, chess-2 for the chess family."""
+    only, chess-6a for the chess family."""
     assert nnue.bundled(get("xiangqi")).header["name"] == "xiangqi-1"
     assert nnue.bundled(get("crazyhouse")).header["name"] == "crazyhouse-3"
     assert nnue.bundled(get("makruk")).header["name"] == "makruk-1"
@@ -342,7 +342,7 @@ def test_shipped_networks_serve_their_own_variants():
     assert nnue.bundled(get("atomic")).header["name"] == "atomic-1"
     for variant in ("capablanca", "caparandom", "gothic", "embassy"):
         assert nnue.bundled(get(variant)).header["name"] == "capablanca-2", variant
-    assert nnue.bundled(get("chess960")).header["name"] == "chess-2"
+    assert nnue.bundled(get("chess960")).header["name"] == "chess-6a"
     cousins = {
         "xiangqi-1": ("minixiangqi", "manchu", "janggi", "supply"),
         "crazyhouse-3": ("loop", "chessgi", "bughouse", "koedem", "placement", "seirawan"),

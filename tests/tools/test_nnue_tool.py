@@ -358,9 +358,9 @@ def test_the_fast_backward_gives_autograds_gradients(variant, kings):
 
 
 def test_training_goes_on_from_a_shipped_network(tmp_path):
-    """--init starts from a network's weights: written after no step, chess-2 scores every
-    position as the shipped file does (its output weights now at the finer scale); a network
-    of another shape is refused with the option that differs."""
+    """--init starts from a network's weights: written after no step, the shipped chess
+    network scores every position as its file does; a network of another shape is refused
+    with the option that differs."""
     need_module("torch")
     need_module("numpy")
     shipped = ROOT / "ferz" / "nets" / "chess.nnue"
@@ -373,7 +373,7 @@ def test_training_goes_on_from_a_shipped_network(tmp_path):
     settings |= dict(result_weight=0.1, scale=400, seed=1, cache=False)
     tool.train([data], out, epochs=0, kings="none", init=shipped, **settings)
     again, original = nnue.read(out), nnue.read(shipped)
-    assert again.qb == 256 and "from chess-2" in again.header["trained"]
+    assert again.qb == 256 and "from chess-6a" in again.header["trained"]
     rules = get("chess")
     new, old = Evaluator(rules, net=again), Evaluator(rules, net=original)
     a, b = factory.position(rules, None, new), factory.position(rules, None, old)
@@ -391,7 +391,7 @@ def test_training_goes_on_from_a_shipped_network(tmp_path):
 
 def fine_tune_setup(tmp_path: Path, seed: int) -> tuple[Path, dict]:
     """A text file of 60 random chess positions with random results and scores, and train()'s
-    settings for a fine-tune of chess-2 on it."""
+    settings for a fine-tune of the shipped chess network on it."""
     rng = random.Random(seed)
     lines = []
     for _ in range(60):
@@ -405,8 +405,8 @@ def fine_tune_setup(tmp_path: Path, seed: int) -> tuple[Path, dict]:
 
 
 def test_training_the_output_layer_only_keeps_every_inputs_weights(tmp_path):
-    """--layers output: a pass over a few positions from chess-2 changes its output weights
-    and not one weight of its inputs; without --init it is refused."""
+    """--layers output: a pass over a few positions from the shipped chess network changes its
+    output weights and not one weight of its inputs; without --init it is refused."""
     need_module("torch")
     need_module("numpy")
     shipped = ROOT / "ferz" / "nets" / "chess.nnue"
@@ -422,9 +422,9 @@ def test_training_the_output_layer_only_keeps_every_inputs_weights(tmp_path):
 
 
 def test_a_lower_input_rate_moves_the_inputs_less(tmp_path):
-    """--input-lr 0.1: a pass from chess-2 moves the inputs' weights, by less than at the full
-    rate, and the header says so; a factor outside (0, 1] or beside --layers output is
-    refused."""
+    """--input-lr 0.1: a pass from the shipped chess network moves the inputs' weights, by less
+    than at the full rate, and the header says so; a factor outside (0, 1] or beside --layers
+    output is refused."""
     need_module("torch")
     need_module("numpy")
     shipped = ROOT / "ferz" / "nets" / "chess.nnue"
@@ -535,7 +535,7 @@ def test_network_inputs_from_the_table_equal_the_computed_ones():
 
 
 def test_check_measures_the_side_to_moves_offset_and_train_takes_it_off(tmp_path):
-    """Scores 40 cp above chess-2 for the side to move: `check` says so; the targets that
+    """Scores 40 cp above the shipped chess network for the side to move: `check` says so; the targets that
     `--stm-offset 40` trains on are those of the scores 40 cp lower, the side to move's view."""
     need_module("numpy")
     import numpy as np
