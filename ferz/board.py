@@ -1072,8 +1072,9 @@ class Board:
         after = replace(setup, pieces=pieces, castling=[], gates=[], ep=0)
         after.castling = self._moved_rights(setup, after, moved)
         for color, file in setup.gates:
-            to = moved(rules.square(file, self.rules.castling_rank_of(color)))
-            if to is not None and rules.rank_of(to) == self.rules.castling_rank_of(color):
+            rank = rules.castling_rank_of(color)
+            to = moved(rules.square(file, rank))
+            if to is not None and rules.rank_of(to) == rank:
                 after.gates.append((color, rules.file_of(to)))
         if setup.ep and name in SAME_RANKS:
             after.ep = moved(setup.ep) or 0
@@ -1089,7 +1090,7 @@ class Board:
         for rook in setup.castling:
             to = moved(rook)
             color = setup.pieces[rook] & 1
-            rank = self.rules.castling_rank_of(color)
+            rank = rules.castling_rank_of(color)
             king = _royal(rules, after.pieces, color)
             if to is None or king is None or after.pieces.get(to) != setup.pieces[rook]:
                 continue

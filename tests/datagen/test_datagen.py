@@ -141,10 +141,10 @@ def test_progress_gives_each_chunk_its_own_rate(tmp_path, monkeypatch) -> None:
     clock = iter([100.0, 100.002])
     monkeypatch.setattr(generate_module, "time", SimpleNamespace(monotonic=lambda: next(clock)))
     recipe, manifest, progress, lines = Recipe(), {"chunks": []}, Progress(), []
+    keep_chunk = generate_module._keep_chunk
     for chunk in (0, 1):
         fen = START if chunk == 0 else START.replace(" w ", " b ")
         games = [[ff.TrainingRecord(fen, 10, 0, 8, chunk * recipe.chunk_games)]]
-        keep_chunk = generate_module._keep_chunk
         keep_chunk(recipe, chunk, 2, games, tmp_path, manifest, set(), progress, 0.0, lines.append)
     assert lines[0].endswith(
         "1 positions (0 duplicates dropped so far), 0 positions/s (0/s since the start)"

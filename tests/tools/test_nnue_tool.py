@@ -535,8 +535,9 @@ def test_network_inputs_from_the_table_equal_the_computed_ones():
 
 
 def test_check_measures_the_side_to_moves_offset_and_train_takes_it_off(tmp_path):
-    """Scores 40 cp above the shipped chess network for the side to move: `check` says so; the targets that
-    `--stm-offset 40` trains on are those of the scores 40 cp lower, the side to move's view."""
+    """Scores 40 cp above the shipped chess network for the side to move: `check` says so; the
+    targets that `--stm-offset 40` trains on are those of the scores 40 cp lower, the side to
+    move's view."""
     need_module("numpy")
     import numpy as np
 
