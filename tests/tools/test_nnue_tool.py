@@ -357,13 +357,22 @@ def test_the_fast_backward_gives_autograds_gradients(variant, kings):
         assert torch.allclose(grad, grads[1][name], rtol=1e-5, atol=1e-8), name
 
 
-def test_training_goes_on_from_a_shipped_network(tmp_path):
+@pytest.mark.parametrize("source", ["shipped", "format 1"])
+def test_training_goes_on_from_a_shipped_network(tmp_path, source):
     """--init starts from a network's weights: written after no step, the shipped chess
-    network scores every position as its file does; a network of another shape is refused
-    with the option that differs."""
+    network, or a format 1 file (output weights at qb 64, written again at the finer qb 256),
+    scores every position as its file does; a network of another shape is refused with the
+    option that differs."""
     need_module("torch")
     need_module("numpy")
     shipped = ROOT / "ferz" / "nets" / "chess.nnue"
+    if source == "format 1":
+        from tests.search.test_nnue import random_net
+
+        shipped = random_net(
+            tmp_path / "chess-1x.nnue", hidden=256, buckets=8, bucket_div=4, name="chess-1x"
+        )
+        assert int.from_bytes(shipped.read_bytes()[8:12], "little") == 1
     rng = random.Random(4)
     fens = [list(random_game(rng, rng.randint(4, 60)))[-1].fen() for _ in range(30)]
     data = tmp_path / "data.txt"
@@ -373,7 +382,8 @@ def test_training_goes_on_from_a_shipped_network(tmp_path):
     settings |= dict(result_weight=0.1, scale=400, seed=1, cache=False)
     tool.train([data], out, epochs=0, kings="none", init=shipped, **settings)
     again, original = nnue.read(out), nnue.read(shipped)
-    assert again.qb == 256 and "from chess-6a" in again.header["trained"]
+    name = "chess-6a" if source == "shipped" else "chess-1x"
+    assert again.qb == 256 and f"from {name}" in again.header["trained"]
     rules = get("chess")
     new, old = Evaluator(rules, net=again), Evaluator(rules, net=original)
     a, b = factory.position(rules, None, new), factory.position(rules, None, old)
