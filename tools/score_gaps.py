@@ -68,16 +68,20 @@ def scan(path: Path, engine: str, high: int, low: int) -> tuple[dict, dict, dict
             white = game.headers.get("White") == engine
             if not white and game.headers.get("Black") != engine:
                 continue
-            sign = 1 if white else -1
-            result = {"1-0": 1, "0-1": -1}.get(game.headers.get("Result", ""), 0) * sign
+            outcome = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}.get(game.headers.get("Result", ""))
+            if outcome is None:
+                continue  # (an unfinished game)
+            result = outcome if white else -outcome
             games[result] += 1
             other: int | None = None
             both = gap = None
+            board = game.board()
             for node in game.mainline():
+                board.push(node.move)
                 value = score(node.comment)
                 if value is None:
                     continue
-                if (not node.board().turn) == white:  # the engine made this move
+                if board.turn != white:  # the engine made this move
                     if value >= high and other is not None:
                         if -other >= high:
                             both = True
@@ -87,7 +91,7 @@ def scan(path: Path, engine: str, high: int, low: int) -> tuple[dict, dict, dict
                                 result,
                                 value,
                                 -other,
-                                node.board().fen(),
+                                board.fen(),
                             )
                 else:
                     other = value

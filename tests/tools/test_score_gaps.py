@@ -29,12 +29,19 @@ GAMES = """[White "ferz"]
 [Result "1-0"]
 
 1. e4 { +0.40/12 0.2s } 1... e5 { -1.60/12 0.2s } 2. Nf3 { +2.00/12 0.2s } 1-0
+
+[White "ferz"]
+[Black "other"]
+[Result "*"]
+
+1. e4 { +0.40/12 0.2s } 1... e5 { -0.20/12 0.2s } 2. Nf3 { +2.00/12 0.2s } *
 """
 
 
 def test_gaps_counted_by_result(tmp_path):
     """A draw where ferz said +1.80 against the opponent's level score is a gap; a loss where
-    both said ferz was lost is none; a win where both agreed counts as agreed."""
+    both said ferz was lost is none; a win where both agreed counts as agreed; an unfinished
+    game is left out."""
     pgn = tmp_path / "m.pgn"
     pgn.write_text(GAMES)
     games, agreed, gapped, first = tool.scan(pgn, "ferz", 150, 50)
