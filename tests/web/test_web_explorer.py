@@ -289,6 +289,15 @@ def test_a_long_import_tells_how_far_it_is(tmp_path, monkeypatch):
     from ferz.web.routes import explorer as routes
 
     monkeypatch.setattr(routes, "PROGRESS_S", 0.001)
+    run = routes._run
+
+    def slow_run(*args):
+        """The import, started a moment late: 60 games can be counted before the first
+        progress line is due, which left the lines empty on a fast run."""
+        time.sleep(0.05)
+        return run(*args)
+
+    monkeypatch.setattr(routes, "_run", slow_run)
     text = random_games(60, seed=3)
     with TestClient(app_for(tmp_path)) as client:
         response = client.post("/api/explorer/import", content=text.encode())
